@@ -11,8 +11,7 @@ namespace interop {
 
 class InteropModule : public ClangTidyModule {
 public:
-  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-  }
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {}
 };
 
 } // namespace interop

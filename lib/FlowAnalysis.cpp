@@ -1,0 +1,77 @@
+//===--- FlowAnalysis.cpp - the one flow-sensitive engine of lib/ ---------===//
+
+#include "FlowAnalysis.h"
+
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
+
+namespace clang::interop {
+
+const char *describeSkip(SkipReason R) {
+  switch (R) {
+  case SkipReason::None:
+    return "analysed";
+  case SkipReason::NoBody:
+    return "it has no body";
+  case SkipReason::Dependent:
+    return "it is an uninstantiated template";
+  case SkipReason::InvalidCode:
+    return "it does not compile";
+  case SkipReason::TooLarge:
+    return "it is larger than the analysis bound";
+  case SkipReason::BuildFailed:
+    return "its control-flow graph could not be built";
+  case SkipReason::BoundExceeded:
+    return "the analysis exceeded its iteration bound";
+  }
+  return "unknown";
+}
+
+bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
+  Why = SkipReason::None;
+  if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())
+    Why = SkipReason::NoBody;
+  else if (FD.isDependentContext() || FD.isTemplated())
+    Why = SkipReason::Dependent;
+  // A translation unit with errors has recovery expressions whose CFG and
+  // values mean nothing; clang-tidy already reports the errors themselves.
+  else if (FD.isInvalidDecl() ||
+           FD.getASTContext().getDiagnostics().hasUncompilableErrorOccurred())
+    Why = SkipReason::InvalidCode;
+  return Why == SkipReason::None;
+}
+
+namespace detail {
+
+SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail) {
+  Detail = llvm::toString(std::move(E));
+  // The framework reports both exhausted block visits and an exhausted SAT
+  // budget as errors after the fixpoint started; anything else means the CFG
+  // or the environment could not be set up.
+  if (Detail.find("maximum number of") != std::string::npos ||
+      Detail.find("iterations") != std::string::npos ||
+      Detail.find("timed out") != std::string::npos ||
+      Detail.find("SAT") != std::string::npos)
+    return SkipReason::BoundExceeded;
+  return SkipReason::BuildFailed;
+}
+
+std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD,
+                                       ASTContext &Ctx) {
+  // Building a plain CFG is cheap next to the fixpoint and tells the size of
+  // the one the framework will build from the same body.
+  CFG::BuildOptions Options;
+  Options.PruneTriviallyFalseEdges = true;
+  Options.AddImplicitDtors = true;
+  Options.AddTemporaryDtors = true;
+  Options.AddInitializers = true;
+  Options.AddCXXDefaultInitExprInCtors = true;
+  Options.AddLifetime = true;
+  std::unique_ptr<CFG> G = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Options);
+  if (!G)
+    return std::nullopt;
+  return G->getNumBlockIDs();
+}
+
+} // namespace detail
+} // namespace clang::interop
