@@ -1,0 +1,234 @@
+// interop/exchange.h - DLPack export/import and the CUDA array interface.
+//
+// Ownership in one sentence: to_dlpack() returns a ManagedTensor that owns
+// the exported DLPack struct until release(); from_dlpack() takes ownership of
+// the struct it is given on every path, success or failure, and calls its
+// deleter exactly once (immediately on failure or after a copy, later when
+// the last Array sharing the memory goes away on a zero-copy import).
+#ifndef INTEROP_EXCHANGE_H
+#define INTEROP_EXCHANGE_H
+
+#include "interop/array.h"
+#include "interop/device.h"
+#include "interop/dlpack.h"
+#include "interop/status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace interop {
+
+// The Python `copy` argument: None, True, False.
+enum class CopyMode {
+  kIfNeeded, // None: copy only when the request cannot be met otherwise
+  kAlways,   // True: always copy; a DLPack export sets IS_COPIED
+  kNever,    // False: never copy; fail when a copy would be needed
+};
+
+// The DLPack ABI version this runtime produces and consumes (1.1).
+inline constexpr DLPackVersion kDLPackVersion = {DLPACK_MAJOR_VERSION,
+                                                 DLPACK_MINOR_VERSION};
+
+// What the consumer asked __dlpack__ for.
+struct ExportOptions {
+  // The newest ABI the consumer understands. major >= 1: the versioned
+  // struct (DLManagedTensorVersioned, version kDLPackVersion). major < 1
+  // (Python's max_version=None maps to {0, 0}): the legacy DLManagedTensor,
+  // which cannot carry READ_ONLY or IS_COPIED.
+  DLPackVersion max_version = kDLPackVersion;
+  // The device the consumer wants the data on, as DLPack (device_type read
+  // raw through dl::device_type_of, so 20 = kDLTPUHost is fine); nullopt
+  // means "where it is" (dlpack_device()). Supported requests: the array's
+  // own DLPack device; kDLCPU for any host memory (zero-copy) or for CUDA
+  // device memory (a copy); kDLCUDA / kDLCUDAHost for CPU or CUDA arrays (a
+  // copy unless already there). Anything else: kBufferError.
+  std::optional<DLDevice> dl_device;
+  CopyMode copy = CopyMode::kIfNeeded;
+  // The consumer's stream (the Python `stream` argument; nullopt = None).
+  // CUDA device memory: nullopt or 1 = legacy default stream, 2 = per-thread
+  // default stream, > 2 = a cudaStream_t value, -1 = do not synchronise,
+  // 0 and other negatives are rejected (kValueError). The consumer's stream
+  // is made to wait (cudaStreamWaitEvent) on an event recorded after the
+  // producer's pending work; the host never blocks for this. When the
+  // export lands in host memory (CPU, pinned or unpinned host, or a copy to
+  // kDLCPU): must be nullopt, else kBufferError.
+  std::optional<intptr_t> stream;
+};
+
+// The owning result of to_dlpack(): exactly one of a versioned or a legacy
+// managed tensor. Destroying it (without release()) calls the tensor's
+// deleter once. Move-only.
+class ManagedTensor {
+public:
+  ManagedTensor() noexcept = default;
+  explicit ManagedTensor(DLManagedTensorVersioned *versioned) noexcept
+      : versioned_(versioned) {}
+  explicit ManagedTensor(DLManagedTensor *legacy) noexcept : legacy_(legacy) {}
+  ManagedTensor(ManagedTensor &&other) noexcept;
+  ManagedTensor &operator=(ManagedTensor &&other) noexcept;
+  ManagedTensor(const ManagedTensor &) = delete;
+  ManagedTensor &operator=(const ManagedTensor &) = delete;
+  ~ManagedTensor() { reset(); }
+
+  // True when this owns a DLManagedTensorVersioned.
+  bool is_versioned() const noexcept { return versioned_ != nullptr; }
+  // True when this owns nothing (moved from or released).
+  bool empty() const noexcept { return !versioned_ && !legacy_; }
+  // The owned structs (nullptr when not of that kind); still owned by this.
+  DLManagedTensorVersioned *versioned() const noexcept { return versioned_; }
+  DLManagedTensor *legacy() const noexcept { return legacy_; }
+  // The tensor description of whichever struct is owned. Precondition:
+  // !empty().
+  const DLTensor &tensor() const noexcept;
+  // Flags of the versioned struct; 0 for a legacy one.
+  uint64_t flags() const noexcept;
+  // The PyCapsule name for this kind: "dltensor_versioned" or "dltensor";
+  // nullptr when empty.
+  const char *capsule_name() const noexcept;
+
+  // Gives up ownership and returns the struct (DLManagedTensorVersioned* or
+  // DLManagedTensor*, see is_versioned()/capsule_name()); the caller must
+  // arrange for its deleter to run exactly once. nullptr when empty.
+  void *release() noexcept;
+  DLManagedTensorVersioned *release_versioned() noexcept;
+  DLManagedTensor *release_legacy() noexcept;
+  // Calls the deleter (if any) and becomes empty.
+  void reset() noexcept;
+
+private:
+  DLManagedTensorVersioned *versioned_ = nullptr;
+  DLManagedTensor *legacy_ = nullptr;
+};
+
+// __dlpack_device__: where a DLPack export of `array` lives by default.
+// CPU: (kDLCPU, 0). CUDA device memory: (kDLCUDA, ordinal); CUDA pinned host:
+// (kDLCUDAHost, ordinal); CUDA unpinned host: (kDLCPU, 0). TPU pinned host:
+// (kDLTPUHost=20, local hardware id). Errors (all kBufferError, JAX's
+// wording): more than one shard "__dlpack__ only supported for unsharded
+// arrays."; a non-addressable device "Couldn't get local_hardware_id for
+// __dlpack__"; TPU memory other than pinned host "__dlpack__ device only
+// supported for TPU pinned host memory" (seed 003).
+Result<DLDevice> dlpack_device(const Array &array);
+
+// __dlpack__: exports `array` (zero-copy unless a copy is requested or
+// needed). Exactly one heap allocation per zero-copy export (struct, shape
+// and strides in one block); strides are always set (compact row-major);
+// byte_offset is 0. The export keeps the array's memory alive until the
+// deleter runs. Errors: seed 000 (kBufferError) for a sharding over more than
+// one device, fully replicated ones too; the dlpack_device() errors (seed 003
+// for TPU device memory); the ExportOptions errors; with copy=kNever and a
+// needed copy, kValueError (JAX's "Specified device=... which requires a copy
+// ..." wording) and, for a read-only array requested as legacy,
+// kBufferError.
+Result<ManagedTensor> to_dlpack(const Array &array,
+                                const ExportOptions &options = {});
+
+// How from_dlpack places the imported data.
+struct ImportOptions {
+  CopyMode copy = CopyMode::kIfNeeded;
+  // The stream the producer synchronised the data to (what the consumer
+  // passed as __dlpack__'s stream); copies out of CUDA memory are issued on
+  // it so they follow the producer's work. Same values as
+  // ExportOptions::stream; nullopt = legacy default stream. Must be nullopt
+  // for tensors in host memory (kBufferError otherwise).
+  std::optional<intptr_t> stream;
+  // The memory kind of the result; nullopt: the source's memory kind when the
+  // data stays where it is (e.g. kDLTPUHost -> pinned host), else kDevice.
+  std::optional<MemoryKind> memory_kind;
+};
+
+// Imports a DLPack tensor onto the addressable device `target`, taking
+// ownership of `tensor` on every path (the deleter, when non-NULL, runs
+// exactly once). Zero-copy when the data already sits where the result must
+// live and is compact row-major; otherwise copies (unless copy=kNever).
+// Validation order and errors:
+//   NULL tensor: kInvalidArgument (nothing to delete);
+//   versioned major != 1: kBufferError, after calling the deleter and reading
+//     no field but version and deleter;
+//   `target` not addressable: kRuntimeError "DLPack is only supported for
+//     devices addressable by the current process." (seed 001);
+//   ndim < 0 or > 64, NULL shape with ndim > 0, negative extents, element or
+//     byte counts that overflow, stride*extent products that overflow:
+//     kInvalidArgument naming the values;
+//   dtype unsupported or lanes != 1: kInvalidArgument (check_dtype());
+//   a device type with no platform here: kTypeError "Array passed to
+//     from_dlpack is on unsupported device type (DLDeviceType: T, array: A"
+//     (seed 004);
+//   NULL data with elements: kInvalidArgument;
+//   copy=kNever with a needed copy (other device, non-compact strides):
+//     kValueError / kBufferError naming device or strides;
+//   CUDA data without a usable GPU: kRuntimeError "CUDA is not available: ...".
+// Strides may be NULL (compact), zero (broadcast), negative or gapped; the
+// non-compact ones are copied into compact form. byte_offset is honoured.
+// READ_ONLY makes the result read_only() on a zero-copy import.
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Device &target,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target,
+                          const ImportOptions &options = {});
+// The same onto a Sharding (the Python `device=` may be one): it must have
+// exactly one device, else kValueError "from_dlpack can only unpack a dlpack
+// tensor onto a singular device, but a Sharding with N devices was
+// provided." (after calling the deleter). Its memory kind is used unless
+// options.memory_kind is set.
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Sharding &target,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Sharding &target,
+                          const ImportOptions &options = {});
+// The same onto the local device the tensor reports (local_device_for()).
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensor *tensor,
+                          const ImportOptions &options = {});
+
+// The addressable device a DLPack device denotes: kDLCPU -> CPU device with
+// that local id (0 when the id is unknown here, as host memory is shared);
+// kDLCUDA/kDLCUDAHost/kDLCUDAManaged -> that CUDA ordinal; kDLTPUHost -> that
+// TPU device. Unknown types: seed 004's kTypeError, with `array_repr` as the
+// array part of the message; known types without a device here:
+// kRuntimeError naming the type and id.
+Result<Device> local_device_for(DLDevice dl_device,
+                                std::string_view array_repr = "<DLTensor>");
+
+// A describing string for messages: "DLTensor(shape=(2, 3), dtype=float32,
+// device=(kDLCPU, 0), strides=(3, 1), byte_offset=0)". Reads only the fields
+// it prints and survives NULL shape/strides.
+std::string describe_dltensor(const DLTensor &tensor);
+
+// __cuda_array_interface__ version 3 for a CUDA array.
+struct CudaArrayInterface {
+  // Extents in elements, one per dimension.
+  std::vector<int64_t> shape;
+  // NumPy array-interface type string: "<f4", "|b1", "<c8", ...
+  std::string typestr;
+  // Device pointer of the first element (the `data` tuple's first item).
+  uintptr_t data = 0;
+  // The `data` tuple's second item.
+  bool read_only = false;
+  // Always 3.
+  int version = 3;
+  // Byte strides, one per dimension; empty means C-contiguous (Python None).
+  // Arrays of this runtime are always C-contiguous.
+  std::vector<int64_t> strides;
+  // The stream the producer's pending work is on; the consumer must order its
+  // work after it. nullopt (Python None) means no synchronisation is needed.
+  // Never 0.
+  std::optional<intptr_t> stream;
+};
+
+// Errors: seed 002's kValueError "__cuda_array_interface__() is supported
+// only for unsharded arrays." when the array does not have exactly one
+// addressable shard on exactly one device; kAttributeError
+// "__cuda_array_interface__ is only defined for NVidia GPU buffers." for
+// non-CUDA arrays and for CUDA host memory kinds; kAttributeError
+// "__cuda_array_interface__ is not supported for BF16 buffers." (and the
+// float8 types, named like XLA: F8E4M3FN, ...).
+Result<CudaArrayInterface> cuda_array_interface(const Array &array);
+
+} // namespace interop
+
+#endif // INTEROP_EXCHANGE_H

@@ -1,0 +1,488 @@
+// The DLPack PyCapsule protocol: exported capsules, consumed capsules, the
+// negotiation with producers, and the buffer-protocol fallback for arrays
+// that older producers refuse to export.
+//
+// Ownership rules this file implements (dlpack.md, "Python protocol"):
+// - an exported capsule owns its tensor while it is named "dltensor" /
+//   "dltensor_versioned"; its destructor calls the deleter only then,
+//   tolerates a NULL deleter and preserves an exception in flight;
+// - a consumer renames the capsule to "used_..." only once its import
+//   succeeded; until then the capsule, not the consumer, owns the tensor;
+// - a deleter that touches Python objects takes the GIL, because the last
+//   reference to a zero-copy import may go away on any thread.
+#include "shim_python.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace interop {
+namespace python {
+
+CapsuleStats &capsule_stats() {
+  static CapsuleStats stats;
+  return stats;
+}
+
+namespace {
+
+struct DeviceMemo {
+  int32_t type;
+  int32_t id;
+  Device device;
+};
+// A handful of entries: one per DLPack device a process exchanges with.
+constexpr size_t kDeviceMemoCapacity = 16;
+std::vector<DeviceMemo> &device_memo() {
+  static std::vector<DeviceMemo> memo;
+  return memo;
+}
+
+} // namespace
+
+Result<Device> local_device_of(DLDevice device) {
+  int32_t type = dl::device_type_of(device);
+  std::vector<DeviceMemo> &memo = device_memo();
+  for (const DeviceMemo &entry : memo)
+    if (entry.type == type && entry.id == device.device_id)
+      return entry.device;
+  Result<Device> found = local_device_for(device);
+  if (found.ok() && memo.size() < kDeviceMemoCapacity)
+    memo.push_back(DeviceMemo{type, device.device_id, *found});
+  return found;
+}
+
+void forget_local_devices() { device_memo().clear(); }
+
+namespace {
+
+// ---- producer side ------------------------------------------------------
+
+template <typename Managed, const char *Name>
+void release_unconsumed(PyObject *capsule) {
+  // A consumer renamed the capsule when it took ownership: nothing to do.
+  if (!PyCapsule_IsValid(capsule, Name)) {
+    ++capsule_stats().released_consumed;
+    return;
+  }
+  ++capsule_stats().released_unconsumed;
+  // The deleter may drop the last reference to Python objects (a zero-copy
+  // import of a NumPy array, say), whose finalisers would clobber an
+  // exception that is propagating while this capsule dies.
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, Name));
+  if (managed && managed->deleter)
+    managed->deleter(managed);
+  PyErr_Restore(type, value, traceback);
+}
+
+PyObject *new_owning_capsule(DLManagedTensorVersioned *managed) {
+  return PyCapsule_New(
+      managed, kVersionedName,
+      &release_unconsumed<DLManagedTensorVersioned, kVersionedName>);
+}
+PyObject *new_owning_capsule(DLManagedTensor *managed) {
+  return PyCapsule_New(managed, kLegacyName,
+                       &release_unconsumed<DLManagedTensor, kLegacyName>);
+}
+
+// ---- consumer side ------------------------------------------------------
+
+// What from_dlpack() hands to the runtime instead of the producer's struct.
+// The runtime takes ownership on every path and calls the deleter at once
+// when the import fails or copies; the proxy defers that call until the
+// outcome is known, so a failed import leaves the producer's tensor with its
+// capsule (unrenamed, as the protocol requires) and a successful one moves it
+// to the runtime. `handed` is the first member, so the deleter can find the
+// proxy from the pointer the runtime passes back.
+template <typename Managed> struct Proxy {
+  Managed handed;
+  Managed *origin;
+  bool in_call;         // the runtime's from_dlpack() is still running
+  bool dropped_in_call; // ... and it called the deleter meanwhile
+};
+
+template <typename Managed> void proxy_deleter(Managed *self) {
+  auto *proxy = reinterpret_cast<Proxy<Managed> *>(self);
+  if (proxy->in_call) {
+    proxy->dropped_in_call = true; // import_as() settles it afterwards
+    return;
+  }
+  Managed *origin = proxy->origin;
+  delete proxy;
+  if (origin->deleter)
+    origin->deleter(origin);
+}
+
+void fill_proxy(Proxy<DLManagedTensorVersioned> &proxy,
+                DLManagedTensorVersioned *origin) {
+  proxy.handed = DLManagedTensorVersioned{};
+  proxy.handed.version = origin->version;
+  // Beyond the version and the deleter, a struct of another major version
+  // must not be read: the runtime rejects it on the version alone.
+  if (origin->version.major == kDLPackVersion.major) {
+    proxy.handed.flags = origin->flags;
+    proxy.handed.dl_tensor = origin->dl_tensor;
+  }
+  proxy.handed.deleter = &proxy_deleter<DLManagedTensorVersioned>;
+}
+
+void fill_proxy(Proxy<DLManagedTensor> &proxy, DLManagedTensor *origin) {
+  proxy.handed = DLManagedTensor{};
+  proxy.handed.dl_tensor = origin->dl_tensor;
+  proxy.handed.deleter = &proxy_deleter<DLManagedTensor>;
+}
+
+// Whether fields past the frozen header may be read.
+bool readable(const DLManagedTensorVersioned &t) {
+  return t.version.major == kDLPackVersion.major;
+}
+bool readable(const DLManagedTensor &) { return true; }
+
+template <typename Managed>
+PyObject *import_as(PyObject *capsule, const char *name, const char *used_name,
+                    const std::optional<Device> &target,
+                    const ImportOptions &options) {
+  auto *origin = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
+  if (!origin)
+    return nullptr; // unreachable: the name matched and capsules hold non-NULL
+  auto *proxy = new (std::nothrow) Proxy<Managed>;
+  if (!proxy)
+    return PyErr_NoMemory();
+  fill_proxy(*proxy, origin);
+  proxy->origin = origin;
+  proxy->in_call = true;
+  proxy->dropped_in_call = false;
+
+  // Without a target the tensor's own device decides. The runtime's
+  // overload without a target would find it too, but it also prepares the
+  // seed 004 description on every call; it is used only to report a device
+  // that has no local counterpart.
+  std::optional<Device> place = target;
+  if (!place && readable(*origin)) {
+    Result<Device> local = local_device_of(origin->dl_tensor.device);
+    if (local.ok())
+      place = *local;
+  }
+  Result<Array> result = place ? from_dlpack(&proxy->handed, *place, options)
+                               : from_dlpack(&proxy->handed, options);
+  proxy->in_call = false;
+  bool dropped = proxy->dropped_in_call;
+  if (!result.ok()) {
+    // The producer's tensor was never touched: its capsule still owns it.
+    if (dropped)
+      delete proxy;
+    // Otherwise the runtime broke its ownership contract and may still use
+    // the proxy; leaking it is the only safe choice.
+    return raise_status(result.status());
+  }
+  // Ownership passes now, and only now, so the capsule's destructor will not
+  // call the deleter as well.
+  PyCapsule_SetName(capsule, used_name);
+  ++capsule_stats().imported;
+  if (dropped) {
+    // The runtime copied the data and is done with the producer's tensor.
+    delete proxy;
+    if (origin->deleter)
+      origin->deleter(origin);
+  }
+  return wrap_array(std::move(*result));
+}
+
+// ---- buffer-protocol fallback -------------------------------------------
+
+// A Py_buffer presented as a DLPack tensor. Shape and strides follow the
+// struct in the same allocation.
+struct BufferTensor {
+  DLManagedTensorVersioned managed;
+  Py_buffer view;
+};
+
+void buffer_tensor_deleter(DLManagedTensorVersioned *self) {
+  auto *tensor = reinterpret_cast<BufferTensor *>(self);
+  // Releasing the view drops a reference to the exporting object, which
+  // needs the GIL; the runtime may drop the last reference on any thread.
+  // During interpreter teardown the object is leaked instead of touched.
+  if (Py_IsInitialized()) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyBuffer_Release(&tensor->view);
+    PyErr_Restore(type, value, traceback);
+    PyGILState_Release(gil);
+  }
+  std::free(tensor);
+}
+
+// The DLDataType of a native-order struct-module format, or false.
+bool dtype_from_format(const char *format, Py_ssize_t itemsize,
+                       DLDataType *out) {
+  if (!format)
+    format = "B";
+  if (*format == '@' || *format == '=' ||
+      *format == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '<' : '>'))
+    ++format;
+  if (itemsize <= 0 || itemsize > 16)
+    return false;
+  uint8_t bits = static_cast<uint8_t>(itemsize * 8);
+  if (format[0] == 'Z' &&
+      (format[1] == 'e' || format[1] == 'f' || format[1] == 'd') &&
+      format[2] == '\0') {
+    *out = DLDataType{dl::kComplex, bits, 1};
+    return true;
+  }
+  if (format[0] == '\0' || format[1] != '\0')
+    return false;
+  switch (format[0]) {
+  case '?':
+    *out = DLDataType{dl::kBool, bits, 1};
+    return itemsize == 1;
+  case 'b':
+  case 'h':
+  case 'i':
+  case 'l':
+  case 'q':
+  case 'n':
+    *out = DLDataType{dl::kInt, bits, 1};
+    return true;
+  case 'B':
+  case 'H':
+  case 'I':
+  case 'L':
+  case 'Q':
+  case 'N':
+    *out = DLDataType{dl::kUInt, bits, 1};
+    return true;
+  case 'e':
+  case 'f':
+  case 'd':
+    *out = DLDataType{dl::kFloat, bits, 1};
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Presents `obj`'s buffer as an owning "dltensor_versioned" capsule (READ_ONLY
+// when the buffer is), or returns nullptr with an exception naming what
+// cannot be represented.
+PyObject *capsule_from_buffer(PyObject *obj) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) != 0)
+    return nullptr;
+  DLDataType dtype;
+  if (!dtype_from_format(view.format, view.itemsize, &dtype)) {
+    PyErr_Format(PyExc_BufferError,
+                 "cannot import a buffer of format '%s' (itemsize %zd): "
+                 "only native-order bool, integer, float and complex "
+                 "elements map to DLPack",
+                 view.format ? view.format : "B", view.itemsize);
+    PyBuffer_Release(&view);
+    return nullptr;
+  }
+  size_t ndim = static_cast<size_t>(view.ndim);
+  auto *tensor = static_cast<BufferTensor *>(
+      std::malloc(sizeof(BufferTensor) + 2 * ndim * sizeof(int64_t)));
+  if (!tensor) {
+    PyBuffer_Release(&view);
+    return PyErr_NoMemory();
+  }
+  auto *shape = reinterpret_cast<int64_t *>(tensor + 1);
+  int64_t *strides = shape + ndim;
+  for (size_t d = 0; d < ndim; ++d) {
+    shape[d] = view.shape[d];
+    if (view.strides[d] % view.itemsize != 0) {
+      PyErr_Format(PyExc_BufferError,
+                   "cannot import a buffer whose stride %zd (dimension %zu) "
+                   "is not a multiple of its itemsize %zd",
+                   view.strides[d], d, view.itemsize);
+      std::free(tensor);
+      PyBuffer_Release(&view);
+      return nullptr;
+    }
+    strides[d] = view.strides[d] / view.itemsize;
+  }
+  tensor->view = view; // the struct now owns the view
+  DLManagedTensorVersioned &managed = tensor->managed;
+  managed = DLManagedTensorVersioned{};
+  managed.version = kDLPackVersion;
+  managed.deleter = &buffer_tensor_deleter;
+  managed.flags = view.readonly ? dl::kFlagReadOnly : 0;
+  managed.dl_tensor.data = view.buf;
+  dl::set_device_type(managed.dl_tensor.device, dl::kCPU);
+  managed.dl_tensor.device.device_id = 0;
+  managed.dl_tensor.ndim = static_cast<int32_t>(ndim);
+  managed.dl_tensor.dtype = dtype;
+  managed.dl_tensor.shape = ndim ? shape : nullptr;
+  managed.dl_tensor.strides = ndim ? strides : nullptr;
+  managed.dl_tensor.byte_offset = 0;
+  PyObject *capsule = new_owning_capsule(&managed);
+  if (!capsule)
+    buffer_tensor_deleter(&managed);
+  return capsule;
+}
+
+// ---- negotiation --------------------------------------------------------
+
+PyObject *g_max_version_kw;    // ("max_version",)
+PyObject *g_max_version_value; // (1, 1)
+
+// Types whose __dlpack__ predates max_version. Few distinct producer types
+// exist in a process, so a short array scanned by pointer beats a set; the
+// references keep the types (and so the pointers) alive.
+constexpr size_t kLegacyTypeCapacity = 16;
+PyObject *g_legacy_types[kLegacyTypeCapacity];
+size_t g_legacy_type_count;
+
+bool is_legacy_type(PyObject *type) {
+  for (size_t i = 0; i < g_legacy_type_count; ++i)
+    if (g_legacy_types[i] == type)
+      return true;
+  return false;
+}
+
+void remember_legacy_type(PyObject *type) {
+  if (g_legacy_type_count < kLegacyTypeCapacity && !is_legacy_type(type)) {
+    Py_INCREF(type);
+    g_legacy_types[g_legacy_type_count++] = type;
+  }
+}
+
+bool init_negotiation() {
+  if (g_max_version_value)
+    return true;
+  // Interned, so that a producer's argument parser matches it by pointer.
+  g_max_version_kw = PyTuple_Pack(1, interned("max_version"));
+  g_max_version_value =
+      Py_BuildValue("(II)", kDLPackVersion.major, kDLPackVersion.minor);
+  return g_max_version_kw && g_max_version_value;
+}
+
+} // namespace
+
+PyObject *interned(const char *name) {
+  PyObject *s = PyUnicode_InternFromString(name);
+  if (!s)
+    Py_FatalError("interop_shim: cannot intern a method name");
+  return s;
+}
+
+PyObject *call_special(PyObject *obj, PyObject *name, PyObject *const *args,
+                       size_t nargs, PyObject *kwnames) {
+  // args[0] is obj. A function or method descriptor found on the type is
+  // called unbound, which is what a method call does minus the lookup.
+  PyObject *descr = _PyType_Lookup(Py_TYPE(obj), name);
+  if (descr && PyType_HasFeature(Py_TYPE(descr), Py_TPFLAGS_METHOD_DESCRIPTOR))
+    return PyObject_Vectorcall(descr, args, nargs, kwnames);
+  return PyObject_VectorcallMethod(name, const_cast<PyObject **>(args), nargs,
+                                   kwnames);
+}
+
+namespace {
+
+PyObject *call_legacy(PyObject *obj) {
+  static PyObject *name = interned("__dlpack__");
+  PyObject *args[1] = {obj};
+  return call_special(obj, name, args, 1, nullptr);
+}
+
+PyObject *call_versioned(PyObject *obj) {
+  static PyObject *name = interned("__dlpack__");
+  PyObject *args[2] = {obj, g_max_version_value};
+  return call_special(obj, name, args, 1, g_max_version_kw);
+}
+
+} // namespace
+
+PyObject *export_capsule(ManagedTensor tensor) {
+  PyObject *capsule =
+      tensor.is_versioned()
+          ? new_owning_capsule(tensor.versioned())
+          : (tensor.legacy() ? new_owning_capsule(tensor.legacy()) : nullptr);
+  if (!capsule) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_RuntimeError,
+                      "to_dlpack returned an empty ManagedTensor");
+    return nullptr; // ~ManagedTensor runs the deleter
+  }
+  (void)tensor.release(); // the capsule owns it now
+  ++capsule_stats().exported;
+  return capsule;
+}
+
+PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
+                         const ImportOptions &options) {
+  const char *name = PyCapsule_GetName(capsule);
+  if (!name && PyErr_Occurred())
+    return nullptr;
+  if (name && std::strcmp(name, kVersionedName) == 0)
+    return import_as<DLManagedTensorVersioned>(
+        capsule, kVersionedName, kUsedVersionedName, target, options);
+  if (name && std::strcmp(name, kLegacyName) == 0)
+    return import_as<DLManagedTensor>(capsule, kLegacyName, kUsedLegacyName,
+                                      target, options);
+  if (name && (std::strcmp(name, kUsedVersionedName) == 0 ||
+               std::strcmp(name, kUsedLegacyName) == 0))
+    PyErr_Format(PyExc_ValueError,
+                 "from_dlpack: the DLPack capsule is named \"%s\": it was "
+                 "already consumed, and a capsule can be consumed only once",
+                 name);
+  else
+    PyErr_Format(PyExc_ValueError,
+                 "from_dlpack: expected a PyCapsule named \"dltensor\" or "
+                 "\"dltensor_versioned\", got one named %s%s%s",
+                 name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
+  return nullptr;
+}
+
+PyObject *capsule_from_producer(PyObject *obj) {
+  if (!init_negotiation())
+    return nullptr;
+  PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(obj));
+  PyObject *capsule = nullptr;
+  if (is_legacy_type(type)) {
+    capsule = call_legacy(obj);
+  } else {
+    capsule = call_versioned(obj);
+    if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
+      // Producers written before max_version existed reject the keyword;
+      // the standard's fallback is the plain call, which yields the legacy
+      // struct. Remembered per type so the TypeError is paid once. Should
+      // the plain call fail too, its complaint (about the array) stands.
+      PyErr_Clear();
+      capsule = call_legacy(obj);
+      if (capsule)
+        remember_legacy_type(type);
+    }
+  }
+  if (!capsule && PyErr_ExceptionMatches(PyExc_BufferError) &&
+      PyObject_CheckBuffer(obj)) {
+    // NumPy < 2 refuses read-only and bool arrays ("signalling readonly is
+    // unsupported by DLPack"); its buffer protocol describes them exactly,
+    // READ_ONLY included, so they are imported through it instead.
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    capsule = capsule_from_buffer(obj);
+    if (capsule) {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+    } else {
+      PyErr_Clear();
+      PyErr_Restore(et, ev, tb);
+    }
+  }
+  if (capsule && !PyCapsule_CheckExact(capsule)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%.200s.__dlpack__() returned %.200s, not a PyCapsule",
+                 Py_TYPE(obj)->tp_name, Py_TYPE(capsule)->tp_name);
+    Py_DECREF(capsule);
+    return nullptr;
+  }
+  return capsule;
+}
+
+} // namespace python
+} // namespace interop

@@ -1,0 +1,149 @@
+// shim_python.h - declarations shared by the interop_shim extension module.
+//
+// The module is a thin CPython binding over the runtime (<interop/interop.h>):
+// every validation and every error message comes from the runtime, the
+// binding only translates arguments, Status codes and the PyCapsule protocol.
+// See docs/python.md.
+#ifndef INTEROP_PYTHON_SHIM_PYTHON_H
+#define INTEROP_PYTHON_SHIM_PYTHON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "interop/interop.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace interop {
+namespace python {
+
+// ---- errors and arguments (args.cpp) -------------------------------------
+
+// Raises the Python exception that `status.code()` names (through
+// python_exception_name()) with the runtime's message; returns nullptr so
+// callers can `return raise_status(...)`.
+PyObject *raise_status(const Status &status);
+
+// The parameters of one Python-visible function, for bind_arguments(). The
+// names are interned once so that keyword lookups are pointer compares.
+struct Signature {
+  const char *function;          // "from_dlpack", used in TypeErrors
+  const char *const *names;      // every parameter, in positional order
+  Py_ssize_t count;              // number of names
+  Py_ssize_t max_positional;     // leading names that may be positional
+  Py_ssize_t required;           // leading names that must be present
+  PyObject **interned = nullptr; // filled on first use
+};
+
+// Binds METH_FASTCALL|METH_KEYWORDS arguments to `sig`'s names: out[i] is a
+// borrowed reference or nullptr when absent. False with a TypeError naming
+// the function and the argument on too many positionals, an unknown or
+// repeated keyword, or a missing required argument.
+bool bind_arguments(Signature &sig, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, PyObject **out);
+
+// Python's copy=None/True/False as a CopyMode (nullptr means None). False
+// with a TypeError naming the value for anything else.
+bool parse_copy(const char *function, PyObject *value, CopyMode *out);
+// A (device_type, device_id) pair of ints, as __dlpack_device__ returns and
+// dl_device takes. False with a TypeError or ValueError naming the value.
+bool parse_dl_device(const char *what, PyObject *value, DLDevice *out);
+// The (device_type, device_id) tuple for `device` (device_type read raw).
+PyObject *dl_device_tuple(const DLDevice &device);
+
+// A METH_FASTCALL|METH_KEYWORDS function for a PyMethodDef slot, which is
+// typed PyCFunction; CPython calls it with the right signature (the cast
+// through void(*)() is the documented idiom).
+using FastcallFunction = PyObject *(*)(PyObject *, PyObject *const *,
+                                       Py_ssize_t, PyObject *);
+inline PyCFunction as_method(FastcallFunction f) {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
+// ---- Device (device_object.cpp) ------------------------------------------
+
+extern PyTypeObject DeviceType;
+PyObject *wrap_device(const Device &device);
+inline bool is_device(PyObject *obj) {
+  return PyObject_TypeCheck(obj, &DeviceType);
+}
+const Device &unwrap_device(PyObject *obj); // precondition: is_device(obj)
+// A list of Device objects.
+PyObject *device_list(const std::vector<Device> &devices);
+
+// ---- Array (array_object.cpp) --------------------------------------------
+
+struct ArrayObject {
+  PyObject_HEAD Array array;
+};
+extern PyTypeObject ArrayType;
+// Wraps `array` in a new Python Array (nullptr with MemoryError on failure).
+PyObject *wrap_array(Array array);
+inline bool is_array(PyObject *obj) {
+  return PyObject_TypeCheck(obj, &ArrayType);
+}
+inline const Array &unwrap_array(PyObject *obj) {
+  return reinterpret_cast<ArrayObject *>(obj)->array;
+}
+
+// ---- the capsule protocol (capsule.cpp) ----------------------------------
+
+// The capsule names of the DLPack Python protocol.
+inline constexpr const char kLegacyName[] = "dltensor";
+inline constexpr const char kVersionedName[] = "dltensor_versioned";
+inline constexpr const char kUsedLegacyName[] = "used_dltensor";
+inline constexpr const char kUsedVersionedName[] = "used_dltensor_versioned";
+
+// Wraps an export in a PyCapsule named for its kind, whose destructor calls
+// the deleter only while the capsule is unconsumed. On failure the tensor's
+// deleter has run (the ManagedTensor still owned it) and nullptr is returned.
+PyObject *export_capsule(ManagedTensor tensor);
+
+// Consumes a "dltensor" or "dltensor_versioned" capsule into an Array on
+// `target` (nullopt: the local device the tensor names). The capsule is
+// renamed to its used_ name only when the import succeeded; on failure it
+// keeps ownership and its own destructor releases the tensor. A used or
+// foreign capsule is refused with a ValueError naming it. Returns nullptr
+// with an exception set on failure.
+PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
+                         const ImportOptions &options);
+
+// Asks `obj` for a capsule: `obj.__dlpack__(max_version=(1, 1))`, falling
+// back to the legacy `obj.__dlpack__()` for producers that predate
+// max_version (NumPy < 2, PyTorch < 2.4; remembered per type), and to the
+// buffer protocol for read-only buffers that such producers refuse to
+// export. New reference, or nullptr with the producer's exception.
+PyObject *capsule_from_producer(PyObject *obj);
+
+// local_device_for(device), memoised: the mapping is fixed once the topology
+// is in use, and the runtime's lookup lists the devices on every call. Only
+// successes are remembered; failures are recomputed for their message.
+// Callers hold the GIL.
+Result<Device> local_device_of(DLDevice device);
+// Forgets the memo; for _reset_for_testing(), which changes the topology.
+void forget_local_devices();
+
+// A new reference to the interned string `name`, for static caches.
+PyObject *interned(const char *name);
+// Calls the special method `name` of `obj` (args[0] must be obj; nargs
+// counts it) with a type lookup instead of a bound-method object, as the
+// interpreter does for dunder methods.
+PyObject *call_special(PyObject *obj, PyObject *name, PyObject *const *args,
+                       size_t nargs, PyObject *kwnames);
+
+// Counters for tests: capsules exported, consumed by this module, and
+// released by their destructor with and without calling the deleter.
+struct CapsuleStats {
+  unsigned long long exported = 0;
+  unsigned long long imported = 0;
+  unsigned long long released_unconsumed = 0;
+  unsigned long long released_consumed = 0;
+};
+CapsuleStats &capsule_stats();
+
+} // namespace python
+} // namespace interop
+
+#endif // INTEROP_PYTHON_SHIM_PYTHON_H

@@ -1,0 +1,415 @@
+// DLPack export (__dlpack__, __dlpack_device__) and __cuda_array_interface__.
+#include "internal.h"
+
+#include <new>
+#include <string>
+
+namespace interop {
+
+using detail::ArrayAccess;
+using detail::ArrayImpl;
+using detail::Placement;
+
+// ---- ManagedTensor ------------------------------------------------------
+
+ManagedTensor::ManagedTensor(ManagedTensor &&other) noexcept
+    : versioned_(other.versioned_), legacy_(other.legacy_) {
+  other.versioned_ = nullptr;
+  other.legacy_ = nullptr;
+}
+
+ManagedTensor &ManagedTensor::operator=(ManagedTensor &&other) noexcept {
+  if (this != &other) {
+    reset();
+    versioned_ = other.versioned_;
+    legacy_ = other.legacy_;
+    other.versioned_ = nullptr;
+    other.legacy_ = nullptr;
+  }
+  return *this;
+}
+
+const DLTensor &ManagedTensor::tensor() const noexcept {
+  return versioned_ ? versioned_->dl_tensor : legacy_->dl_tensor;
+}
+
+uint64_t ManagedTensor::flags() const noexcept {
+  return versioned_ ? versioned_->flags : 0;
+}
+
+const char *ManagedTensor::capsule_name() const noexcept {
+  return versioned_ ? "dltensor_versioned" : legacy_ ? "dltensor" : nullptr;
+}
+
+void *ManagedTensor::release() noexcept {
+  void *out = versioned_ ? static_cast<void *>(versioned_)
+                         : static_cast<void *>(legacy_);
+  versioned_ = nullptr;
+  legacy_ = nullptr;
+  return out;
+}
+
+DLManagedTensorVersioned *ManagedTensor::release_versioned() noexcept {
+  DLManagedTensorVersioned *out = versioned_;
+  versioned_ = nullptr;
+  return out;
+}
+
+DLManagedTensor *ManagedTensor::release_legacy() noexcept {
+  DLManagedTensor *out = legacy_;
+  legacy_ = nullptr;
+  return out;
+}
+
+void ManagedTensor::reset() noexcept {
+  if (versioned_ && versioned_->deleter)
+    versioned_->deleter(versioned_);
+  if (legacy_ && legacy_->deleter)
+    legacy_->deleter(legacy_);
+  versioned_ = nullptr;
+  legacy_ = nullptr;
+}
+
+namespace {
+
+// ---- the export block ---------------------------------------------------
+
+// One heap block per export: the managed struct, the reference that keeps
+// the memory alive, then shape[ndim] and strides[ndim].
+template <typename MT> struct ExportBlock {
+  MT managed;
+  std::shared_ptr<detail::Buffer> owner;
+  int64_t *dims() { return reinterpret_cast<int64_t *>(this + 1); }
+};
+static_assert(sizeof(ExportBlock<DLManagedTensor>) % alignof(int64_t) == 0);
+static_assert(sizeof(ExportBlock<DLManagedTensorVersioned>) %
+                  alignof(int64_t) ==
+              0);
+
+template <typename MT> void delete_export(MT *self) noexcept {
+  if (!self)
+    return;
+  auto *block = static_cast<ExportBlock<MT> *>(self->manager_ctx);
+  block->~ExportBlock<MT>();
+  ::operator delete(block);
+}
+
+template <typename MT>
+MT *make_export(const std::vector<int64_t> &shape, DLDataType dtype,
+                std::shared_ptr<detail::Buffer> owner, void *data,
+                DLDevice device) {
+  size_t ndim = shape.size();
+  void *raw = ::operator new(
+      sizeof(ExportBlock<MT>) + 2 * ndim * sizeof(int64_t), std::nothrow);
+  if (!raw)
+    return nullptr;
+  auto *block = new (raw) ExportBlock<MT>();
+  block->owner = std::move(owner);
+  int64_t *dims = block->dims();
+  int64_t *strides = dims + ndim;
+  int64_t stride = 1;
+  for (size_t i = ndim; i-- > 0;) {
+    dims[i] = shape[i];
+    strides[i] = stride;
+    // Only an empty array's extents can overflow here (a non-empty one has
+    // fewer than 2^63 elements); any stride describes it, so stop growing.
+    if (__builtin_mul_overflow(stride, shape[i] > 0 ? shape[i] : 1, &stride))
+      stride = 0;
+  }
+  MT &m = block->managed;
+  m.manager_ctx = block;
+  m.deleter = &delete_export<MT>;
+  DLTensor &t = m.dl_tensor;
+  t.data = data;
+  t.device = device;
+  t.ndim = static_cast<int32_t>(ndim);
+  t.dtype = dtype;
+  t.shape = dims;
+  t.strides = strides;
+  t.byte_offset = 0;
+  return &m;
+}
+
+DLDevice make_dl_device(int32_t type, int32_t id) {
+  DLDevice d{};
+  dl::set_device_type(d, type);
+  d.device_id = id;
+  return d;
+}
+
+std::string device_type_text(int32_t type) {
+  const char *name = dl::device_type_name(type);
+  return name ? std::string(name) : std::to_string(type);
+}
+
+std::string dl_device_text(const DLDevice &d) {
+  return "(" + device_type_text(dl::device_type_of(d)) + ", " +
+         std::to_string(d.device_id) + ")";
+}
+
+// A Device repr for messages, falling back to the DLPack pair.
+std::string device_repr(const DLDevice &d) {
+  Result<Device> dev = local_device_for(d);
+  return dev.ok() ? dev->to_string() : dl_device_text(d);
+}
+
+// True when `ordinal` is a local device of `platform` in the topology.
+bool is_local_ordinal(Platform platform, int ordinal) {
+  return detail::find_local_device(platform, ordinal).has_value();
+}
+
+bool same_placement(const Placement &a, const Placement &b) {
+  return a.platform == b.platform && a.ordinal == b.ordinal && a.kind == b.kind;
+}
+
+// Validates the stream for an export landing in `dst` and resolves it to
+// the value to wait on: -1 = no synchronisation.
+Result<intptr_t> resolve_stream(const std::optional<intptr_t> &stream,
+                                const Placement &dst, const DLDevice &out) {
+  if (dst.host_accessible()) {
+    if (stream)
+      return Status(StatusCode::kBufferError,
+                    "stream must be None when exporting host memory " +
+                        dl_device_text(out) + ", got " +
+                        std::to_string(*stream));
+    return intptr_t{-1};
+  }
+  intptr_t value = stream.value_or(1); // None: the legacy default stream
+  if (value == 0)
+    return Status(StatusCode::kValueError,
+                  "stream=0 is ambiguous and not allowed by the DLPack "
+                  "protocol; use 1 for the legacy default stream, 2 for the "
+                  "per-thread default stream, or -1 for no synchronisation");
+  if (value < -1)
+    return Status(StatusCode::kValueError,
+                  "stream must be -1, 1, 2 or a CUDA stream handle, got " +
+                      std::to_string(value));
+  return value;
+}
+
+} // namespace
+
+Result<DLDevice> dlpack_device(const Array &array) {
+  const ArrayImpl &a = ArrayAccess::impl(array);
+  if (array.num_devices() != 1)
+    return Status(StatusCode::kBufferError,
+                  "__dlpack__ only supported for unsharded arrays.");
+  if (a.shards.empty())
+    return Status(StatusCode::kBufferError,
+                  "Couldn't get local_hardware_id for __dlpack__");
+  const Device &device = a.shards.front().device;
+  int32_t id = device.local_hardware_id();
+  switch (array.platform()) {
+  case Platform::kCpu:
+    return make_dl_device(dl::kCPU, 0);
+  case Platform::kCuda:
+    switch (array.memory_kind()) {
+    case MemoryKind::kDevice:
+      return make_dl_device(dl::kCUDA, id);
+    case MemoryKind::kPinnedHost:
+      return make_dl_device(dl::kCUDAHost, id);
+    case MemoryKind::kUnpinnedHost:
+      return make_dl_device(dl::kCPU, 0);
+    }
+    break;
+  case Platform::kTpu:
+    if (array.memory_kind() == MemoryKind::kPinnedHost)
+      return make_dl_device(dl::kTPUHost, id);
+    return Status(StatusCode::kBufferError,
+                  "__dlpack__ device only supported for TPU pinned host "
+                  "memory");
+  }
+  return Status(StatusCode::kInternal, "unknown platform");
+}
+
+Result<ManagedTensor> to_dlpack(const Array &array,
+                                const ExportOptions &options) {
+  if (array.num_devices() > 1)
+    return Status(StatusCode::kBufferError,
+                  "to_dlpack can only pack a dlpack tensor from an array on a "
+                  "singular device, but an array with a Sharding over " +
+                      std::to_string(array.num_devices()) +
+                      " devices was provided.");
+  Result<DLDevice> native = dlpack_device(array);
+  if (!native.ok())
+    return native.status();
+  const ArrayImpl &a = ArrayAccess::impl(array);
+  const detail::Shard &shard = a.shards.front();
+  const Placement src = shard.buffer->placement();
+  bool legacy = options.max_version.major < 1;
+
+  // Where the consumer wants the data.
+  DLDevice out = options.dl_device.value_or(*native);
+  int32_t out_type = dl::device_type_of(out);
+  Placement dst = src;
+  bool move = false;
+  if (out_type == dl::device_type_of(*native) &&
+      out.device_id == native->device_id) {
+    out = *native;
+  } else if (out_type == dl::kCPU) {
+    if (!src.host_accessible()) {
+      dst = Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost};
+      move = true;
+    }
+  } else if (out_type == dl::kCUDA || out_type == dl::kCUDAHost ||
+             out_type == dl::kTPUHost) {
+    Platform platform =
+        out_type == dl::kTPUHost ? Platform::kTpu : Platform::kCuda;
+    if (!is_local_ordinal(platform, out.device_id))
+      return Status(StatusCode::kBufferError,
+                    "The device specification passed to to_dlpack names " +
+                        dl_device_text(out) +
+                        ", which is not a device of this process");
+    dst = Placement{platform, out.device_id,
+                    out_type == dl::kCUDA ? MemoryKind::kDevice
+                                          : MemoryKind::kPinnedHost};
+    move = !same_placement(dst, src);
+  } else {
+    return Status(StatusCode::kBufferError,
+                  "The device specification passed to to_dlpack contains an "
+                  "unsupported device type (DLDeviceType: " +
+                      device_type_text(out_type) + ")");
+  }
+
+  Result<intptr_t> stream = resolve_stream(options.stream, dst, out);
+  if (!stream.ok())
+    return stream.status();
+
+  bool read_only_legacy = legacy && a.read_only;
+  bool copy = move || options.copy == CopyMode::kAlways || read_only_legacy;
+  if (copy && options.copy == CopyMode::kNever) {
+    if (move)
+      return Status(StatusCode::kValueError,
+                    "Specified device=" + device_repr(out) +
+                        " which requires a copy since the source device is " +
+                        shard.device.to_string() +
+                        ", however copy=False. Set copy=True or copy=None to "
+                        "perform the requested operation.");
+    return Status(StatusCode::kBufferError,
+                  "cannot export a read-only array as a legacy "
+                  "DLManagedTensor without a copy: the legacy struct cannot "
+                  "mark memory read-only; pass max_version >= (1, 0) or "
+                  "allow a copy");
+  }
+
+  std::shared_ptr<detail::Buffer> owner = shard.buffer;
+  void *data = shard.data;
+  if (copy) {
+    auto buffer = detail::allocate(dst, a.shard_bytes);
+    if (!buffer.ok())
+      return buffer.status();
+    if (Status s = detail::copy_bytes(dst, (*buffer)->data(), src, shard.data,
+                                      a.shard_bytes);
+        !s.ok())
+      return s;
+    owner = std::move(*buffer);
+    data = owner->data();
+  }
+  if (*stream != -1)
+    if (Status s =
+            detail::cuda::order_consumer_after_runtime(dst.ordinal, *stream);
+        !s.ok())
+      return s;
+
+  if (legacy) {
+    DLManagedTensor *m = make_export<DLManagedTensor>(
+        a.shard_dims(), a.dtype, std::move(owner), data, out);
+    if (!m)
+      return Status(StatusCode::kResourceExhausted,
+                    "cannot allocate the DLManagedTensor");
+    return ManagedTensor(m);
+  }
+  DLManagedTensorVersioned *m = make_export<DLManagedTensorVersioned>(
+      a.shard_dims(), a.dtype, std::move(owner), data, out);
+  if (!m)
+    return Status(StatusCode::kResourceExhausted,
+                  "cannot allocate the DLManagedTensorVersioned");
+  m->version = kDLPackVersion;
+  m->flags = copy ? dl::kFlagIsCopied
+                  : (a.read_only ? dl::kFlagReadOnly : uint64_t{0});
+  return ManagedTensor(m);
+}
+
+namespace {
+
+// NumPy array-interface type strings; nullptr for types CAI cannot express.
+const char *typestr_of(DLDataType t) {
+  switch (t.code) {
+  case dl::kBool:
+    return "|b1";
+  case dl::kInt:
+    return t.bits == 8    ? "|i1"
+           : t.bits == 16 ? "<i2"
+           : t.bits == 32 ? "<i4"
+                          : "<i8";
+  case dl::kUInt:
+    return t.bits == 8    ? "|u1"
+           : t.bits == 16 ? "<u2"
+           : t.bits == 32 ? "<u4"
+                          : "<u8";
+  case dl::kFloat:
+    return t.bits == 16 ? "<f2" : t.bits == 32 ? "<f4" : "<f8";
+  case dl::kComplex:
+    return t.bits == 64 ? "<c8" : "<c16";
+  }
+  return nullptr;
+}
+
+// XLA's PrimitiveType names, which JAX's message uses.
+const char *xla_type_name(DLDataType t) {
+  switch (t.code) {
+  case dl::kBfloat:
+    return "BF16";
+  case dl::kFloat8_e3m4:
+    return "F8E3M4";
+  case dl::kFloat8_e4m3:
+    return "F8E4M3";
+  case dl::kFloat8_e4m3b11fnuz:
+    return "F8E4M3B11FNUZ";
+  case dl::kFloat8_e4m3fn:
+    return "F8E4M3FN";
+  case dl::kFloat8_e4m3fnuz:
+    return "F8E4M3FNUZ";
+  case dl::kFloat8_e5m2:
+    return "F8E5M2";
+  case dl::kFloat8_e5m2fnuz:
+    return "F8E5M2FNUZ";
+  case dl::kFloat8_e8m0fnu:
+    return "F8E8M0FNU";
+  }
+  return "UNKNOWN";
+}
+
+} // namespace
+
+Result<CudaArrayInterface> cuda_array_interface(const Array &array) {
+  const ArrayImpl &a = ArrayAccess::impl(array);
+  if (array.num_devices() != 1 || a.shards.size() != 1)
+    return Status(StatusCode::kValueError,
+                  "__cuda_array_interface__() is supported only for unsharded "
+                  "arrays.");
+  if (array.platform() != Platform::kCuda ||
+      array.memory_kind() != MemoryKind::kDevice)
+    return Status(StatusCode::kAttributeError,
+                  "__cuda_array_interface__ is only defined for NVidia GPU "
+                  "buffers.");
+  const char *typestr = typestr_of(a.dtype);
+  if (!typestr)
+    return Status(
+        StatusCode::kAttributeError,
+        std::string("__cuda_array_interface__ is not supported for ") +
+            xla_type_name(a.dtype) + " buffers.");
+  CudaArrayInterface cai;
+  cai.shape = a.shape;
+  cai.typestr = typestr;
+  cai.data = reinterpret_cast<uintptr_t>(a.shards.front().data);
+  cai.read_only = a.read_only;
+  cai.version = 3;
+  intptr_t stream =
+      detail::cuda::runtime_stream(a.shards.front().device.local_hardware_id());
+  if (stream != 0)
+    cai.stream = stream;
+  return cai;
+}
+
+} // namespace interop

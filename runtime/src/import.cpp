@@ -1,0 +1,543 @@
+// DLPack import (from_dlpack): validation, placement, zero-copy or copy.
+#include "internal.h"
+
+#include <cstring>
+#include <string>
+
+namespace interop {
+
+using detail::Placement;
+
+namespace {
+
+constexpr int32_t kMaxImportDims = 64;
+
+std::string device_type_text(int32_t type) {
+  const char *name = dl::device_type_name(type);
+  return name ? std::string(name) : std::to_string(type);
+}
+
+std::string dl_device_text(const DLDevice &d) {
+  return "(" + device_type_text(dl::device_type_of(d)) + ", " +
+         std::to_string(d.device_id) + ")";
+}
+
+// Owns a foreign managed tensor: calls its deleter exactly once, when the
+// owner is destroyed, unless release()d first.
+template <typename MT> class DeleterGuard {
+public:
+  explicit DeleterGuard(MT *m) : m_(m) {}
+  ~DeleterGuard() {
+    if (m_ && m_->deleter)
+      m_->deleter(m_);
+  }
+  DeleterGuard(const DeleterGuard &) = delete;
+  DeleterGuard &operator=(const DeleterGuard &) = delete;
+  MT *get() const { return m_; }
+  MT *release() {
+    MT *m = m_;
+    m_ = nullptr;
+    return m;
+  }
+  // Runs the deleter now (after a copy finished).
+  void reset() {
+    MT *m = release();
+    if (m && m->deleter)
+      m->deleter(m);
+  }
+
+private:
+  MT *m_;
+};
+
+// A zero-copy import: the producer's memory, returned through its deleter
+// when the last Array or export using it goes away.
+template <typename MT> class ExternalBuffer final : public detail::Buffer {
+public:
+  ExternalBuffer(Placement p, void *data, size_t nbytes, MT *m)
+      : Buffer(p, data, nbytes), m_(m) {}
+  ~ExternalBuffer() override {
+    if (m_->deleter)
+      m_->deleter(m_);
+  }
+
+private:
+  MT *m_;
+};
+
+// Where the producer's bytes are, as a placement for copies.
+struct Source {
+  bool mapped = false;
+  bool device_memory = false; // CUDA device (or managed) memory
+  Placement place;
+};
+
+Source classify(const DLDevice &d) {
+  Source s;
+  int32_t type = dl::device_type_of(d);
+  s.mapped = true;
+  if (type == dl::kCPU) {
+    s.place = Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost};
+  } else if (type == dl::kCUDAHost) {
+    s.place = Placement{Platform::kCuda, d.device_id, MemoryKind::kPinnedHost};
+  } else if (type == dl::kTPUHost) {
+    s.place = Placement{Platform::kTpu, d.device_id, MemoryKind::kPinnedHost};
+  } else if (type == dl::kCUDA || type == dl::kCUDAManaged) {
+    s.place = Placement{Platform::kCuda, d.device_id, MemoryKind::kDevice};
+    s.device_memory = true;
+  } else {
+    s.mapped = false;
+  }
+  return s;
+}
+
+Status unsupported_device_type(int32_t type, std::string_view array_repr) {
+  return Status(StatusCode::kTypeError,
+                "Array passed to from_dlpack is on unsupported device type "
+                "(DLDeviceType: " +
+                    device_type_text(type) +
+                    ", array: " + std::string(array_repr));
+}
+
+// Element offsets of the lowest and highest element a strided tensor
+// touches, or an error when a product or sum overflows.
+struct Extent {
+  int64_t min_elem = 0;
+  int64_t max_elem = 0;
+  bool compact = true;
+};
+
+Result<Extent> strided_extent(const std::vector<int64_t> &shape,
+                              const int64_t *strides) {
+  Extent e;
+  int64_t expected = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    int64_t n = shape[i];
+    if (n > 1) {
+      int64_t s = strides[i];
+      int64_t reach;
+      if (__builtin_mul_overflow(s, n - 1, &reach) ||
+          __builtin_add_overflow(reach < 0 ? e.min_elem : e.max_elem, reach,
+                                 reach < 0 ? &e.min_elem : &e.max_elem))
+        return Status(StatusCode::kInvalidArgument,
+                      "DLPack tensor strides " +
+                          detail::tuple_string(strides, shape.size()) +
+                          " for shape " + detail::tuple_string(shape) +
+                          " overflow 64-bit element offsets");
+      if (s != expected)
+        e.compact = false;
+    }
+    expected *= n > 0 ? n : 1; // cannot overflow: the element count fit
+  }
+  return e;
+}
+
+// Copies a strided host tensor (`base` = element 0) into compact row-major
+// order at `dst`.
+void repack(char *dst, const char *base, const std::vector<int64_t> &shape,
+            const int64_t *strides, size_t itemsize) {
+  size_t ndim = shape.size();
+  if (ndim == 0) {
+    std::memcpy(dst, base, itemsize);
+    return;
+  }
+  size_t last = ndim - 1;
+  int64_t inner = shape[last];
+  int64_t inner_stride = strides[last];
+  std::vector<int64_t> index(ndim, 0);
+  int64_t offset = 0; // element offset of index[0..last-1], index[last] = 0
+  while (true) {
+    const char *row = base + offset * static_cast<int64_t>(itemsize);
+    if (inner_stride == 1 || inner == 1) {
+      std::memcpy(dst, row, static_cast<size_t>(inner) * itemsize);
+      dst += static_cast<size_t>(inner) * itemsize;
+    } else {
+      for (int64_t j = 0; j < inner; ++j, dst += itemsize)
+        std::memcpy(dst,
+                    row + j * inner_stride * static_cast<int64_t>(itemsize),
+                    itemsize);
+    }
+    size_t d = last;
+    while (d-- > 0) {
+      if (++index[d] < shape[d]) {
+        offset += strides[d];
+        break;
+      }
+      offset -= strides[d] * (shape[d] - 1);
+      index[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1))
+      return;
+  }
+}
+
+// Resolves a stream value for a copy or zero-copy import: -1 = none.
+Result<intptr_t> import_stream(const std::optional<intptr_t> &stream,
+                               const Source &src, const DLDevice &d) {
+  if (!src.device_memory) {
+    if (stream)
+      return Status(StatusCode::kBufferError,
+                    "stream must be None for a DLPack tensor in host memory " +
+                        dl_device_text(d) + ", got " + std::to_string(*stream));
+    return intptr_t{-1};
+  }
+  intptr_t value = stream.value_or(1);
+  if (value == 0)
+    return Status(StatusCode::kValueError,
+                  "stream=0 is ambiguous and not allowed by the DLPack "
+                  "protocol; use 1 for the legacy default stream, 2 for the "
+                  "per-thread default stream, or -1 for no synchronisation");
+  if (value < -1)
+    return Status(StatusCode::kValueError,
+                  "stream must be -1, 1, 2 or a CUDA stream handle, got " +
+                      std::to_string(value));
+  return value;
+}
+
+// The import itself, after the version check. `guard` owns the tensor.
+template <typename MT>
+Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
+                            const Device &target,
+                            const ImportOptions &options) {
+  if (!target.is_addressable())
+    return Status(StatusCode::kRuntimeError,
+                  "DLPack is only supported for devices addressable by the "
+                  "current process.");
+  const DLTensor &t = guard.get()->dl_tensor;
+  if (t.ndim < 0)
+    return Status(StatusCode::kInvalidArgument,
+                  "Number of dimensions in DLManagedTensor must be "
+                  "nonnegative, got " +
+                      std::to_string(t.ndim));
+  if (t.ndim > kMaxImportDims)
+    return Status(StatusCode::kInvalidArgument,
+                  "Number of dimensions in DLManagedTensor must be at most " +
+                      std::to_string(kMaxImportDims) + ", got " +
+                      std::to_string(t.ndim));
+  if (t.ndim > 0 && !t.shape)
+    return Status(StatusCode::kInvalidArgument,
+                  "DLManagedTensor has ndim=" + std::to_string(t.ndim) +
+                      " but a NULL shape");
+  std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
+  std::optional<int64_t> count =
+      detail::checked_element_count(shape.data(), shape.size());
+  if (!count)
+    return Status(StatusCode::kInvalidArgument,
+                  "DLManagedTensor shape " + detail::tuple_string(shape) +
+                      " has a negative dimension or more than 2^63-1 "
+                      "elements");
+  if (Status s = check_dtype(t.dtype); !s.ok())
+    return s;
+  size_t itemsize = dtype_size(t.dtype);
+  size_t nbytes = 0;
+  if (__builtin_mul_overflow(static_cast<size_t>(*count), itemsize, &nbytes) ||
+      nbytes > static_cast<size_t>(INT64_MAX))
+    return Status(StatusCode::kInvalidArgument,
+                  "DLManagedTensor shape " + detail::tuple_string(shape) +
+                      " of " + dtype_name(t.dtype) +
+                      " overflows the byte count");
+  Source src = classify(t.device);
+  if (!src.mapped)
+    return unsupported_device_type(dl::device_type_of(t.device),
+                                   describe_dltensor(t));
+  if (*count > 0 && !t.data)
+    return Status(StatusCode::kInvalidArgument,
+                  "DLManagedTensor has NULL data for " +
+                      std::to_string(*count) + " elements");
+
+  // The byte range the tensor covers, relative to data + byte_offset.
+  Extent extent;
+  if (t.strides && *count > 0) {
+    Result<Extent> e = strided_extent(shape, t.strides);
+    if (!e.ok())
+      return e.status();
+    extent = *e;
+  } else if (*count > 0) {
+    extent.max_elem = *count - 1;
+  }
+  int64_t lo_bytes = 0, hi_bytes = 0;
+  uintptr_t base = reinterpret_cast<uintptr_t>(t.data), first = 0, end = 0;
+  int64_t isz = static_cast<int64_t>(itemsize);
+  if (__builtin_mul_overflow(extent.min_elem, isz, &lo_bytes) ||
+      __builtin_mul_overflow(extent.max_elem, isz, &hi_bytes) ||
+      __builtin_add_overflow(hi_bytes, isz, &hi_bytes) ||
+      __builtin_add_overflow(base, t.byte_offset, &base) ||
+      (lo_bytes < 0 &&
+       base < uintptr_t{0} - static_cast<uintptr_t>(lo_bytes)) ||
+      __builtin_add_overflow(base, static_cast<uintptr_t>(hi_bytes), &end))
+    return Status(StatusCode::kInvalidArgument,
+                  "DLManagedTensor data + byte_offset " +
+                      std::to_string(t.byte_offset) + " with strides " +
+                      (t.strides ? detail::tuple_string(t.strides, shape.size())
+                                 : std::string("NULL")) +
+                      " for shape " + detail::tuple_string(shape) +
+                      " overflows the address space");
+  first = base + static_cast<uintptr_t>(lo_bytes);
+  char *element0 = reinterpret_cast<char *>(base);
+
+  // Where the result lives and whether the data can stay where it is.
+  int32_t type = dl::device_type_of(t.device);
+  bool on_target_ordinal = t.device.device_id == target.local_hardware_id();
+  MemoryKind kind = MemoryKind::kDevice;
+  if (options.memory_kind) {
+    kind = *options.memory_kind;
+  } else if ((target.platform() == Platform::kCuda && type == dl::kCUDAHost &&
+              on_target_ordinal) ||
+             (target.platform() == Platform::kTpu && type == dl::kTPUHost &&
+              on_target_ordinal)) {
+    kind = MemoryKind::kPinnedHost;
+  }
+  bool src_host = !src.device_memory;
+  bool src_pinned = type == dl::kCUDAHost || type == dl::kTPUHost;
+  bool in_place = false;
+  switch (target.platform()) {
+  case Platform::kCpu:
+    in_place = src_host && (kind != MemoryKind::kPinnedHost || src_pinned);
+    break;
+  case Platform::kCuda:
+    in_place = kind == MemoryKind::kDevice
+                   ? src.device_memory && on_target_ordinal
+               : kind == MemoryKind::kPinnedHost ? type == dl::kCUDAHost
+                                                 : src_host;
+    break;
+  case Platform::kTpu:
+    // TPU device memory is opaque: DLPack data never is TPU device memory.
+    in_place = kind == MemoryKind::kPinnedHost
+                   ? type == dl::kTPUHost && on_target_ordinal
+                   : kind == MemoryKind::kUnpinnedHost && src_host;
+    break;
+  }
+  bool zero_size = *count == 0;
+  bool copy = !in_place || !extent.compact || options.copy == CopyMode::kAlways;
+  if (copy && options.copy == CopyMode::kNever) {
+    if (!in_place) {
+      Result<Device> src_device = local_device_for(t.device);
+      return Status(StatusCode::kValueError,
+                    "Specified device=" + target.to_string() +
+                        " (memory_kind=" + memory_kind_name(kind) +
+                        ") which requires a copy since the source device is " +
+                        (src_device.ok() ? src_device->to_string()
+                                         : dl_device_text(t.device)) +
+                        ", however copy=False. Set copy=True or copy=None to "
+                        "perform the requested operation.");
+    }
+    return Status(StatusCode::kBufferError,
+                  "from_dlpack with copy=False cannot import strides " +
+                      detail::tuple_string(t.strides, shape.size()) +
+                      " for shape " + detail::tuple_string(shape) +
+                      ": zero, negative or gapped strides need a copy into "
+                      "row-major order");
+  }
+  Result<intptr_t> stream = import_stream(options.stream, src, t.device);
+  if (!stream.ok())
+    return stream.status();
+  Placement dst = detail::placement_of(target, kind);
+
+  if (!copy) {
+    if (src.device_memory && *stream != -1 && !zero_size)
+      if (Status s = detail::cuda::order_runtime_after_producer(
+              src.place.ordinal, *stream);
+          !s.ok())
+        return s;
+    auto buffer = std::make_shared<ExternalBuffer<MT>>(
+        dst, reinterpret_cast<void *>(first), static_cast<size_t>(end - first),
+        guard.get());
+    guard.release();
+    return detail::make_single_device_array(std::move(shape), t.dtype, target,
+                                            kind, std::move(buffer), element0,
+                                            read_only);
+  }
+
+  auto buffer = detail::allocate(dst, nbytes);
+  if (!buffer.ok())
+    return buffer.status();
+  void *out = (*buffer)->data();
+  if (!zero_size) {
+    if (src.device_memory && *stream != -1)
+      if (Status s = detail::cuda::order_runtime_after_producer(
+              src.place.ordinal, *stream);
+          !s.ok())
+        return s;
+    if (extent.compact) {
+      if (Status s = detail::copy_bytes(dst, out, src.place, element0, nbytes,
+                                        /*wait=*/true);
+          !s.ok())
+        return s;
+    } else {
+      // Repack on the host; device-resident sources are staged first.
+      std::shared_ptr<detail::Buffer> staged_src, staged_dst;
+      const char *host_element0 = element0;
+      if (src.device_memory) {
+        size_t span = static_cast<size_t>(end - first);
+        auto stage = detail::allocate(
+            Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost}, span);
+        if (!stage.ok())
+          return stage.status();
+        staged_src = std::move(*stage);
+        if (Status s = detail::copy_bytes(
+                staged_src->placement(), staged_src->data(), src.place,
+                reinterpret_cast<void *>(first), span, /*wait=*/true);
+            !s.ok())
+          return s;
+        host_element0 =
+            static_cast<const char *>(staged_src->data()) + (base - first);
+      }
+      char *host_out = static_cast<char *>(out);
+      if (!dst.host_accessible()) {
+        auto stage = detail::allocate(
+            Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost}, nbytes);
+        if (!stage.ok())
+          return stage.status();
+        staged_dst = std::move(*stage);
+        host_out = static_cast<char *>(staged_dst->data());
+      }
+      repack(host_out, host_element0, shape, t.strides, itemsize);
+      if (staged_dst)
+        if (Status s = detail::copy_bytes(dst, out, staged_dst->placement(),
+                                          host_out, nbytes, /*wait=*/true);
+            !s.ok())
+          return s;
+    }
+  }
+  guard.reset(); // the copy is complete: the producer's memory is free
+  return detail::make_single_device_array(std::move(shape), t.dtype, target,
+                                          kind, std::move(*buffer), out, false);
+}
+
+Status version_mismatch(const DLPackVersion &v) {
+  return Status(StatusCode::kBufferError,
+                "DLPack tensor has unsupported major version " +
+                    std::to_string(v.major) + " (version " +
+                    std::to_string(v.major) + "." + std::to_string(v.minor) +
+                    "); this runtime understands major version " +
+                    std::to_string(DLPACK_MAJOR_VERSION));
+}
+
+} // namespace
+
+std::string describe_dltensor(const DLTensor &t) {
+  std::string out = "DLTensor(";
+  bool ndim_ok = t.ndim >= 0 && t.ndim <= kMaxImportDims;
+  if (!ndim_ok)
+    out += "ndim=" + std::to_string(t.ndim);
+  else if (t.ndim > 0 && !t.shape)
+    out += "shape=NULL";
+  else
+    out += "shape=" + detail::tuple_string(t.shape, t.ndim);
+  out += ", dtype=" + dtype_name(t.dtype);
+  out += ", device=" + dl_device_text(t.device);
+  if (ndim_ok)
+    out += ", strides=" + (t.strides ? detail::tuple_string(t.strides, t.ndim)
+                                     : std::string("NULL"));
+  out += ", byte_offset=" + std::to_string(t.byte_offset) + ")";
+  return out;
+}
+
+Result<Device> local_device_for(DLDevice dl_device,
+                                std::string_view array_repr) {
+  int32_t type = dl::device_type_of(dl_device);
+  Platform platform;
+  if (type == dl::kCPU) {
+    platform = Platform::kCpu;
+  } else if (type == dl::kCUDA || type == dl::kCUDAHost ||
+             type == dl::kCUDAManaged) {
+    platform = Platform::kCuda;
+  } else if (type == dl::kTPUHost) {
+    platform = Platform::kTpu;
+  } else {
+    return unsupported_device_type(type, array_repr);
+  }
+  // Host memory is shared by all virtual CPU devices: any will do.
+  if (std::optional<Device> d = detail::find_local_device(
+          platform, dl_device.device_id, platform == Platform::kCpu))
+    return *d;
+  std::string why;
+  if (platform == Platform::kCuda)
+    if (Status s = detail::cuda::available(); !s.ok())
+      why = ": " + s.message();
+  return Status(StatusCode::kRuntimeError,
+                "DLPack device " + dl_device_text(dl_device) + " names no " +
+                    platform_name(platform) + " device of this process" + why);
+}
+
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Device &target, const ImportOptions &options) {
+  if (!tensor)
+    return Status(StatusCode::kInvalidArgument,
+                  "from_dlpack got a NULL DLManagedTensorVersioned");
+  DeleterGuard<DLManagedTensorVersioned> guard(tensor);
+  if (tensor->version.major != DLPACK_MAJOR_VERSION)
+    return version_mismatch(tensor->version);
+  return import_tensor(guard, (tensor->flags & dl::kFlagReadOnly) != 0, target,
+                       options);
+}
+
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target,
+                          const ImportOptions &options) {
+  if (!tensor)
+    return Status(StatusCode::kInvalidArgument,
+                  "from_dlpack got a NULL DLManagedTensor");
+  DeleterGuard<DLManagedTensor> guard(tensor);
+  return import_tensor(guard, false, target, options);
+}
+
+namespace {
+template <typename MT>
+Result<Array> onto_sharding(MT *tensor, const Sharding &target,
+                            const ImportOptions &options) {
+  if (target.num_devices() != 1) {
+    DeleterGuard<MT> guard(tensor);
+    return Status(StatusCode::kValueError,
+                  "from_dlpack can only unpack a dlpack tensor onto a singular "
+                  "device, but a Sharding with " +
+                      std::to_string(target.num_devices()) +
+                      " devices was provided.");
+  }
+  ImportOptions with_kind = options;
+  if (!with_kind.memory_kind)
+    with_kind.memory_kind = target.memory_kind();
+  return from_dlpack(tensor, target.devices()[0], with_kind);
+}
+} // namespace
+
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Sharding &target,
+                          const ImportOptions &options) {
+  return onto_sharding(tensor, target, options);
+}
+
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Sharding &target,
+                          const ImportOptions &options) {
+  return onto_sharding(tensor, target, options);
+}
+
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const ImportOptions &options) {
+  if (!tensor)
+    return Status(StatusCode::kInvalidArgument,
+                  "from_dlpack got a NULL DLManagedTensorVersioned");
+  DeleterGuard<DLManagedTensorVersioned> guard(tensor);
+  if (tensor->version.major != DLPACK_MAJOR_VERSION)
+    return version_mismatch(tensor->version);
+  Result<Device> target = local_device_for(
+      tensor->dl_tensor.device, describe_dltensor(tensor->dl_tensor));
+  if (!target.ok())
+    return target.status();
+  return import_tensor(guard, (tensor->flags & dl::kFlagReadOnly) != 0, *target,
+                       options);
+}
+
+Result<Array> from_dlpack(DLManagedTensor *tensor,
+                          const ImportOptions &options) {
+  if (!tensor)
+    return Status(StatusCode::kInvalidArgument,
+                  "from_dlpack got a NULL DLManagedTensor");
+  DeleterGuard<DLManagedTensor> guard(tensor);
+  Result<Device> target = local_device_for(
+      tensor->dl_tensor.device, describe_dltensor(tensor->dl_tensor));
+  if (!target.ok())
+    return target.status();
+  return import_tensor(guard, false, *target, options);
+}
+
+} // namespace interop
