@@ -1,0 +1,111 @@
+"""CUDA arrays through the Python protocol. Every test skips cleanly where
+the process has no usable GPU (the runtime then reports no CUDA devices);
+the torch and CuPy parts also skip where those lack CUDA."""
+
+import numpy as np
+import pytest
+
+from dlpack_ctypes import capsule_name, managed
+
+
+@pytest.fixture
+def gpu(topology):
+    shim = topology(cpu_devices=1, cuda_devices=-1)  # every GPU there is
+    gpus = shim.local_devices("cuda")
+    if not gpus:
+        pytest.skip("no usable CUDA device in this process")
+    return shim, gpus[0]
+
+
+def cuda_torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    return torch
+
+
+class CpuRequest:
+    """Asks a producer for host memory, as NumPy 2 does for device='cpu'."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self.array.__dlpack__(dl_device=(1, 0))
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_device_put_and_back(gpu):
+    shim, device = gpu
+    source = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = shim.device_put(source, device)
+    assert x.platform == "cuda" and x.devices() == {device}
+    assert x.__dlpack_device__() == (2, device.local_hardware_id)
+    np.testing.assert_array_equal(np.asarray(x), source)
+    # A CPU request is a device-to-host copy.
+    host = np.from_dlpack(CpuRequest(x))
+    assert host.__array_interface__["data"][0] != x.unsafe_buffer_pointer()
+    np.testing.assert_array_equal(host, source)
+
+
+def test_cuda_array_interface(gpu):
+    shim, device = gpu
+    x = shim.device_put(np.arange(6, dtype=np.int16).reshape(2, 3), device)
+    cai = x.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["shape"] == (2, 3)
+    assert cai["typestr"] == "<i2" and cai["strides"] is None
+    assert cai["data"] == (x.unsafe_buffer_pointer(), False)
+    assert cai["stream"] != 0
+
+
+def test_stream_protocol(gpu):
+    shim, device = gpu
+    x = shim.device_put(np.ones(4, np.float32), device)
+    for stream in (None, 1, 2, -1):
+        cap = x.__dlpack__(stream=stream, max_version=(1, 1))
+        assert capsule_name(cap) == "dltensor_versioned"
+        assert managed(cap).dl_tensor.data == x.unsafe_buffer_pointer()
+    with pytest.raises(ValueError):
+        x.__dlpack__(stream=0)  # disallowed by the protocol
+
+
+def test_pinned_host_reports_cuda_host(gpu):
+    shim, device = gpu
+    source = np.arange(5.0)
+    x = shim.device_put(source, device, memory_kind="pinned_host")
+    assert x.__dlpack_device__() == (3, device.local_hardware_id)
+    view = np.from_dlpack(CpuRequest(x))
+    assert view.__array_interface__["data"][0] == x.unsafe_buffer_pointer()
+    np.testing.assert_array_equal(view, source)
+
+
+def test_torch_cuda_consumes_shim_zero_copy(gpu):
+    shim, device = gpu
+    torch = cuda_torch()
+    source = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = shim.device_put(source, device)
+    t = torch.from_dlpack(x)  # torch passes its current stream
+    assert t.is_cuda and t.data_ptr() == x.unsafe_buffer_pointer()
+    assert torch.equal(t.cpu(), torch.from_numpy(source))
+
+
+def test_shim_consumes_torch_cuda_zero_copy(gpu):
+    shim, device = gpu
+    torch = cuda_torch()
+    t = torch.arange(10, dtype=torch.float64, device="cuda") * 3
+    x = shim.from_dlpack(t)
+    assert x.platform == "cuda" and x.unsafe_buffer_pointer() == t.data_ptr()
+    np.testing.assert_array_equal(np.asarray(x), np.arange(10.0) * 3)
+    y = shim.from_dlpack(t[::2])  # strided: copied on the device
+    np.testing.assert_array_equal(np.asarray(y), np.arange(0.0, 30.0, 6.0))
+
+
+def test_cupy_reads_the_cuda_array_interface(gpu):
+    shim, device = gpu
+    cupy = pytest.importorskip("cupy")
+    x = shim.device_put(np.arange(8, dtype=np.float32), device)
+    c = cupy.asarray(x)  # through __cuda_array_interface__, zero-copy
+    assert c.data.ptr == x.unsafe_buffer_pointer()
+    np.testing.assert_array_equal(cupy.asnumpy(c), np.arange(8.0))

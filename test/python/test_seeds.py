@@ -1,0 +1,194 @@
+"""The five JAX errors (shared/seeds) and JAX's related guards, at the Python
+level: JAX's exception classes and JAX's exact messages."""
+
+import re
+
+import numpy as np
+import pytest
+
+from dlpack_ctypes import ForgedTensor, Producer, capsule_name
+
+
+def exact(message):
+    return "^" + re.escape(message) + "$"
+
+
+SEED_000 = ("to_dlpack can only pack a dlpack tensor from an array on a "
+            "singular device, but an array with a Sharding over {} devices "
+            "was provided.")
+SEED_001 = ("DLPack is only supported for devices addressable by the current "
+            "process.")
+SEED_002 = "__cuda_array_interface__() is supported only for unsharded arrays."
+SEED_003 = "__dlpack__ device only supported for TPU pinned host memory"
+SEED_004 = ("Array passed to from_dlpack is on unsupported device type "
+            "(DLDeviceType: {}, array: {}")
+
+
+# ---- seed 000: exporting a sharded array -----------------------------------
+
+@pytest.mark.parametrize("axis", [0, 1, None], ids=["split0", "split1",
+                                                     "replicated"])
+def test_seed_000_sharded_export(topology, axis):
+    shim = topology(cpu_devices=4)
+    x = shim.device_put(np.zeros((4, 8), np.float32), shim.local_devices(),
+                        axis=axis)
+    for max_version in (None, (1, 1)):
+        with pytest.raises(BufferError, match=exact(SEED_000.format(4))):
+            x.__dlpack__(max_version=max_version)
+
+
+def test_seed_000_reaches_numpy_and_the_shim_as_consumers(shim):
+    x = shim.device_put(np.arange(4.0), shim.local_devices("cpu"), axis=None)
+    with pytest.raises(BufferError, match=exact(SEED_000.format(2))):
+        np.from_dlpack(x)  # NumPy calls __dlpack__ directly
+    with pytest.raises(BufferError,
+                       match=exact("__dlpack__ only supported for unsharded "
+                                   "arrays.")):
+        shim.from_dlpack(x)  # JAX's order: __dlpack_device__ first
+
+
+def test_seed_000_fix_gather_then_export(shim):
+    source = np.arange(8.0).reshape(2, 4)
+    x = shim.device_put(source, shim.local_devices("cpu"), axis=1)
+    gathered = shim.device_put(x, shim.local_devices("cpu")[0])
+    assert gathered.is_single_device
+    np.testing.assert_array_equal(np.from_dlpack(gathered), source)
+
+
+# ---- seed 001: importing onto another process's device ---------------------
+
+def test_seed_001_import_onto_non_addressable_device(topology):
+    shim = topology(cpu_devices=1, process_count=2, process_index=1)
+    remote = [d for d in shim.devices() if not d.is_addressable]
+    assert [d.process_index for d in remote] == [0]
+    with pytest.raises(RuntimeError, match=exact(SEED_001)):
+        shim.from_dlpack(np.arange(3.0), device=remote[0])
+    local = shim.from_dlpack(np.arange(3.0), device=shim.local_devices()[0])
+    assert local.devices() == {shim.local_devices()[0]}
+
+
+def test_seed_001_for_a_raw_capsule_keeps_it_unconsumed(topology):
+    shim = topology(cpu_devices=1, process_count=2)
+    remote = [d for d in shim.devices() if not d.is_addressable][0]
+    cap = np.arange(3.0).__dlpack__()
+    with pytest.raises(RuntimeError, match=exact(SEED_001)):
+        shim.from_dlpack(cap, device=remote)
+    assert capsule_name(cap) == "dltensor"
+
+
+# ---- seed 002: the CUDA array interface of a sharded array -----------------
+
+def test_seed_002_cuda_array_interface_of_sharded_array(shim):
+    x = shim.device_put(np.zeros((2, 2)), shim.local_devices("cpu"), axis=0)
+    with pytest.raises(ValueError, match=exact(SEED_002)):
+        x.__cuda_array_interface__
+    with pytest.raises(ValueError,
+                       match=exact("unsafe_buffer_pointer() is supported "
+                                   "only for unsharded arrays.")):
+        x.unsafe_buffer_pointer()
+
+
+def test_cuda_array_interface_is_absent_on_cpu(shim):
+    x = shim.device_put(np.zeros(2))
+    assert not hasattr(x, "__cuda_array_interface__")  # AttributeError
+
+
+# ---- seed 003: exporting TPU device memory ---------------------------------
+
+def test_seed_003_tpu_device_memory_export(shim):
+    tpu = shim.local_devices("tpu")[0]
+    x = shim.device_put(np.arange(4.0), tpu)
+    assert x.memory_kind == "device"
+    with pytest.raises(BufferError, match=exact(SEED_003)):
+        x.__dlpack_device__()
+    with pytest.raises(BufferError, match=exact(SEED_003)):
+        x.__dlpack__()
+    with pytest.raises(BufferError, match=exact(SEED_003)):
+        np.from_dlpack(x)
+    # The fix the seed recommends: pinned host memory on the same device.
+    pinned = shim.device_put(x, tpu, memory_kind="pinned_host")
+    assert pinned.__dlpack_device__() == (20, tpu.local_hardware_id)
+
+
+# ---- seed 004: importing from an unplaceable device type -------------------
+
+def test_seed_004_unsupported_device_type_from_a_producer(shim):
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0))  # kDLVulkan
+    producer = Producer(forged)
+    with pytest.raises(TypeError,
+                       match=exact(SEED_004.format(7, str(producer)))):
+        shim.from_dlpack(producer)
+    # JAX decides on __dlpack_device__ alone: no tensor was exported.
+    assert producer.calls == [] and forged.deleted == 0
+
+
+def test_seed_004_prints_an_int_enum_like_jax(shim):
+    import enum
+
+    class DLDeviceType(enum.IntEnum):  # what torch returns
+        kDLOpenCL = 4
+
+    forged = ForgedTensor(np.arange(3.0), device=(4, 0))
+    producer = Producer(forged, dlpack_device=(DLDeviceType.kDLOpenCL, 0))
+    with pytest.raises(TypeError,
+                       match=exact(SEED_004.format(
+                           f"{DLDeviceType.kDLOpenCL}", str(producer)))):
+        shim.from_dlpack(producer)
+
+
+def test_seed_004_raw_capsule_describes_the_tensor(shim):
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0))
+    cap = forged.capsule()
+    # No __dlpack_device__ and no Python array to print: the runtime names
+    # the type and describes the DLTensor.
+    with pytest.raises(TypeError,
+                       match=r"^Array passed to from_dlpack is on unsupported "
+                       r"device type \(DLDeviceType: kDLVulkan, array: "
+                       r"DLTensor\(shape=\(3,\)"):
+        shim.from_dlpack(cap)
+    assert capsule_name(cap) == "dltensor_versioned" and forged.deleted == 0
+    del cap
+    assert forged.deleted == 1
+
+
+# ---- JAX's related guards --------------------------------------------------
+
+def test_dlpack_device_of_sharded_array(shim):
+    x = shim.device_put(np.zeros(4), shim.local_devices("cpu"), axis=0)
+    with pytest.raises(BufferError,
+                       match=exact("__dlpack__ only supported for unsharded "
+                                   "arrays.")):
+        x.__dlpack_device__()
+
+
+def test_export_of_another_process_array(topology):
+    shim = topology(cpu_devices=1, process_count=2)
+    remote = [d for d in shim.devices() if not d.is_addressable][0]
+    x = shim.device_put(np.zeros(3), remote)
+    assert not x.is_fully_addressable
+    with pytest.raises(BufferError,
+                       match=exact("Couldn't get local_hardware_id for "
+                                   "__dlpack__")):
+        x.__dlpack__()
+
+
+def test_from_dlpack_onto_several_devices(shim):
+    with pytest.raises(ValueError,
+                       match=exact("from_dlpack can only unpack a dlpack "
+                                   "tensor onto a singular device, but a "
+                                   "Sharding with 2 devices was provided.")):
+        shim.from_dlpack(np.zeros(2), device=shim.local_devices("cpu"))
+
+
+def test_from_dlpack_needs_both_protocol_methods(shim):
+    class OnlyDlpack:
+        def __dlpack__(self, **kwargs):
+            raise AssertionError("must not be called")
+
+    with pytest.raises(TypeError,
+                       match=exact("The array passed to from_dlpack must "
+                                   "have __dlpack__ and __dlpack_device__ "
+                                   "methods.")):
+        shim.from_dlpack(OnlyDlpack())
+    with pytest.raises(TypeError):
+        shim.from_dlpack([1.0, 2.0])
