@@ -156,14 +156,29 @@ bool parse_dl_device(const char *what, PyObject *value, DLDevice *out) {
       !int32_item(what, value, PyTuple_GET_ITEM(value, 1), &id))
     return false;
   // Written raw: 0.6's DLDeviceType cannot hold 20 (kDLTPUHost) lawfully.
-  dl::set_device_type(*out, type);
-  out->device_id = id;
+  // Built in a local and stored whole, so that callers reading the struct
+  // as one 8-byte value do not stall on two 4-byte stores.
+  DLDevice device;
+  dl::set_device_type(device, type);
+  device.device_id = id;
+  *out = device;
   return true;
 }
 
 PyObject *dl_device_tuple(const DLDevice &device) {
-  return Py_BuildValue("(ii)", static_cast<int>(dl::device_type_of(device)),
-                       static_cast<int>(device.device_id));
+  // Built directly: Py_BuildValue's format parsing cost more than the rest
+  // of __dlpack_device__, which every consumer calls before __dlpack__.
+  PyObject *type = PyLong_FromLong(dl::device_type_of(device));
+  PyObject *id = PyLong_FromLong(device.device_id);
+  PyObject *tuple = type && id ? PyTuple_New(2) : nullptr;
+  if (!tuple) {
+    Py_XDECREF(type);
+    Py_XDECREF(id);
+    return nullptr;
+  }
+  PyTuple_SET_ITEM(tuple, 0, type);
+  PyTuple_SET_ITEM(tuple, 1, id);
+  return tuple;
 }
 
 } // namespace python

@@ -126,7 +126,7 @@ PyObject *array_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
   Result<ManagedTensor> tensor = to_dlpack(array_of(self), options);
   if (!tensor.ok())
     return raise_status(tensor.status());
-  return export_capsule(std::move(*tensor));
+  return export_capsule(*tensor);
 }
 
 PyObject *array_dlpack_device(PyObject *self, PyObject *) {

@@ -12,6 +12,8 @@
 //   reference to a zero-copy import may go away on any thread.
 #include "shim_python.h"
 
+#include "import_internal.h" // the runtime's keep-on-failure import
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -27,42 +29,16 @@ CapsuleStats &capsule_stats() {
 
 namespace {
 
-struct DeviceMemo {
-  int32_t type;
-  int32_t id;
-  Device device;
-};
-// A handful of entries: one per DLPack device a process exchanges with.
-constexpr size_t kDeviceMemoCapacity = 16;
-std::vector<DeviceMemo> &device_memo() {
-  static std::vector<DeviceMemo> memo;
-  return memo;
-}
-
-} // namespace
-
-Result<Device> local_device_of(DLDevice device) {
-  int32_t type = dl::device_type_of(device);
-  std::vector<DeviceMemo> &memo = device_memo();
-  for (const DeviceMemo &entry : memo)
-    if (entry.type == type && entry.id == device.device_id)
-      return entry.device;
-  Result<Device> found = local_device_for(device);
-  if (found.ok() && memo.size() < kDeviceMemoCapacity)
-    memo.push_back(DeviceMemo{type, device.device_id, *found});
-  return found;
-}
-
-void forget_local_devices() { device_memo().clear(); }
-
-namespace {
-
 // ---- producer side ------------------------------------------------------
 
 template <typename Managed, const char *Name>
 void release_unconsumed(PyObject *capsule) {
   // A consumer renamed the capsule when it took ownership: nothing to do.
-  if (!PyCapsule_IsValid(capsule, Name)) {
+  // The name is still the very pointer it was created with unless a
+  // consumer renamed it; the string compare covers a rename to an equal
+  // string.
+  const char *name = PyCapsule_GetName(capsule);
+  if (name != Name && (!name || std::strcmp(name, Name) != 0)) {
     ++capsule_stats().released_consumed;
     return;
   }
@@ -72,7 +48,7 @@ void release_unconsumed(PyObject *capsule) {
   // exception that is propagating while this capsule dies.
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
-  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, Name));
+  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
   if (managed && managed->deleter)
     managed->deleter(managed);
   PyErr_Restore(type, value, traceback);
@@ -90,104 +66,28 @@ PyObject *new_owning_capsule(DLManagedTensor *managed) {
 
 // ---- consumer side ------------------------------------------------------
 
-// What from_dlpack() hands to the runtime instead of the producer's struct.
-// The runtime takes ownership on every path and calls the deleter at once
-// when the import fails or copies; the proxy defers that call until the
-// outcome is known, so a failed import leaves the producer's tensor with its
-// capsule (unrenamed, as the protocol requires) and a successful one moves it
-// to the runtime. `handed` is the first member, so the deleter can find the
-// proxy from the pointer the runtime passes back.
-template <typename Managed> struct Proxy {
-  Managed handed;
-  Managed *origin;
-  bool in_call;         // the runtime's from_dlpack() is still running
-  bool dropped_in_call; // ... and it called the deleter meanwhile
-};
-
-template <typename Managed> void proxy_deleter(Managed *self) {
-  auto *proxy = reinterpret_cast<Proxy<Managed> *>(self);
-  if (proxy->in_call) {
-    proxy->dropped_in_call = true; // import_as() settles it afterwards
-    return;
-  }
-  Managed *origin = proxy->origin;
-  delete proxy;
-  if (origin->deleter)
-    origin->deleter(origin);
-}
-
-void fill_proxy(Proxy<DLManagedTensorVersioned> &proxy,
-                DLManagedTensorVersioned *origin) {
-  proxy.handed = DLManagedTensorVersioned{};
-  proxy.handed.version = origin->version;
-  // Beyond the version and the deleter, a struct of another major version
-  // must not be read: the runtime rejects it on the version alone.
-  if (origin->version.major == kDLPackVersion.major) {
-    proxy.handed.flags = origin->flags;
-    proxy.handed.dl_tensor = origin->dl_tensor;
-  }
-  proxy.handed.deleter = &proxy_deleter<DLManagedTensorVersioned>;
-}
-
-void fill_proxy(Proxy<DLManagedTensor> &proxy, DLManagedTensor *origin) {
-  proxy.handed = DLManagedTensor{};
-  proxy.handed.dl_tensor = origin->dl_tensor;
-  proxy.handed.deleter = &proxy_deleter<DLManagedTensor>;
-}
-
-// Whether fields past the frozen header may be read.
-bool readable(const DLManagedTensorVersioned &t) {
-  return t.version.major == kDLPackVersion.major;
-}
-bool readable(const DLManagedTensor &) { return true; }
-
+// The import itself. The runtime's public from_dlpack() takes ownership on
+// every path and calls the deleter at once when the import fails, but a
+// failed import must leave the producer's tensor with its capsule
+// (unrenamed, as the protocol requires). import_keep_on_failure() is
+// from_dlpack() with exactly that difference: on failure the capsule still
+// owns the tensor, and on success ownership has passed to the runtime (which
+// has already called the deleter if it copied), so the capsule is renamed.
 template <typename Managed>
 PyObject *import_as(PyObject *capsule, const char *name, const char *used_name,
                     const std::optional<Device> &target,
                     const ImportOptions &options) {
-  auto *origin = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
-  if (!origin)
+  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
+  if (!managed)
     return nullptr; // unreachable: the name matched and capsules hold non-NULL
-  auto *proxy = new (std::nothrow) Proxy<Managed>;
-  if (!proxy)
-    return PyErr_NoMemory();
-  fill_proxy(*proxy, origin);
-  proxy->origin = origin;
-  proxy->in_call = true;
-  proxy->dropped_in_call = false;
-
-  // Without a target the tensor's own device decides. The runtime's
-  // overload without a target would find it too, but it also prepares the
-  // seed 004 description on every call; it is used only to report a device
-  // that has no local counterpart.
-  std::optional<Device> place = target;
-  if (!place && readable(*origin)) {
-    Result<Device> local = local_device_of(origin->dl_tensor.device);
-    if (local.ok())
-      place = *local;
-  }
-  Result<Array> result = place ? from_dlpack(&proxy->handed, *place, options)
-                               : from_dlpack(&proxy->handed, options);
-  proxy->in_call = false;
-  bool dropped = proxy->dropped_in_call;
-  if (!result.ok()) {
-    // The producer's tensor was never touched: its capsule still owns it.
-    if (dropped)
-      delete proxy;
-    // Otherwise the runtime broke its ownership contract and may still use
-    // the proxy; leaking it is the only safe choice.
+  Result<Array> result =
+      detail::import_keep_on_failure(managed, target, options);
+  if (!result.ok())
     return raise_status(result.status());
-  }
-  // Ownership passes now, and only now, so the capsule's destructor will not
-  // call the deleter as well.
+  // Ownership passed with the successful import, so the capsule's destructor
+  // must no longer call the deleter.
   PyCapsule_SetName(capsule, used_name);
   ++capsule_stats().imported;
-  if (dropped) {
-    // The runtime copied the data and is done with the producer's tensor.
-    delete proxy;
-    if (origin->deleter)
-      origin->deleter(origin);
-  }
   return wrap_array(std::move(*result));
 }
 
@@ -371,9 +271,15 @@ PyObject *interned(const char *name) {
 
 PyObject *call_special(PyObject *obj, PyObject *name, PyObject *const *args,
                        size_t nargs, PyObject *kwnames) {
+  return call_special_found(_PyType_Lookup(Py_TYPE(obj), name), name, args,
+                            nargs, kwnames);
+}
+
+PyObject *call_special_found(PyObject *descr, PyObject *name,
+                             PyObject *const *args, size_t nargs,
+                             PyObject *kwnames) {
   // args[0] is obj. A function or method descriptor found on the type is
   // called unbound, which is what a method call does minus the lookup.
-  PyObject *descr = _PyType_Lookup(Py_TYPE(obj), name);
   if (descr && PyType_HasFeature(Py_TYPE(descr), Py_TPFLAGS_METHOD_DESCRIPTOR))
     return PyObject_Vectorcall(descr, args, nargs, kwnames);
   return PyObject_VectorcallMethod(name, const_cast<PyObject **>(args), nargs,
@@ -396,7 +302,7 @@ PyObject *call_versioned(PyObject *obj) {
 
 } // namespace
 
-PyObject *export_capsule(ManagedTensor tensor) {
+PyObject *export_capsule(ManagedTensor &tensor) {
   PyObject *capsule =
       tensor.is_versioned()
           ? new_owning_capsule(tensor.versioned())
@@ -405,22 +311,33 @@ PyObject *export_capsule(ManagedTensor tensor) {
     if (!PyErr_Occurred())
       PyErr_SetString(PyExc_RuntimeError,
                       "to_dlpack returned an empty ManagedTensor");
-    return nullptr; // ~ManagedTensor runs the deleter
+    return nullptr; // the caller's ManagedTensor runs the deleter
   }
   (void)tensor.release(); // the capsule owns it now
   ++capsule_stats().exported;
   return capsule;
 }
 
+namespace {
+// strcmp(name, Literal) == 0 for a literal known here, unrolled inline: it
+// runs on every import, where the library calls showed in profiles.
+template <size_t N> bool name_is(const char *name, const char (&literal)[N]) {
+  for (size_t i = 0; i < N; ++i) // compares the terminator too
+    if (name[i] != literal[i])
+      return false;
+  return true;
+}
+} // namespace
+
 PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
                          const ImportOptions &options) {
   const char *name = PyCapsule_GetName(capsule);
   if (!name && PyErr_Occurred())
     return nullptr;
-  if (name && std::strcmp(name, kVersionedName) == 0)
+  if (name && name_is(name, kVersionedName))
     return import_as<DLManagedTensorVersioned>(
         capsule, kVersionedName, kUsedVersionedName, target, options);
-  if (name && std::strcmp(name, kLegacyName) == 0)
+  if (name && name_is(name, kLegacyName))
     return import_as<DLManagedTensor>(capsule, kLegacyName, kUsedLegacyName,
                                       target, options);
   if (name && (std::strcmp(name, kUsedVersionedName) == 0 ||

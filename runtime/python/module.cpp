@@ -61,7 +61,6 @@ PyObject *py_configure(PyObject *, PyObject *const *args, Py_ssize_t nargs,
 
 PyObject *py_reset_for_testing(PyObject *, PyObject *) {
   reset_for_testing();
-  forget_local_devices();
   Py_RETURN_NONE;
 }
 
@@ -388,15 +387,19 @@ Signature from_dlpack_signature{"from_dlpack", kFromDlpackNames, 3, 3, 1};
 
 PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
-  PyObject *a[3];
-  if (!bind_arguments(from_dlpack_signature, args, nargs, kwnames, a))
-    return nullptr;
-  PyObject *x = a[0];
+  PyObject *x;
   std::optional<Device> target;
   ImportOptions options;
-  if (!parse_target(a[1], &target) ||
-      !parse_copy("from_dlpack", a[2], &options.copy))
-    return nullptr;
+  if (nargs == 1 && !kwnames) {
+    x = args[0]; // from_dlpack(x), the common call: nothing else to parse
+  } else {
+    PyObject *a[3];
+    if (!bind_arguments(from_dlpack_signature, args, nargs, kwnames, a) ||
+        !parse_target(a[1], &target) ||
+        !parse_copy("from_dlpack", a[2], &options.copy))
+      return nullptr;
+    x = a[0];
+  }
   if (PyCapsule_CheckExact(x))
     return import_capsule(x, target, options);
 
@@ -405,15 +408,16 @@ PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
   // placement, and only then is the tensor exported.
   static PyObject *dlpack_name = interned("__dlpack__");
   static PyObject *device_name = interned("__dlpack_device__");
-  if (!_PyType_Lookup(Py_TYPE(x), dlpack_name) ||
-      !_PyType_Lookup(Py_TYPE(x), device_name)) {
+  PyObject *device_method = _PyType_Lookup(Py_TYPE(x), device_name);
+  if (!device_method || !_PyType_Lookup(Py_TYPE(x), dlpack_name)) {
     PyErr_SetString(PyExc_TypeError,
                     "The array passed to from_dlpack must have __dlpack__ and "
                     "__dlpack_device__ methods.");
     return nullptr;
   }
   PyObject *self_arg[1] = {x};
-  PyObject *device_obj = call_special(x, device_name, self_arg, 1, nullptr);
+  PyObject *device_obj =
+      call_special_found(device_method, device_name, self_arg, 1, nullptr);
   if (!device_obj)
     return nullptr;
   DLDevice dl_device;
@@ -421,7 +425,7 @@ PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
     Py_DECREF(device_obj);
     return nullptr;
   }
-  Result<Device> local = local_device_of(dl_device);
+  Result<Device> local = local_device_for(dl_device);
   if (!local.ok() && local.status().code() == StatusCode::kTypeError) {
     // Seed 004. JAX builds this message in Python, from the value
     // __dlpack_device__ returned and the array, with an f-string:

@@ -97,9 +97,10 @@ inline constexpr const char kUsedLegacyName[] = "used_dltensor";
 inline constexpr const char kUsedVersionedName[] = "used_dltensor_versioned";
 
 // Wraps an export in a PyCapsule named for its kind, whose destructor calls
-// the deleter only while the capsule is unconsumed. On failure the tensor's
-// deleter has run (the ManagedTensor still owned it) and nullptr is returned.
-PyObject *export_capsule(ManagedTensor tensor);
+// the deleter only while the capsule is unconsumed; `tensor` is left empty.
+// On failure `tensor` still owns the export (its destructor runs the
+// deleter) and nullptr is returned.
+PyObject *export_capsule(ManagedTensor &tensor);
 
 // Consumes a "dltensor" or "dltensor_versioned" capsule into an Array on
 // `target` (nullopt: the local device the tensor names). The capsule is
@@ -117,14 +118,6 @@ PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
 // export. New reference, or nullptr with the producer's exception.
 PyObject *capsule_from_producer(PyObject *obj);
 
-// local_device_for(device), memoised: the mapping is fixed once the topology
-// is in use, and the runtime's lookup lists the devices on every call. Only
-// successes are remembered; failures are recomputed for their message.
-// Callers hold the GIL.
-Result<Device> local_device_of(DLDevice device);
-// Forgets the memo; for _reset_for_testing(), which changes the topology.
-void forget_local_devices();
-
 // A new reference to the interned string `name`, for static caches.
 PyObject *interned(const char *name);
 // Calls the special method `name` of `obj` (args[0] must be obj; nargs
@@ -132,6 +125,12 @@ PyObject *interned(const char *name);
 // interpreter does for dunder methods.
 PyObject *call_special(PyObject *obj, PyObject *name, PyObject *const *args,
                        size_t nargs, PyObject *kwnames);
+// The same with `descr`, what _PyType_Lookup(Py_TYPE(obj), name) returned
+// (borrowed), when the caller just looked it up: valid only if no Python
+// code ran since, which could have changed the type.
+PyObject *call_special_found(PyObject *descr, PyObject *name,
+                             PyObject *const *args, size_t nargs,
+                             PyObject *kwnames);
 
 // Counters for tests: capsules exported, consumed by this module, and
 // released by their destructor with and without calling the deleter.

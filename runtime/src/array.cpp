@@ -35,19 +35,13 @@ Array make_single_device_array(std::vector<int64_t> shape, DLDataType dtype,
                                const Device &device, MemoryKind kind,
                                std::shared_ptr<Buffer> buffer, void *data,
                                bool read_only) {
-  auto impl = std::make_shared<ArrayImpl>(
-      ArrayImpl{std::move(shape),
-                dtype,
-                dtype_size(dtype),
-                Sharding::single_device(device, kind),
-                read_only,
-                {},
-                0,
-                {}});
+  auto impl = std::make_shared<ArrayImpl>(std::move(shape), dtype,
+                                          Sharding::single_device(device, kind),
+                                          read_only);
   int64_t count =
       *checked_element_count(impl->shape.data(), impl->shape.size());
   impl->shard_bytes = static_cast<size_t>(count) * impl->itemsize;
-  impl->shards.push_back(Shard{device, 0, std::move(buffer), data});
+  impl->shards.emplace_back(device, size_t{0}, std::move(buffer), data);
   return ArrayAccess::make(std::move(impl));
 }
 
@@ -103,16 +97,24 @@ Status assemble(const ArrayImpl &a, const Placement &dst_place, void *dst) {
   bool all_host = dst_place.host_accessible();
   for (const Shard &s : a.shards)
     all_host = all_host && s.buffer->placement().host_accessible();
-  if (all_host && g.rows > 1) {
+  if (all_host) {
     // Row by row across the shards, so the destination is written
-    // sequentially instead of in n interleaved streams.
+    // sequentially instead of in n interleaved streams (each source is
+    // still read sequentially). A large destination is written with
+    // non-temporal stores: with ordinary ones every destination line is
+    // first read from memory (split along axis 1 at 64 MiB, that made the
+    // gather 0.73 of one memcpy of the same bytes).
+    size_t total = g.rows * g.shard_row * a.shards.size();
+    bool streaming = streaming_copy(total);
     char *d = static_cast<char *>(dst);
     for (size_t row = 0; row < g.rows; ++row)
       for (const Shard &s : a.shards) {
-        std::memcpy(d, static_cast<const char *>(s.data) + row * g.shard_row,
-                    g.shard_row);
+        copy_host(d, static_cast<const char *>(s.data) + row * g.shard_row,
+                  g.shard_row, streaming);
         d += g.shard_row;
       }
+    if (streaming)
+      end_streaming_copy();
     return Status();
   }
   for (const Shard &s : a.shards) {
@@ -162,8 +164,8 @@ Result<Array> Array::from_host(const void *data, size_t data_bytes,
                                                     std::to_string(nbytes) +
                                                     " bytes");
 
-  auto impl = std::make_shared<ArrayImpl>(
-      ArrayImpl{std::move(shape), dtype, itemsize, sharding, false, {}, 0, {}});
+  auto impl =
+      std::make_shared<ArrayImpl>(std::move(shape), dtype, sharding, false);
   size_t n = sharding.num_devices();
   if (sharding.kind() == Sharding::Kind::kSplit) {
     int axis = sharding.axis();
@@ -189,6 +191,7 @@ Result<Array> Array::from_host(const void *data, size_t data_bytes,
   detail::SplitGeometry g;
   if (sharding.kind() == Sharding::Kind::kSplit)
     g = detail::split_geometry(*impl);
+  impl->shards.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const Device &device = sharding.devices()[i];
     if (!device.is_addressable())
@@ -209,7 +212,7 @@ Result<Array> Array::from_host(const void *data, size_t data_bytes,
                               /*wait=*/true);
     if (!st.ok())
       return st;
-    impl->shards.push_back(detail::Shard{device, i, std::move(*buffer), dst});
+    impl->shards.emplace_back(device, i, std::move(*buffer), dst);
   }
   return ArrayAccess::make(std::move(impl));
 }
@@ -233,8 +236,8 @@ std::vector<Array> Array::addressable_shards() const {
   out.reserve(impl_->shards.size());
   for (const detail::Shard &s : impl_->shards)
     out.push_back(detail::make_single_device_array(
-        impl_->shard_dims(), impl_->dtype, s.device, memory_kind(), s.buffer,
-        s.data, impl_->read_only));
+        impl_->shard_dims(), impl_->dtype, s.device, memory_kind(),
+        detail::shared_buffer(impl_, s), s.data, impl_->read_only));
   return out;
 }
 
@@ -246,9 +249,9 @@ Result<Array> Array::addressable_data(size_t index) const {
                       std::to_string(impl_->shards.size()) +
                       " addressable shard(s)");
   const detail::Shard &s = impl_->shards[index];
-  return detail::make_single_device_array(impl_->shard_dims(), impl_->dtype,
-                                          s.device, memory_kind(), s.buffer,
-                                          s.data, impl_->read_only);
+  return detail::make_single_device_array(
+      impl_->shard_dims(), impl_->dtype, s.device, memory_kind(),
+      detail::shared_buffer(impl_, s), s.data, impl_->read_only);
 }
 
 Result<uintptr_t> Array::unsafe_buffer_pointer() const {

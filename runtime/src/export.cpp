@@ -12,23 +12,6 @@ using detail::Placement;
 
 // ---- ManagedTensor ------------------------------------------------------
 
-ManagedTensor::ManagedTensor(ManagedTensor &&other) noexcept
-    : versioned_(other.versioned_), legacy_(other.legacy_) {
-  other.versioned_ = nullptr;
-  other.legacy_ = nullptr;
-}
-
-ManagedTensor &ManagedTensor::operator=(ManagedTensor &&other) noexcept {
-  if (this != &other) {
-    reset();
-    versioned_ = other.versioned_;
-    legacy_ = other.legacy_;
-    other.versioned_ = nullptr;
-    other.legacy_ = nullptr;
-  }
-  return *this;
-}
-
 const DLTensor &ManagedTensor::tensor() const noexcept {
   return versioned_ ? versioned_->dl_tensor : legacy_->dl_tensor;
 }
@@ -39,35 +22,6 @@ uint64_t ManagedTensor::flags() const noexcept {
 
 const char *ManagedTensor::capsule_name() const noexcept {
   return versioned_ ? "dltensor_versioned" : legacy_ ? "dltensor" : nullptr;
-}
-
-void *ManagedTensor::release() noexcept {
-  void *out = versioned_ ? static_cast<void *>(versioned_)
-                         : static_cast<void *>(legacy_);
-  versioned_ = nullptr;
-  legacy_ = nullptr;
-  return out;
-}
-
-DLManagedTensorVersioned *ManagedTensor::release_versioned() noexcept {
-  DLManagedTensorVersioned *out = versioned_;
-  versioned_ = nullptr;
-  return out;
-}
-
-DLManagedTensor *ManagedTensor::release_legacy() noexcept {
-  DLManagedTensor *out = legacy_;
-  legacy_ = nullptr;
-  return out;
-}
-
-void ManagedTensor::reset() noexcept {
-  if (versioned_ && versioned_->deleter)
-    versioned_->deleter(versioned_);
-  if (legacy_ && legacy_->deleter)
-    legacy_->deleter(legacy_);
-  versioned_ = nullptr;
-  legacy_ = nullptr;
 }
 
 namespace {
@@ -292,7 +246,8 @@ Result<ManagedTensor> to_dlpack(const Array &array,
                   "allow a copy");
   }
 
-  std::shared_ptr<detail::Buffer> owner = shard.buffer;
+  std::shared_ptr<detail::Buffer> owner =
+      detail::shared_buffer(ArrayAccess::shared(array), shard);
   void *data = shard.data;
   if (copy) {
     auto buffer = detail::allocate(dst, a.shard_bytes);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -83,6 +84,24 @@ Result<std::shared_ptr<Buffer>> allocate(const Placement &placement,
 Status copy_2d(const Placement &dst_place, void *dst, size_t dst_pitch,
                const Placement &src_place, const void *src, size_t src_pitch,
                size_t width, size_t height, bool wait = false);
+// Host-to-host copies of at least this many bytes in all bypass the caches
+// (non-temporal stores, x86-64 only): such a destination does not stay in
+// cache anyway, and skipping the read-for-ownership of every destination
+// line is what lets a gather of 1 KiB pieces keep up with (and pass)
+// memcpy of the whole. Below it, ordinary stores win: the bytes stay in
+// cache for the reader. Measured crossover on the 2-core build VM: between
+// 4 and 8 MiB (docs/performance.md). glibc's memcpy makes the same switch
+// at about 3/4 of a core's share of the last-level cache.
+constexpr size_t kStreamingCopyBytes = size_t(8) << 20;
+// Whether a host copy that writes `total_bytes` in all, possibly in many
+// pieces, should use copy_host(..., streaming = true).
+bool streaming_copy(size_t total_bytes);
+// memcpy(dst, src, n), with non-temporal stores when `streaming`. The
+// pieces of one streaming copy must be followed by end_streaming_copy()
+// before the destination is handed to anyone else (they are weakly ordered).
+void copy_host(void *dst, const void *src, size_t n, bool streaming);
+void end_streaming_copy();
+
 inline Status copy_bytes(const Placement &dst_place, void *dst,
                          const Placement &src_place, const void *src,
                          size_t nbytes, bool wait = false) {
@@ -90,14 +109,86 @@ inline Status copy_bytes(const Placement &dst_place, void *dst,
                  wait);
 }
 
+struct ArrayImpl;
+
 struct Shard {
   Device device;
   size_t index; // position in the sharding's device list
+  // The memory the shard lives in. Normally an owning reference. A zero-copy
+  // import keeps its Buffer inside the ArrayImpl's own allocation (one block
+  // instead of two); owning that would keep the array alive forever, so the
+  // reference is then non-owning (an empty control block, use_count() == 0).
+  // Take references that outlive the array with shared_buffer().
   std::shared_ptr<Buffer> buffer;
   void *data; // first element, inside buffer
 };
 
+// An array's shards. Nearly every array has exactly one, kept inline so that
+// it costs no allocation of its own; more go to the heap. Neither copyable
+// nor movable: an ArrayImpl is built in place and shared.
+class ShardList {
+public:
+  ShardList() = default;
+  ShardList(const ShardList &) = delete;
+  ShardList &operator=(const ShardList &) = delete;
+  ~ShardList() {
+    for (size_t i = 0; i < size_; ++i)
+      data()[i].~Shard();
+    if (heap_)
+      std::allocator<Shard>().deallocate(heap_, capacity_);
+  }
+
+  size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const Shard *begin() const noexcept { return data(); }
+  const Shard *end() const noexcept { return data() + size_; }
+  const Shard &operator[](size_t i) const noexcept { return data()[i]; }
+  const Shard &front() const noexcept { return data()[0]; }
+
+  void reserve(size_t n) {
+    if (n <= capacity_)
+      return;
+    Shard *grown = std::allocator<Shard>().allocate(n);
+    for (size_t i = 0; i < size_; ++i) {
+      new (grown + i) Shard(std::move(data()[i]));
+      data()[i].~Shard();
+    }
+    if (heap_)
+      std::allocator<Shard>().deallocate(heap_, capacity_);
+    heap_ = grown;
+    capacity_ = n;
+  }
+  // Shard{args...}, built in place. Always inlined: built out of line, the
+  // shard's fields went through a temporary whose reload stalled (store
+  // forwarding) on every import.
+  template <typename... Args>
+  __attribute__((always_inline)) void emplace_back(Args &&...args) {
+    if (size_ == capacity_)
+      reserve(2 * capacity_);
+    new (data() + size_) Shard{std::forward<Args>(args)...};
+    ++size_;
+  }
+
+private:
+  Shard *data() noexcept {
+    return heap_ ? heap_ : std::launder(reinterpret_cast<Shard *>(inline_));
+  }
+  const Shard *data() const noexcept {
+    return heap_ ? heap_
+                 : std::launder(reinterpret_cast<const Shard *>(inline_));
+  }
+  alignas(Shard) unsigned char inline_[sizeof(Shard)];
+  Shard *heap_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 1;
+};
+
 struct ArrayImpl {
+  ArrayImpl(std::vector<int64_t> shape_, DLDataType dtype_, Sharding sharding_,
+            bool read_only_)
+      : shape(std::move(shape_)), dtype(dtype_), itemsize(dtype_size(dtype_)),
+        sharding(std::move(sharding_)), read_only(read_only_) {}
+
   std::vector<int64_t> shape;
   DLDataType dtype;
   size_t itemsize;
@@ -105,7 +196,7 @@ struct ArrayImpl {
   bool read_only = false;
   std::vector<int64_t> shard_shape; // only for split shardings
   size_t shard_bytes = 0;
-  std::vector<Shard> shards; // addressable shards, sharding order
+  ShardList shards; // addressable shards, sharding order
 
   // Each shard's shape (the whole shape unless split).
   const std::vector<int64_t> &shard_dims() const {
@@ -113,11 +204,25 @@ struct ArrayImpl {
   }
 };
 
+// An owning reference to `shard`'s buffer, `shard` being one of `owner`'s
+// shards: the shard's own reference, or, for a buffer inside the array's
+// allocation, one that shares the array's ownership.
+inline std::shared_ptr<Buffer>
+shared_buffer(const std::shared_ptr<const ArrayImpl> &owner,
+              const Shard &shard) {
+  if (shard.buffer.use_count() != 0)
+    return shard.buffer;
+  return std::shared_ptr<Buffer>(owner, shard.buffer.get());
+}
+
 struct ArrayAccess {
   static Array make(std::shared_ptr<const ArrayImpl> impl) {
     return Array(std::move(impl));
   }
   static const ArrayImpl &impl(const Array &array) { return *array.impl_; }
+  static const std::shared_ptr<const ArrayImpl> &shared(const Array &array) {
+    return array.impl_;
+  }
 };
 
 // A single-device array over an existing buffer.

@@ -10,6 +10,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace interop {
 namespace detail {
@@ -149,6 +152,58 @@ Result<std::shared_ptr<Buffer>> allocate_locked(const Placement &placement,
 
 } // namespace
 
+bool streaming_copy(size_t total_bytes) {
+#if defined(__SSE2__)
+  return total_bytes >= kStreamingCopyBytes;
+#else
+  (void)total_bytes;
+  return false;
+#endif
+}
+
+void copy_host(void *dst, const void *src, size_t n, bool streaming) {
+#if defined(__SSE2__)
+  if (streaming) {
+    auto *d = static_cast<char *>(dst);
+    auto *s = static_cast<const char *>(src);
+    // Plain stores up to the first 16-byte boundary of the destination,
+    // then aligned non-temporal 16-byte stores, then the tail. Loads may be
+    // unaligned: the sources are shard rows at any byte offset.
+    size_t head = (0 - reinterpret_cast<uintptr_t>(d)) & 15;
+    if (head > n)
+      head = n;
+    std::memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 16));
+      __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 32));
+      __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d), a);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d + 48), e);
+    }
+    for (; n >= 16; n -= 16, d += 16, s += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
+    std::memcpy(d, s, n);
+    return;
+  }
+#else
+  (void)streaming;
+#endif
+  std::memcpy(dst, src, n);
+}
+
+void end_streaming_copy() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 std::string placement_string(const Placement &p) {
   return std::string(platform_name(p.platform)) + ":" +
          std::to_string(p.ordinal) + " " + memory_kind_name(p.kind);
@@ -199,12 +254,15 @@ Status copy_2d(const Placement &dst_place, void *dst, size_t dst_pitch,
   if (dst_place.host_accessible() && src_place.host_accessible()) {
     auto *d = static_cast<char *>(dst);
     auto *s = static_cast<const char *>(src);
+    bool streaming = streaming_copy(width * height);
     if (dst_pitch == width && src_pitch == width) {
-      std::memcpy(d, s, width * height);
+      copy_host(d, s, width * height, streaming);
     } else {
       for (size_t row = 0; row < height; ++row)
-        std::memcpy(d + row * dst_pitch, s + row * src_pitch, width);
+        copy_host(d + row * dst_pitch, s + row * src_pitch, width, streaming);
     }
+    if (streaming)
+      end_streaming_copy();
     return Status();
   }
   bool dst_dev = !dst_place.host_accessible();

@@ -1,10 +1,68 @@
 // Sharding factories and queries.
 #include "internal.h"
 
+#include <atomic>
+#include <mutex>
 #include <string>
 
 namespace interop {
 namespace {
+
+// The one-device lists of single-device shardings, shared: every import and
+// every shard makes such a sharding, and a fresh list would be a heap
+// allocation each time. Entries are immutable and never freed (a Device is
+// a few ints and a process sees few distinct ones), so lookups read them
+// without a lock (only an insertion takes the mutex), and the Shardings
+// refer to them without a reference count (a shared_ptr with no control
+// block), so copying one costs no atomic operation either.
+struct DeviceListNode {
+  std::vector<Device> list; // exactly one device
+  const DeviceListNode *next;
+};
+// Bounds the memory held for processes that see many topologies (tests that
+// reset them); past it, lists are made per call.
+constexpr size_t kMaxSharedDeviceLists = 1024;
+std::atomic<const DeviceListNode *> g_device_lists{nullptr};
+
+// Equal in every field, not just platform and id: the shared list must hold
+// exactly the Device the caller passed (process index and local id too,
+// which differ between topologies for the same id).
+bool identical(const Device &a, const Device &b) {
+  return a == b && a.process_index() == b.process_index() &&
+         a.local_hardware_id() == b.local_hardware_id();
+}
+
+const std::vector<Device> *find_list(const DeviceListNode *n,
+                                     const Device &device) {
+  for (; n; n = n->next)
+    if (identical(n->list.front(), device))
+      return &n->list;
+  return nullptr;
+}
+
+std::shared_ptr<const std::vector<Device>>
+single_device_list(const Device &device) {
+  // Immortal: aliases no owner, so copies never touch a reference count.
+  auto immortal = [](const std::vector<Device> *list) {
+    return std::shared_ptr<const std::vector<Device>>(
+        std::shared_ptr<const std::vector<Device>>(), list);
+  };
+  if (const std::vector<Device> *list =
+          find_list(g_device_lists.load(std::memory_order_acquire), device))
+    return immortal(list);
+  static std::mutex *mu = new std::mutex();
+  static size_t count = 0;
+  std::lock_guard<std::mutex> lock(*mu);
+  const DeviceListNode *head = g_device_lists.load(std::memory_order_relaxed);
+  if (const std::vector<Device> *list = find_list(head, device)) // lost a race
+    return immortal(list);
+  if (count == kMaxSharedDeviceLists)
+    return std::make_shared<const std::vector<Device>>(1, device);
+  ++count;
+  auto *node = new DeviceListNode{std::vector<Device>(1, device), head};
+  g_device_lists.store(node, std::memory_order_release);
+  return immortal(&node->list);
+}
 
 Status check_devices(const std::vector<Device> &devices) {
   if (devices.empty())
@@ -29,7 +87,8 @@ Status check_devices(const std::vector<Device> &devices) {
 } // namespace
 
 Sharding Sharding::single_device(const Device &device, MemoryKind memory_kind) {
-  return Sharding(Kind::kSingleDevice, {device}, -1, memory_kind);
+  return Sharding(Kind::kSingleDevice, single_device_list(device), -1,
+                  memory_kind);
 }
 
 Result<Sharding> Sharding::replicated(std::vector<Device> devices,
@@ -38,7 +97,10 @@ Result<Sharding> Sharding::replicated(std::vector<Device> devices,
     return s;
   if (devices.size() == 1)
     return single_device(devices[0], memory_kind);
-  return Sharding(Kind::kReplicated, std::move(devices), -1, memory_kind);
+  return Sharding(
+      Kind::kReplicated,
+      std::make_shared<const std::vector<Device>>(std::move(devices)), -1,
+      memory_kind);
 }
 
 Result<Sharding> Sharding::split(std::vector<Device> devices, int axis,
@@ -51,11 +113,14 @@ Result<Sharding> Sharding::split(std::vector<Device> devices, int axis,
                       std::to_string(axis));
   if (devices.size() == 1)
     return single_device(devices[0], memory_kind);
-  return Sharding(Kind::kSplit, std::move(devices), axis, memory_kind);
+  return Sharding(
+      Kind::kSplit,
+      std::make_shared<const std::vector<Device>>(std::move(devices)), axis,
+      memory_kind);
 }
 
 bool Sharding::is_fully_addressable() const noexcept {
-  for (const Device &d : devices_)
+  for (const Device &d : *devices_)
     if (!d.is_addressable())
       return false;
   return true;
@@ -65,15 +130,15 @@ std::string Sharding::to_string() const {
   std::string out;
   switch (kind_) {
   case Kind::kSingleDevice:
-    out = "SingleDeviceSharding(device=" + devices_[0].to_string();
+    out = "SingleDeviceSharding(device=" + (*devices_)[0].to_string();
     break;
   case Kind::kReplicated:
   case Kind::kSplit: {
     out = kind_ == Kind::kSplit
               ? "SplitSharding(axis=" + std::to_string(axis_) + ", devices=["
               : "ReplicatedSharding(devices=[";
-    for (size_t i = 0; i < devices_.size(); ++i)
-      out += (i ? ", " : "") + devices_[i].to_string();
+    for (size_t i = 0; i < devices_->size(); ++i)
+      out += (i ? ", " : "") + (*devices_)[i].to_string();
     out += "]";
     break;
   }

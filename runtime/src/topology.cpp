@@ -19,6 +19,7 @@ struct TopologyState {
   bool in_use = false;
   TopologyConfig effective;
   std::vector<Device> all; // sorted by platform, then id
+  std::vector<const TopologyConfig *> retired;
 };
 
 TopologyState &state() {
@@ -28,6 +29,11 @@ TopologyState &state() {
 
 // Read on every is_addressable() without taking the lock.
 std::atomic<int> g_process_index{0};
+// The effective topology once it is in use, read without the lock by every
+// import that looks a device up. Each is immutable; reset_for_testing()
+// retires it (kept reachable in TopologyState::retired, never freed, since a
+// reader may still hold it).
+std::atomic<const TopologyConfig *> g_effective{nullptr};
 
 Status check_count(const char *field, int value) {
   if (value < 0 || value > kMaxDevicesPerProcess)
@@ -144,6 +150,9 @@ Status configure(const TopologyConfig &config) {
 }
 
 const TopologyConfig &detail::topology_in_use() {
+  if (const TopologyConfig *effective =
+          g_effective.load(std::memory_order_acquire))
+    return *effective;
   TopologyState &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.in_use) {
@@ -161,8 +170,9 @@ const TopologyConfig &detail::topology_in_use() {
     s.effective = eff;
     g_process_index.store(eff.process_index, std::memory_order_relaxed);
     s.in_use = true;
+    g_effective.store(new TopologyConfig(eff), std::memory_order_release);
   }
-  return s.effective;
+  return *g_effective.load(std::memory_order_relaxed);
 }
 
 TopologyConfig current_topology() { return detail::topology_in_use(); }
@@ -174,6 +184,9 @@ void reset_for_testing() {
   s.effective = TopologyConfig();
   s.all.clear();
   s.in_use = false;
+  if (const TopologyConfig *old =
+          g_effective.exchange(nullptr, std::memory_order_acq_rel))
+    s.retired.push_back(old);
   g_process_index.store(0, std::memory_order_relaxed);
 }
 
@@ -196,20 +209,21 @@ std::vector<Device> filtered(bool local_only, const Platform *platform) {
 
 std::optional<Device> detail::find_local_device(Platform platform, int local_id,
                                                 bool any) {
-  detail::topology_in_use();
-  TopologyState &s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
-  std::optional<Device> first;
-  for (const Device &d : s.all) {
-    if (d.platform() != platform ||
-        d.process_index() != s.effective.process_index)
-      continue;
-    if (d.local_hardware_id() == local_id)
-      return d;
-    if (any && !first)
-      first = d;
+  // Computed, not searched: every process has `per_process` devices of each
+  // platform, numbered as add_platform() does. No lock, no allocation: this
+  // runs on every import.
+  const TopologyConfig &t = detail::topology_in_use();
+  int per_process = platform == Platform::kCpu    ? t.cpu_devices_per_process
+                    : platform == Platform::kCuda ? t.cuda_devices_per_process
+                                                  : t.tpu_devices_per_process;
+  if (local_id < 0 || local_id >= per_process) {
+    if (!any || per_process <= 0)
+      return std::nullopt;
+    local_id = 0;
   }
-  return first;
+  return detail::DeviceAccess::make(platform,
+                                    t.process_index * per_process + local_id,
+                                    t.process_index, local_id);
 }
 
 std::vector<Device> devices() { return filtered(false, nullptr); }

@@ -1,6 +1,7 @@
 // Runtime benchmarks: DLPack export+release and import per call, heap
-// allocations per export, and gather bandwidth against memcpy of the same
-// bytes. Results and the command line: docs/performance.md.
+// allocations per export and per import, the copy of a strided import, and
+// gather bandwidth against memcpy of the same bytes. Results and the command
+// line: docs/performance.md.
 #include <interop/interop.h>
 
 #include <atomic>
@@ -150,6 +151,41 @@ void BM_ImportZeroCopy(benchmark::State &state) {
       static_cast<double>(allocs) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_ImportZeroCopy);
+
+// An import that must copy: a transposed (column-major) float32 square,
+// `n` x `n`, repacked into row-major order. Bytes per second of the array.
+void BM_ImportTransposedCopy(benchmark::State &state) {
+  Setup4Cpu();
+  Device cpu = local_devices()[0];
+  int64_t n = state.range(0);
+  std::vector<float> data(static_cast<size_t>(n * n), 0.5f);
+  int64_t shape[2] = {n, n}, strides[2] = {1, n};
+  long deletes = 0;
+  for (auto _ : state) {
+    DLManagedTensorVersioned m{};
+    m.version = kDLPackVersion;
+    m.manager_ctx = &deletes;
+    m.deleter = [](DLManagedTensorVersioned *self) {
+      ++*static_cast<long *>(self->manager_ctx);
+    };
+    m.dl_tensor.data = data.data();
+    dl::set_device_type(m.dl_tensor.device, dl::kCPU);
+    m.dl_tensor.ndim = 2;
+    m.dl_tensor.dtype = kFloat32;
+    m.dl_tensor.shape = shape;
+    m.dl_tensor.strides = strides;
+    Result<Array> r = from_dlpack(&m, cpu);
+    benchmark::DoNotOptimize(r.value().unsafe_buffer_pointer().value());
+  }
+  if (deletes != static_cast<long>(state.iterations()))
+    state.SkipWithError("deleter count mismatch");
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * n * n * 4);
+}
+BENCHMARK(BM_ImportTransposedCopy)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseRealTime();
 
 void BM_RoundTrip(benchmark::State &state) {
   Setup4Cpu();

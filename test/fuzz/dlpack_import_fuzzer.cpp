@@ -3,7 +3,8 @@
 // dtype, device type including values outside every enum, version, flags,
 // NULL pointers) and checks that the runtime neither crashes, leaks nor reads
 // outside the memory the tensor honestly describes, and that the deleter
-// runs exactly once.
+// runs exactly once (or, through detail::import_keep_on_failure, not at
+// all when the import fails).
 //
 // When the described extent is small, the harness backs it with a heap block
 // of exactly that many bytes, so ASan flags any read beyond it. Otherwise
@@ -11,9 +12,12 @@
 // path (copy=False onto the CPU), where the runtime must not dereference it.
 #include <interop/interop.h>
 
+#include "import_internal.h" // runtime/src: the Python binding's import
+
 #include <cstdint>
 #include <cstdlib>
 #include <fuzzer/FuzzedDataProvider.h>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -183,10 +187,20 @@ void RunOne(FuzzedDataProvider &in, const std::vector<Device> &targets) {
     pick = 0;
   }
   MT *handed = in.ConsumeIntegralInRange<int>(0, 63) == 0 ? nullptr : &managed;
+  // The Python binding's import, which leaves the tensor with the caller
+  // when it fails (consumed last, so older inputs keep their meaning).
+  bool keep_on_failure = in.ConsumeBool();
+  bool failed = false;
   {
-    Result<Array> r = pick == targets.size()
-                          ? from_dlpack(handed, options)
-                          : from_dlpack(handed, targets[pick], options);
+    std::optional<Device> target;
+    if (pick != targets.size())
+      target = targets[pick];
+    Result<Array> r =
+        keep_on_failure
+            ? detail::import_keep_on_failure(handed, target, options)
+        : target ? from_dlpack(handed, *target, options)
+                 : from_dlpack(handed, options);
+    failed = !r.ok();
     if (r.ok() && backed) {
       std::vector<uint8_t> out(r->nbytes());
       Status s = r->copy_to_host(out.data(), out.size());
@@ -195,6 +209,13 @@ void RunOne(FuzzedDataProvider &in, const std::vector<Device> &targets) {
       Result<ManagedTensor> m = to_dlpack(*r);
       (void)m.ok();
     }
+  }
+  if (keep_on_failure && failed) {
+    // Untouched: the tensor is still the caller's, who releases it now.
+    if (ctx.deletes != 0)
+      __builtin_trap();
+    if (handed && with_deleter)
+      managed.deleter(&managed);
   }
   int expected = handed && with_deleter ? 1 : 0;
   if (ctx.deletes != expected)

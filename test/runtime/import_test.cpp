@@ -383,6 +383,122 @@ INSTANTIATE_TEST_SUITE_P(
         StrideCase{"GappedRows", {2, 2}, {3, 1}, 5, 0, {0, 1, 3, 4}}),
     [](const ::testing::TestParamInfo<StrideCase> &i) { return i.param.name; });
 
+// Larger strided sources, every itemsize, against a naive per-element
+// reference: transposed planes (copied in tiles), a negative outer stride,
+// broadcast, and gapped rows. Extents are not multiples of the tiles.
+TEST_F(ImportTest, StridedCopiesAreExactForEveryItemSize) {
+  struct Layout {
+    const char *name;
+    std::vector<int64_t> shape, strides; // strides in elements
+    int64_t first;                       // element offset of element 0
+  };
+  const std::vector<Layout> layouts = {
+      {"transposed", {37, 70}, {1, 37}, 0},
+      {"transposed-3d-negative-outer", {3, 37, 70}, {-2590, 1, 37}, 5180},
+      {"broadcast-rows", {5, 70}, {0, 1}, 0},
+      {"broadcast-cols", {37, 5}, {1, 0}, 0},
+      {"gapped", {9, 37, 21}, {800, 21, 1}, 0},
+      {"column-of-one", {70, 1}, {3, 99}, 0},
+  };
+  const std::vector<DLDataType> dtypes = {kInt8, kInt16, kFloat32, kFloat64,
+                                          kComplex128};
+  for (const Layout &l : layouts) {
+    for (DLDataType dtype : dtypes) {
+      size_t isz = dtype.bits / 8;
+      SCOPED_TRACE(std::string(l.name) + " itemsize " + std::to_string(isz));
+      // The smallest block holding every element the layout reaches.
+      int64_t lo = 0, hi = 0, count = 1;
+      for (size_t d = 0; d < l.shape.size(); ++d) {
+        int64_t reach = l.strides[d] * (l.shape[d] - 1);
+        (reach < 0 ? lo : hi) += reach;
+        count *= l.shape[d];
+      }
+      ASSERT_EQ(l.first, -lo);
+      size_t block_bytes = static_cast<size_t>(hi - lo + 1) * isz;
+      VProducer p;
+      FillProducer(p, l.shape, l.strides, 0, 0, dtype);
+      std::free(p.block);
+      p.block = std::malloc(block_bytes);
+      auto *bytes = static_cast<unsigned char *>(p.block);
+      for (size_t i = 0; i < block_bytes; ++i)
+        bytes[i] = static_cast<unsigned char>(i * 7 + i / 251);
+      p.tensor().data = bytes + l.first * static_cast<int64_t>(isz);
+
+      std::vector<unsigned char> expected(static_cast<size_t>(count) * isz);
+      std::vector<int64_t> index(l.shape.size(), 0);
+      for (int64_t e = 0; e < count; ++e) {
+        int64_t offset = l.first, rest = e;
+        for (size_t d = l.shape.size(); d-- > 0;) {
+          offset += (rest % l.shape[d]) * l.strides[d];
+          rest /= l.shape[d];
+        }
+        std::memcpy(&expected[static_cast<size_t>(e) * isz],
+                    bytes + offset * static_cast<int64_t>(isz), isz);
+      }
+      Result<Array> r = from_dlpack(p.get(), Cpu());
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      EXPECT_EQ(p.deletes, 1) << "copied, so released right away";
+      std::vector<unsigned char> got(expected.size());
+      ASSERT_OK(r->copy_to_host(got.data(), got.size()));
+      EXPECT_EQ(got, expected);
+    }
+  }
+}
+
+// Most producers free the managed struct itself in their deleter (NumPy
+// does). After a copy the runtime calls the deleter at once, and must read
+// nothing of the struct afterwards: this deleter scribbles over it before
+// freeing it, so a late read shows as a wrong result here and as a
+// heap-use-after-free under ASan.
+TEST_F(ImportTest, NothingIsReadFromTheStructAfterACopyReleasedIt) {
+  struct Owned {
+    DLManagedTensorVersioned managed;
+    int64_t shape[2];
+    int64_t strides[2];
+    float data[6];
+  };
+  static int deletes = 0;
+  deletes = 0;
+  for (bool strided : {false, true}) {
+    SCOPED_TRACE(strided ? "repacked" : "copied");
+    auto *o = new Owned{};
+    o->managed.version = kDLPackVersion;
+    o->managed.manager_ctx = o;
+    o->managed.deleter = [](DLManagedTensorVersioned *self) {
+      auto *owned = static_cast<Owned *>(self->manager_ctx);
+      std::memset(static_cast<void *>(owned), 0xA5, sizeof(Owned));
+      // Keeps the compiler from dropping the scribble as a dead store.
+      asm volatile("" : : "r"(owned) : "memory");
+      delete owned;
+      ++deletes;
+    };
+    for (int i = 0; i < 6; ++i)
+      o->data[i] = static_cast<float>(i);
+    DLTensor &t = o->managed.dl_tensor;
+    t.data = o->data;
+    t.device = MakeDLDevice(dl::kCPU, 0);
+    t.ndim = 2;
+    t.dtype = kFloat32;
+    o->shape[0] = strided ? 3 : 2;
+    o->shape[1] = strided ? 2 : 3;
+    o->strides[0] = 1; // column-major: repacked
+    o->strides[1] = 3;
+    t.shape = o->shape;
+    t.strides = strided ? o->strides : nullptr;
+    ImportOptions always;
+    always.copy = CopyMode::kAlways;
+    Result<Array> r = from_dlpack(&o->managed, Cpu(), always);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(deletes, strided ? 2 : 1);
+    EXPECT_EQ(r->dtype().code, kFloat32.code);
+    EXPECT_EQ(r->dtype().bits, kFloat32.bits);
+    std::vector<int64_t> shape = {strided ? 3 : 2, strided ? 2 : 3};
+    EXPECT_EQ(r->shape(), shape);
+    EXPECT_EQ(ToHost(*r),
+              strided ? (std::vector<float>{0, 3, 1, 4, 2, 5}) : Iota(6));
+  }
+}
+
 TEST_F(ImportTest, SingletonDimStridesAreIgnored) {
   VProducer p;
   FillProducer(p, {1, 3, 1}, {99, 1, -7}, 3);

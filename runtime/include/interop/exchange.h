@@ -67,8 +67,23 @@ public:
   explicit ManagedTensor(DLManagedTensorVersioned *versioned) noexcept
       : versioned_(versioned) {}
   explicit ManagedTensor(DLManagedTensor *legacy) noexcept : legacy_(legacy) {}
-  ManagedTensor(ManagedTensor &&other) noexcept;
-  ManagedTensor &operator=(ManagedTensor &&other) noexcept;
+  // Inline (like release and reset): an export moves its ManagedTensor out
+  // of the Result and into the consumer's hands on every call.
+  ManagedTensor(ManagedTensor &&other) noexcept
+      : versioned_(other.versioned_), legacy_(other.legacy_) {
+    other.versioned_ = nullptr;
+    other.legacy_ = nullptr;
+  }
+  ManagedTensor &operator=(ManagedTensor &&other) noexcept {
+    if (this != &other) {
+      reset();
+      versioned_ = other.versioned_;
+      legacy_ = other.legacy_;
+      other.versioned_ = nullptr;
+      other.legacy_ = nullptr;
+    }
+    return *this;
+  }
   ManagedTensor(const ManagedTensor &) = delete;
   ManagedTensor &operator=(const ManagedTensor &) = delete;
   ~ManagedTensor() { reset(); }
@@ -92,11 +107,32 @@ public:
   // Gives up ownership and returns the struct (DLManagedTensorVersioned* or
   // DLManagedTensor*, see is_versioned()/capsule_name()); the caller must
   // arrange for its deleter to run exactly once. nullptr when empty.
-  void *release() noexcept;
-  DLManagedTensorVersioned *release_versioned() noexcept;
-  DLManagedTensor *release_legacy() noexcept;
+  void *release() noexcept {
+    void *out = versioned_ ? static_cast<void *>(versioned_)
+                           : static_cast<void *>(legacy_);
+    versioned_ = nullptr;
+    legacy_ = nullptr;
+    return out;
+  }
+  DLManagedTensorVersioned *release_versioned() noexcept {
+    DLManagedTensorVersioned *out = versioned_;
+    versioned_ = nullptr;
+    return out;
+  }
+  DLManagedTensor *release_legacy() noexcept {
+    DLManagedTensor *out = legacy_;
+    legacy_ = nullptr;
+    return out;
+  }
   // Calls the deleter (if any) and becomes empty.
-  void reset() noexcept;
+  void reset() noexcept {
+    if (versioned_ && versioned_->deleter)
+      versioned_->deleter(versioned_);
+    if (legacy_ && legacy_->deleter)
+      legacy_->deleter(legacy_);
+    versioned_ = nullptr;
+    legacy_ = nullptr;
+  }
 
 private:
   DLManagedTensorVersioned *versioned_ = nullptr;

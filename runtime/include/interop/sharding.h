@@ -6,6 +6,7 @@
 #include "interop/status.h"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,34 +46,39 @@ public:
   // The split axis; -1 unless kind() == kSplit.
   int axis() const noexcept { return axis_; }
   // The devices in sharding order (never empty).
-  const std::vector<Device> &devices() const noexcept { return devices_; }
-  size_t num_devices() const noexcept { return devices_.size(); }
-  bool is_single_device() const noexcept { return devices_.size() == 1; }
+  const std::vector<Device> &devices() const noexcept { return *devices_; }
+  size_t num_devices() const noexcept { return devices_->size(); }
+  bool is_single_device() const noexcept { return devices_->size() == 1; }
   // True when every device belongs to this process.
   bool is_fully_addressable() const noexcept;
   // True when every device holds all elements (single-device shardings too).
   bool is_fully_replicated() const noexcept { return kind_ != Kind::kSplit; }
   MemoryKind memory_kind() const noexcept { return memory_kind_; }
-  Platform platform() const noexcept { return devices_.front().platform(); }
+  Platform platform() const noexcept { return devices_->front().platform(); }
   // e.g. "SplitSharding(axis=0, devices=[CpuDevice(id=0), CpuDevice(id=1)],
   // memory_kind=device)".
   std::string to_string() const;
 
   friend bool operator==(const Sharding &a, const Sharding &b) noexcept {
     return a.kind_ == b.kind_ && a.axis_ == b.axis_ &&
-           a.memory_kind_ == b.memory_kind_ && a.devices_ == b.devices_;
+           a.memory_kind_ == b.memory_kind_ &&
+           (a.devices_ == b.devices_ || *a.devices_ == *b.devices_);
   }
   friend bool operator!=(const Sharding &a, const Sharding &b) noexcept {
     return !(a == b);
   }
 
 private:
-  Sharding(Kind kind, std::vector<Device> devices, int axis,
-           MemoryKind memory_kind)
+  using DeviceList = std::shared_ptr<const std::vector<Device>>;
+  Sharding(Kind kind, DeviceList devices, int axis, MemoryKind memory_kind)
       : kind_(kind), devices_(std::move(devices)), axis_(axis),
         memory_kind_(memory_kind) {}
   Kind kind_;
-  std::vector<Device> devices_;
+  // Immutable and shared: copying a Sharding (every Array holds one) costs
+  // at most a reference count. Single-device lists are made once per device
+  // and never freed (sharding.cpp), so a single-device Sharding allocates
+  // nothing after the first and its copies count no references.
+  DeviceList devices_;
   int axis_;
   MemoryKind memory_kind_;
 };
