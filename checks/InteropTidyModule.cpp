@@ -5,13 +5,42 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClangTidyModule.h"
+#include "DlpackByteOffsetCheck.h"
+#include "DlpackCapsuleProtocolCheck.h"
+#include "DlpackDeleterOwnershipCheck.h"
+#include "DlpackStridesCheck.h"
+#include "DlpackVersionCheck.h"
+#include "NonaddressableDlpackImportCheck.h"
+#include "ShardedCudaArrayInterfaceCheck.h"
+#include "ShardedDlpackExportCheck.h"
+#include "TpuDlpackMemoryKindCheck.h"
+#include "UnsupportedDlpackDeviceCheck.h"
 
 namespace clang::tidy {
 namespace interop {
 
 class InteropModule : public ClangTidyModule {
 public:
-  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {}
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<DlpackByteOffsetCheck>(
+        "interop-dlpack-byte-offset");
+    CheckFactories.registerCheck<DlpackCapsuleProtocolCheck>(
+        "interop-dlpack-capsule-protocol");
+    CheckFactories.registerCheck<DlpackDeleterOwnershipCheck>(
+        "interop-dlpack-deleter-ownership");
+    CheckFactories.registerCheck<DlpackStridesCheck>("interop-dlpack-strides");
+    CheckFactories.registerCheck<DlpackVersionCheck>("interop-dlpack-version");
+    CheckFactories.registerCheck<NonaddressableDlpackImportCheck>(
+        "interop-nonaddressable-dlpack-import");
+    CheckFactories.registerCheck<ShardedCudaArrayInterfaceCheck>(
+        "interop-sharded-cuda-array-interface");
+    CheckFactories.registerCheck<ShardedDlpackExportCheck>(
+        "interop-sharded-dlpack-export");
+    CheckFactories.registerCheck<TpuDlpackMemoryKindCheck>(
+        "interop-tpu-dlpack-memory-kind");
+    CheckFactories.registerCheck<UnsupportedDlpackDeviceCheck>(
+        "interop-unsupported-dlpack-device");
+  }
 };
 
 } // namespace interop

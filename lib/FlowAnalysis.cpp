@@ -43,6 +43,26 @@ bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
 
 namespace detail {
 
+BoundedSolver::BoundedSolver(std::int64_t MaxIterations,
+                             std::int64_t MaxMilliseconds)
+    : Inner(MaxIterations),
+      Deadline(std::chrono::steady_clock::now() +
+               std::chrono::milliseconds(MaxMilliseconds)),
+      HasDeadline(MaxMilliseconds > 0) {}
+
+dataflow::Solver::Result
+BoundedSolver::solve(llvm::ArrayRef<const dataflow::Formula *> Vals) {
+  if (OutOfTime)
+    return Result::TimedOut();
+  // Queries are frequent (every join and widening of a boolean), so checking
+  // before each one bounds a run closely.
+  if (HasDeadline && std::chrono::steady_clock::now() > Deadline) {
+    OutOfTime = true;
+    return Result::TimedOut();
+  }
+  return Inner.solve(Vals);
+}
+
 SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail) {
   Detail = llvm::toString(std::move(E));
   // The framework reports both exhausted block visits and an exhausted SAT

@@ -14,11 +14,17 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Errc.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -29,8 +35,15 @@ namespace clang::interop {
 /// partially.
 struct FlowBounds {
   /// SAT solver iterations for the whole function (the framework's default is
-  /// 10^9, which can take minutes on pathological code).
-  std::int64_t MaxSATIterations = 200'000;
+  /// 10^9, which can take minutes on pathological code). An iteration costs
+  /// tens of nanoseconds, so this bounds the solver to well under a second;
+  /// nested loops that copy modelled values need a few hundred thousand.
+  std::int64_t MaxSATIterations = 1'000'000;
+  /// Wall-clock backstop for one function, in milliseconds: formulas can
+  /// grow so large that building them, not solving them, takes the time.
+  /// Only pathological functions reach it (results are otherwise
+  /// deterministic); 0 disables it.
+  std::int64_t MaxMilliseconds = 10'000;
   /// Basic-block visits before the fixpoint is abandoned.
   std::int32_t MaxBlockVisits = 20'000;
   /// Functions whose CFG has more blocks than this are not analysed at all.
@@ -64,13 +77,116 @@ template <typename Diag> struct FlowResult {
   llvm::SmallVector<Diag> Diagnostics;
 };
 
+/// Receives the final state of a block that leads to the function's exit.
+using ExitStateCallback = std::function<void(
+    const CFGBlock &, const dataflow::TypeErasedDataflowAnalysisState &)>;
+
 namespace detail {
+/// The framework's solver with the FlowBounds budget: its iteration limit,
+/// plus a deadline after which every query answers "timed out" (and the run
+/// is reported as over its bound).
+class BoundedSolver : public dataflow::Solver {
+public:
+  BoundedSolver(std::int64_t MaxIterations, std::int64_t MaxMilliseconds);
+  Result solve(llvm::ArrayRef<const dataflow::Formula *> Vals) override;
+  bool reachedLimit() const override {
+    return OutOfTime || Inner.reachedLimit();
+  }
+  bool outOfTime() const { return OutOfTime; }
+
+private:
+  dataflow::WatchedLiteralsSolver Inner;
+  std::chrono::steady_clock::time_point Deadline;
+  bool HasDeadline;
+  bool OutOfTime = false;
+};
+
 /// Maps an error from the framework to a skip reason and its message,
 /// consuming it.
 SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
 /// Number of blocks in FD's CFG, or std::nullopt when it cannot be built.
 std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD, ASTContext &Ctx);
 } // namespace detail
+
+/// Runs the analysis that `Make` builds (a dataflow::DataflowAnalysis
+/// subclass; `Make` receives the ASTContext and the initial Environment, so a
+/// model can carry configuration such as an API description) over FD within
+/// `Bounds`, and collects what `Diagnoser` reports. The CFG is built once and
+/// its size checked before the fixpoint. Never crashes on a give-up: the
+/// result says why it skipped instead.
+///
+/// `OnExit`, when given, is called after the fixpoint with the final state of
+/// each block that leaves the function (a return, a throw, falling off the
+/// end; blocks ending in a noreturn call are not exits), for models that judge
+/// what a function leaves behind, such as an owned resource never released.
+template <typename AnalysisT, typename Diag, typename MakeFn>
+FlowResult<Diag>
+runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
+                    dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
+                    const FlowBounds &Bounds = {},
+                    ExitStateCallback OnExit = nullptr) {
+  FlowResult<Diag> Result;
+  if (!isAnalyzable(FD, Result.Skipped))
+    return Result;
+  llvm::Expected<dataflow::AdornedCFG> ACFG = dataflow::AdornedCFG::build(FD);
+  if (!ACFG) {
+    Result.Skipped = SkipReason::BuildFailed;
+    Result.Detail = llvm::toString(ACFG.takeError());
+    return Result;
+  }
+  unsigned Blocks = ACFG->getCFG().getNumBlockIDs();
+  if (Blocks > Bounds.MaxCFGBlocks) {
+    Result.Skipped = SkipReason::TooLarge;
+    Result.Detail = std::to_string(Blocks) + " CFG blocks";
+    return Result;
+  }
+  detail::BoundedSolver Solver(Bounds.MaxSATIterations, Bounds.MaxMilliseconds);
+  dataflow::DataflowAnalysisContext AnalysisContext(Solver);
+  dataflow::Environment Env(AnalysisContext, FD);
+  AnalysisT Analysis = Make(Ctx, Env);
+  using LatticeT = typename AnalysisT::Lattice;
+  auto Wrap = [&](dataflow::DiagnosisCallback<AnalysisT, Diag> CB)
+      -> std::function<void(
+          const CFGElement &,
+          const dataflow::TypeErasedDataflowAnalysisState &)> {
+    if (!CB)
+      return nullptr;
+    return [&Ctx, CB,
+            &Result](const CFGElement &Elt,
+                     const dataflow::TypeErasedDataflowAnalysisState &State) {
+      auto Found = CB(Elt, Ctx,
+                      dataflow::TransferStateForDiagnostics<LatticeT>(
+                          llvm::any_cast<const LatticeT &>(State.Lattice.Value),
+                          State.Env));
+      for (Diag &D : Found)
+        Result.Diagnostics.push_back(std::move(D));
+    };
+  };
+  dataflow::CFGEltCallbacksTypeErased Callbacks;
+  Callbacks.Before = Wrap(Diagnoser.Before);
+  Callbacks.After = Wrap(Diagnoser.After);
+  auto States = dataflow::runTypeErasedDataflowAnalysis(
+      *ACFG, Analysis, Env, Callbacks, Bounds.MaxBlockVisits);
+  llvm::Error Err = States ? llvm::Error::success() : States.takeError();
+  if (!Err && OnExit)
+    for (const CFGBlock *Pred : ACFG->getCFG().getExit().preds())
+      if (Pred && !Pred->hasNoReturnElement() && (*States)[Pred->getBlockID()])
+        OnExit(*Pred, *(*States)[Pred->getBlockID()]);
+  if (!Err && Solver.outOfTime())
+    Err = llvm::createStringError(llvm::errc::interrupted,
+                                  "analysis took more than " +
+                                      std::to_string(Bounds.MaxMilliseconds) +
+                                      " ms (timed out)");
+  else if (!Err && Solver.reachedLimit())
+    Err = llvm::createStringError(llvm::errc::interrupted,
+                                  "SAT solver timed out");
+  if (Err) {
+    Result.Diagnostics.clear();
+    Result.Skipped =
+        detail::classifyFrameworkError(std::move(Err), Result.Detail);
+  }
+  return Result;
+}
 
 /// Runs `AnalysisT` (a dataflow::DataflowAnalysis subclass constructible from
 /// (ASTContext&, Environment&) or (ASTContext&)) over FD within `Bounds`, and
@@ -81,30 +197,12 @@ FlowResult<Diag>
 runFlowAnalysis(const FunctionDecl &FD, ASTContext &Ctx,
                 dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
                 const FlowBounds &Bounds = {}) {
-  FlowResult<Diag> Result;
-  if (!isAnalyzable(FD, Result.Skipped))
-    return Result;
-  std::optional<unsigned> Blocks = detail::countCFGBlocks(FD, Ctx);
-  if (!Blocks) {
-    Result.Skipped = SkipReason::BuildFailed;
-    return Result;
-  }
-  if (*Blocks > Bounds.MaxCFGBlocks) {
-    Result.Skipped = SkipReason::TooLarge;
-    Result.Detail = std::to_string(*Blocks) + " CFG blocks";
-    return Result;
-  }
-  llvm::Expected<llvm::SmallVector<Diag>> Diags =
-      dataflow::diagnoseFunction<AnalysisT, Diag>(FD, Ctx, std::move(Diagnoser),
-                                                  Bounds.MaxSATIterations,
-                                                  Bounds.MaxBlockVisits);
-  if (!Diags) {
-    Result.Skipped =
-        detail::classifyFrameworkError(Diags.takeError(), Result.Detail);
-    return Result;
-  }
-  Result.Diagnostics = std::move(*Diags);
-  return Result;
+  return runFlowAnalysisWith<AnalysisT, Diag>(
+      FD, Ctx,
+      [](ASTContext &C, dataflow::Environment &Env) {
+        return dataflow::createAnalysis<AnalysisT>(C, Env);
+      },
+      std::move(Diagnoser), Bounds);
 }
 
 /// Convenience overload for a diagnoser that only runs after each element.

@@ -1,0 +1,180 @@
+//===--- ArrayDeviceCheck.cpp - shared driver of the seed checks ----------===//
+
+#include "ArrayDeviceCheck.h"
+
+#include "lib/ArrayDeviceFacts.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+ArrayDeviceCheck::ArrayDeviceCheck(StringRef Name, ClangTidyContext *Context,
+                                   SinkKind Kind, unsigned Facts)
+    : ClangTidyCheck(Name, Context), Kind(Kind),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+  declareNeededFacts(Facts);
+  // The API model is shared by the four checks: a key set once without a
+  // check prefix (e.g. `ArrayTypes`) applies to all of them.
+  ApiOptions.forEach([&](StringRef Key, std::string &Value) {
+    Value = Options.getLocalOrGlobal(Key, Value);
+  });
+  Model = std::make_unique<ApiModel>(ApiOptions);
+}
+
+void ArrayDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+  ApiOptions.forEach([&](StringRef Key, const std::string &Value) {
+    Options.store(Opts, Key, Value);
+  });
+}
+
+void ArrayDeviceCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(sinkCallMatcher(*Model, Kind), this);
+}
+
+void ArrayDeviceCheck::onEndOfTranslationUnit() {
+  releaseSharedArrayDeviceFacts();
+  ReportedSkips.clear();
+  // Classification caches hold declarations of this translation unit.
+  Model = std::make_unique<ApiModel>(ApiOptions);
+}
+
+void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!Call || !FD)
+    return;
+  ASTContext &Ctx = *Result.Context;
+  const FunctionFacts &Facts =
+      sharedArrayDeviceFacts(Ctx, ApiOptions, Bounds).analyze(*FD, Ctx);
+  if (Facts.Skipped != SkipReason::None) {
+    // Templates are analysed per instantiation and declarations have no
+    // body: neither is a give-up.
+    if (ReportSkippedFunctions && Facts.Skipped != SkipReason::Dependent &&
+        Facts.Skipped != SkipReason::NoBody &&
+        ReportedSkips.insert(FD).second) {
+      std::string Why = describeSkip(Facts.Skipped);
+      if (!Facts.Detail.empty())
+        Why += " (" + Facts.Detail + ")";
+      diag(FD->getLocation(), "function %0 was not analysed: %1") << FD << Why;
+    }
+    return;
+  }
+  if (const SinkFact *F = Facts.find(Call))
+    if (F->Modelled)
+      judge(*F, Ctx);
+}
+
+std::string ArrayDeviceCheck::calleeName(const CallExpr &Call) {
+  if (const FunctionDecl *FD = Call.getDirectCallee())
+    return FD->getNameAsString();
+  return "call";
+}
+
+std::string ArrayDeviceCheck::subjectText(const SinkFact &Fact,
+                                          ASTContext &Ctx) {
+  const Expr *E = Fact.Subject->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef Text =
+      Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
+  // The receiver of `r->f()` is written `r->`.
+  Text.consume_back("->");
+  // One line, whitespace collapsed, long expressions shortened.
+  std::string Flat;
+  for (char C : Text) {
+    bool Space = C == ' ' || C == '\n' || C == '\t' || C == '\r';
+    if (Space && (Flat.empty() || Flat.back() == ' '))
+      continue;
+    Flat += Space ? ' ' : C;
+  }
+  if (Flat.empty())
+    return "the argument";
+  if (Flat.size() > 60)
+    Flat = Flat.substr(0, 57) + "...";
+  return "'" + Flat + "'";
+}
+
+/// The parameter an expression names, through *p and implicit casts.
+static const ParmVarDecl *namedParameter(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  // *ptr and ptr-> of a smart pointer.
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    if ((OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow) &&
+        OCE->getNumArgs() == 1)
+      E = OCE->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<ParmVarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+void ArrayDeviceCheck::noteOrigin(const SinkFact &Fact, StringRef Missing) {
+  const Origin &O = Fact.From;
+  if (O.K == Origin::GlobalDevices && O.Site) {
+    std::string Src = "this call";
+    if (const auto *CE = dyn_cast<CallExpr>(O.Site))
+      Src = "'" + calleeName(*CE) + "'";
+    diag(O.Site->getBeginLoc(),
+         "the device comes from %0, which can return devices of other "
+         "processes",
+         DiagnosticIDs::Note)
+        << Src << O.Site->getSourceRange();
+    return;
+  }
+  if (O.K == Origin::Producer && O.Site) {
+    std::string Src = "this call";
+    if (const auto *CE = dyn_cast<CallExpr>(O.Site))
+      Src = "'" + calleeName(*CE) + "'";
+    diag(O.Site->getBeginLoc(),
+         "the value comes from %0; nothing proves it is %1",
+         DiagnosticIDs::Note)
+        << Src << Missing << O.Site->getSourceRange();
+    return;
+  }
+  const Expr *Named =
+      O.K == Origin::Parameter && O.Site ? O.Site : Fact.Subject;
+  if (const ParmVarDecl *P = namedParameter(Named))
+    diag(P->getLocation(),
+         "%0 is a parameter: nothing in this function proves it is %1",
+         DiagnosticIDs::Note)
+        << P << Missing;
+}
+
+void ArrayDeviceCheck::noteGuardOrGather(const SinkFact &Fact) {
+  std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
+  std::string Guard = roleName(FnRole::SingleDevicePredicate, "");
+  if (Guard.empty())
+    diag(Fact.Call->getBeginLoc(),
+         "check that the array is on one device first, or copy it onto one "
+         "device with '%0'",
+         DiagnosticIDs::Note)
+        << Gather;
+  else
+    diag(Fact.Call->getBeginLoc(),
+         "check '%0()' first, or copy the array onto one device with '%1'",
+         DiagnosticIDs::Note)
+        << Guard << Gather;
+}
+
+std::string ArrayDeviceCheck::roleName(FnRole R, StringRef Fallback,
+                                       bool Qualified) const {
+  llvm::ArrayRef<std::string> Names = Model->names(R);
+  if (Names.empty())
+    return Fallback.str();
+  StringRef N = Names.front();
+  if (Qualified)
+    return N.str();
+  size_t Cut = N.rfind("::");
+  return (Cut == StringRef::npos ? N : N.substr(Cut + 2)).str();
+}
+
+} // namespace clang::tidy::interop

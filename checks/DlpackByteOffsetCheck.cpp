@@ -1,0 +1,93 @@
+//===--- DlpackByteOffsetCheck.cpp - interop-dlpack-byte-offset -----------===//
+
+#include "DlpackByteOffsetCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+#include "lib/DLPackFlowModel.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+// Functions and constructors that take the address of a tensor's first
+// element: framework tensor factories and host-array wrappers. memcpy-like
+// calls and calls that also pass the tensor's shape are recognised without
+// being listed.
+static constexpr llvm::StringLiteral DefaultAddressConsumers =
+    "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
+    "::Eigen::Map$;::pybind11::array;::nanobind::ndarray;"
+    "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
+    "PyMemoryView_FromMemory$";
+
+DlpackByteOffsetCheck::DlpackByteOffsetCheck(StringRef Name,
+                                             ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      AddressConsumers(
+          Options.get("AddressConsumers", DefaultAddressConsumers)),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
+      Consumers(splitOptionList(AddressConsumers)) {}
+
+void DlpackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AddressConsumers", AddressConsumers);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void DlpackByteOffsetCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFieldUseMatcher(), this);
+}
+
+void DlpackByteOffsetCheck::onStartOfTranslationUnit() {
+  // The facts are shared with the other DLPack checks for one translation
+  // unit; a new one starts afresh.
+  clearDLPackFactsCache();
+  Done.clear();
+}
+
+void DlpackByteOffsetCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!Fn || !Done.insert(Fn).second)
+    return;
+  const DLPackFacts *Facts = dlpackFactsFor(Result);
+  if (!Facts)
+    return;
+  if (Facts->Skipped != SkipReason::None) {
+    if (ReportSkippedFunctions)
+      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
+        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
+    return;
+  }
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts->Events) {
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.OffsetApplied || E.OffsetZeroProven)
+      continue;
+    if (E.K == DLPackEvent::DataCallArg) {
+      MemoryCallKind MK = classifyMemoryCall(E.Callee);
+      bool TakesFirstElement =
+          MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy ||
+          Consumers.matches(E.Callee) ||
+          (MK != MemoryCallKind::Dealloc && E.CallPassesLayout);
+      if (!TakesFirstElement)
+        continue;
+    }
+    // One finding per read of `data`: the first use in source order.
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    diag(E.Use->getBeginLoc(),
+         "'data' used as the address of the first element without adding "
+         "'byte_offset'")
+        << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "add 'byte_offset' (in bytes) to 'data', or reject tensors whose "
+         "'byte_offset' is not zero",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,132 @@
+//===--- DlpackStridesCheck.cpp - interop-dlpack-strides ------------------===//
+
+#include "DlpackStridesCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+#include "lib/DLPackFlowModel.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+// Calls that take a data pointer and a byte count or an element count and
+// read it as one contiguous block. memcpy-like calls are recognised without
+// being listed.
+static constexpr llvm::StringLiteral DefaultCompactConsumers =
+    "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
+    "::Eigen::Map$;PyArray_SimpleNewFromData$;PyMemoryView_FromMemory$";
+
+DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
+                                       ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CompactConsumers(
+          Options.get("CompactConsumers", DefaultCompactConsumers)),
+      CheckCompactUse(Options.get("CheckCompactUse", true)),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
+      Consumers(splitOptionList(CompactConsumers)) {}
+
+void DlpackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CompactConsumers", CompactConsumers);
+  Options.store(Opts, "CheckCompactUse", CheckCompactUse);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void DlpackStridesCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFieldUseMatcher(), this);
+}
+
+void DlpackStridesCheck::onStartOfTranslationUnit() {
+  // The facts are shared with the other DLPack checks for one translation
+  // unit; a new one starts afresh.
+  clearDLPackFactsCache();
+  Done.clear();
+}
+
+/// A subscript whose index is a constant zero reads the first element, which
+/// sits at the same address whatever the strides.
+static bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx) {
+  if (isa<UnaryOperator>(Use))
+    return true;
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(Use);
+  if (!AS)
+    return false;
+  Expr::EvalResult R;
+  return !AS->getIdx()->isValueDependent() &&
+         AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
+}
+
+void DlpackStridesCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!Fn || !Done.insert(Fn).second)
+    return;
+  const DLPackFacts *Facts = dlpackFactsFor(Result);
+  if (!Facts)
+    return;
+  if (Facts->Skipped != SkipReason::None) {
+    if (ReportSkippedFunctions)
+      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
+        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
+    return;
+  }
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts->Events) {
+    if (E.K == DLPackEvent::StridesDeref) {
+      if (E.NonNullProven)
+        continue;
+      if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+        continue;
+      diag(E.Use->getBeginLoc(),
+           "'strides' dereferenced without a NULL check on this path")
+          << E.Use->getSourceRange();
+      if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+        diag(E.FieldRead->getBeginLoc(), "'strides' read here",
+             DiagnosticIDs::Note);
+      diag(E.Use->getBeginLoc(),
+           "NULL 'strides' mean a compact row-major tensor; producers before "
+           "DLPack 1.2 may send it",
+           DiagnosticIDs::Note);
+      continue;
+    }
+    if (!CheckCompactUse)
+      continue;
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.StridesNullProven || E.StridesConsidered)
+      continue;
+    bool Copy = false;
+    if (E.K == DLPackEvent::DataCallArg) {
+      MemoryCallKind MK = classifyMemoryCall(E.Callee);
+      Copy = MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy;
+      if (!Copy && !Consumers.matches(E.Callee))
+        continue;
+    } else if (readsOnlyFirstElement(E.Use, *Result.Context)) {
+      continue;
+    }
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    if (Copy)
+      diag(E.Use->getBeginLoc(), "tensor data copied as one compact block, "
+                                 "but its 'strides' are never checked")
+          << E.Use->getSourceRange();
+    else if (E.K == DLPackEvent::DataCallArg)
+      diag(E.Use->getBeginLoc(), "tensor data passed to %0 as one compact "
+                                 "block, but its 'strides' are never checked")
+          << E.Callee << E.Use->getSourceRange();
+    else
+      diag(E.Use->getBeginLoc(), "tensor data indexed as if compact, but its "
+                                 "'strides' are never checked")
+          << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "non-NULL 'strides' may be non-compact (transposed, broadcast, "
+         "sliced); compare them with the compact strides or reject them",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,127 @@
+//===--- DlpackVersionCheck.cpp - interop-dlpack-version ------------------===//
+
+#include "DlpackVersionCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+#include "lib/DLPackNames.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+static std::string defaultAssertMacros() {
+  return llvm::join(DLPackModelConfig().DebugOnlyAssertMacros, ";");
+}
+
+DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
+                                       ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      DebugOnlyAssertMacros(
+          Options.get("DebugOnlyAssertMacros", defaultAssertMacros())),
+      CheckReadOnly(Options.get("CheckReadOnly", true)),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+  Config.DebugOnlyAssertMacros.clear();
+  for (StringRef M : splitOptionList(DebugOnlyAssertMacros))
+    Config.DebugOnlyAssertMacros.push_back(M.str());
+}
+
+void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DebugOnlyAssertMacros", DebugOnlyAssertMacros);
+  Options.store(Opts, "CheckReadOnly", CheckReadOnly);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void DlpackVersionCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFieldUseMatcher(), this);
+}
+
+void DlpackVersionCheck::onStartOfTranslationUnit() {
+  // The facts are shared with the other DLPack checks for one translation
+  // unit; a new one starts afresh.
+  clearDLPackFactsCache();
+  Done.clear();
+}
+
+/// The variable a member chain starts from (`mt` in mt->dl_tensor.data).
+static const Decl *rootOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void DlpackVersionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!Fn || !Done.insert(Fn).second)
+    return;
+  const DLPackFacts *Facts = dlpackFactsFor(Result, Config);
+  if (!Facts)
+    return;
+  if (Facts->Skipped != SkipReason::None) {
+    if (ReportSkippedFunctions)
+      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
+        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
+    return;
+  }
+  // One finding per managed tensor and kind of finding.
+  llvm::DenseSet<const Decl *> ReportedVersion, ReportedReadOnly;
+  for (const DLPackEvent &E : Facts->Events) {
+    if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked) {
+      const Decl *Root = rootOf(E.Use);
+      if (Root && !ReportedVersion.insert(Root).second)
+        continue;
+      StringRef Field =
+          cast<MemberExpr>(E.Use)->getMemberDecl()->getName() == "flags"
+              ? "flags"
+              : "dl_tensor";
+      if (E.MajorAssertedOnly) {
+        diag(E.Use->getExprLoc(),
+             "'%0' of a versioned tensor used with 'version.major' checked "
+             "only by an assertion that is compiled out under NDEBUG")
+            << Field;
+        if (E.AssertCheck)
+          diag(E.AssertCheck->getBeginLoc(), "the only check is here",
+               DiagnosticIDs::Note);
+      } else {
+        diag(E.Use->getExprLoc(), "'%0' of a versioned tensor used without "
+                                  "checking 'version.major' on this path")
+            << Field;
+      }
+      diag(E.Use->getExprLoc(),
+           "a consumer that does not support the major version must call the "
+           "deleter and touch no other field",
+           DiagnosticIDs::Note);
+      continue;
+    }
+    if (!CheckReadOnly || !E.IsWrite || !E.FromVersioned ||
+        E.ReadOnlyClearProven)
+      continue;
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    const Decl *Root = rootOf(E.FieldRead ? E.FieldRead : E.Use);
+    if (Root && !ReportedReadOnly.insert(Root).second)
+      continue;
+    diag(E.Use->getBeginLoc(), "write through 'data' of a versioned tensor "
+                               "without checking its READ_ONLY flag")
+        << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "test 'flags & DLPACK_FLAG_BITMASK_READ_ONLY' and copy instead of "
+         "writing when it is set",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

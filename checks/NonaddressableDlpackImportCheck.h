@@ -1,0 +1,31 @@
+//===--- NonaddressableDlpackImportCheck.h -
+// interop-nonaddressable-dlpack-import -*- C++ -*-===//
+//
+// Flags `from_dlpack` onto a device taken from an all-process device list or
+// lookup with no addressability check on that path (with `Strict`, onto any
+// device not proven addressable).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_NONADDRESSABLEDLPACKIMPORTCHECK_H
+#define INTEROP_CHECKS_NONADDRESSABLEDLPACKIMPORTCHECK_H
+
+#include "ArrayDeviceCheck.h"
+
+namespace clang::tidy::interop {
+
+class NonaddressableDlpackImportCheck : public ArrayDeviceCheck {
+public:
+  NonaddressableDlpackImportCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+
+private:
+  const bool Strict;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_NONADDRESSABLEDLPACKIMPORTCHECK_H

@@ -1,0 +1,39 @@
+//===--- ShardedCudaArrayInterfaceCheck.cpp -------------------------------===//
+
+#include "ShardedCudaArrayInterfaceCheck.h"
+
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+ShardedCudaArrayInterfaceCheck::ShardedCudaArrayInterfaceCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : ArrayDeviceCheck(Name, Context, SinkKind::CudaArrayInterface,
+                       SingleDeviceFacts) {}
+
+void ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
+                                           ASTContext &Ctx) {
+  if (Fact.SingleDevice == Proof::Holds)
+    return;
+  if (Fact.SingleDevice == Proof::Refuted) {
+    std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
+    diag(Fact.Call->getBeginLoc(),
+         "'%0' is supported only for unsharded arrays, but %1 is sharded "
+         "over more than one device on this path; the call will always fail")
+        << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
+        << Fact.Subject->getSourceRange();
+    diag(Fact.Call->getBeginLoc(),
+         "copy the array onto one device with '%0' first", DiagnosticIDs::Note)
+        << Gather;
+    return;
+  }
+  diag(Fact.Call->getBeginLoc(),
+       "'%0' is supported only for unsharded arrays, but %1 is not proven to "
+       "be single-device on every path to this call")
+      << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
+      << Fact.Subject->getSourceRange();
+  noteOrigin(Fact, "on a single device");
+  noteGuardOrGather(Fact);
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,26 @@
+//===--- ShardedCudaArrayInterfaceCheck.h - interop-sharded-cuda-array-interface
+//-*- C++ -*-===//
+//
+// Flags `cuda_array_interface` or `unsafe_buffer_pointer` of an array not
+// proven to be on a single device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
+#define INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
+
+#include "ArrayDeviceCheck.h"
+
+namespace clang::tidy::interop {
+
+class ShardedCudaArrayInterfaceCheck : public ArrayDeviceCheck {
+public:
+  ShardedCudaArrayInterfaceCheck(StringRef Name, ClangTidyContext *Context);
+
+protected:
+  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H

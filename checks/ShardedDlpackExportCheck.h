@@ -1,0 +1,26 @@
+//===--- ShardedDlpackExportCheck.h - interop-sharded-dlpack-export -*- C++
+//-*-===//
+//
+// Flags `to_dlpack` of an array not proven to be on a single device on every
+// path to the call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_SHARDEDDLPACKEXPORTCHECK_H
+#define INTEROP_CHECKS_SHARDEDDLPACKEXPORTCHECK_H
+
+#include "ArrayDeviceCheck.h"
+
+namespace clang::tidy::interop {
+
+class ShardedDlpackExportCheck : public ArrayDeviceCheck {
+public:
+  ShardedDlpackExportCheck(StringRef Name, ClangTidyContext *Context);
+
+protected:
+  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_SHARDEDDLPACKEXPORTCHECK_H

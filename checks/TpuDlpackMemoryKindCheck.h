@@ -1,0 +1,26 @@
+//===--- TpuDlpackMemoryKindCheck.h - interop-tpu-dlpack-memory-kind -*- C++
+//-*-===//
+//
+// Flags `to_dlpack` of an array known to be on TPU whose memory kind is not
+// proven to be pinned host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_TPUDLPACKMEMORYKINDCHECK_H
+#define INTEROP_CHECKS_TPUDLPACKMEMORYKINDCHECK_H
+
+#include "ArrayDeviceCheck.h"
+
+namespace clang::tidy::interop {
+
+class TpuDlpackMemoryKindCheck : public ArrayDeviceCheck {
+public:
+  TpuDlpackMemoryKindCheck(StringRef Name, ClangTidyContext *Context);
+
+protected:
+  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_TPUDLPACKMEMORYKINDCHECK_H

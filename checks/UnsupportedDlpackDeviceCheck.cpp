@@ -1,0 +1,204 @@
+//===--- UnsupportedDlpackDeviceCheck.cpp - interop-unsupported-dlpack-device //
+
+#include "UnsupportedDlpackDeviceCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+#include "lib/DLPackDeviceMapping.h"
+#include "lib/DLPackFields.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+namespace {
+AST_MATCHER(Expr, readsDeviceType) { return readsDLPackDeviceType(&Node); }
+} // namespace
+
+// Functions that wrap a pointer as host memory (a view the host reads).
+static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
+    "::Eigen::Map$;::pybind11::array;::pybind11::memoryview;::std::span$;"
+    "::absl::Span$;::std::vector$;::std::basic_string$;"
+    "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
+    "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
+    "PyByteArray_FromStringAndSize$";
+// The device types jax.dlpack.from_dlpack maps onto a platform (seed 004).
+static constexpr llvm::StringLiteral DefaultSupportedDeviceTypes =
+    "kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost";
+
+static std::string defaultHostGuards() {
+  return llvm::join(DLPackModelConfig().HostDeviceGuards, ";");
+}
+
+UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      HostMemoryFunctions(
+          Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
+      HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
+      ImportFunctions(Options.getLocalOrGlobal("ImportFunctions",
+                                               "::interop::from_dlpack$")),
+      SupportedDeviceTypes(
+          Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
+      HostFunctions(splitOptionList(HostMemoryFunctions)),
+      Importers(splitOptionList(ImportFunctions)) {
+  for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
+    if (std::optional<std::int64_t> V = parseDLPackDeviceType(T))
+      Supported.push_back(*V);
+    else
+      configurationDiag(
+          "invalid device type '%0' in "
+          "interop-unsupported-dlpack-device.SupportedDeviceTypes;"
+          " use a DLDeviceType enumerator name or number")
+          << T;
+  }
+  Config.HostDeviceGuards.clear();
+  for (StringRef G : splitOptionList(HostDeviceGuards))
+    Config.HostDeviceGuards.push_back(G.str());
+}
+
+void UnsupportedDlpackDeviceCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "HostMemoryFunctions", HostMemoryFunctions);
+  Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
+  Options.store(Opts, "ImportFunctions", ImportFunctions);
+  Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void UnsupportedDlpackDeviceCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFieldUseMatcher(), this);
+  // Device-type maps may live in functions that read no tensor field. The
+  // device-type test comes first so that only real maps pay for finding
+  // their function.
+  auto InFunction = forFunction(
+      functionDecl(isDefinition(), unless(isImplicit()), unless(isDefaulted()))
+          .bind("fn"));
+  Finder->addMatcher(switchStmt(hasCondition(readsDeviceType()),
+                                unless(isExpansionInSystemHeader()),
+                                InFunction),
+                     this);
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
+                                         hasArgument(1, readsDeviceType()),
+                                         unless(isExpansionInSystemHeader()),
+                                         InFunction),
+                     this);
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("find", "lookup"))),
+                        hasArgument(0, readsDeviceType()),
+                        unless(isExpansionInSystemHeader()), InFunction),
+      this);
+}
+
+void UnsupportedDlpackDeviceCheck::onStartOfTranslationUnit() {
+  // The facts are shared with the other DLPack checks for one translation
+  // unit; a new one starts afresh.
+  clearDLPackFactsCache();
+  Done.clear();
+}
+
+static std::string deviceTypeText(std::int64_t Raw) {
+  StringRef Name = dlpackDeviceTypeName(Raw);
+  return Name.empty() ? std::to_string(Raw) : Name.str();
+}
+
+void UnsupportedDlpackDeviceCheck::check(
+    const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || !Done.insert(FD).second)
+    return;
+
+  // Syntactic: switches and tables that never fail on an unknown type.
+  if (FD->hasBody() && !FD->isDependentContext())
+    for (const SilentDeviceMapping &M :
+         findSilentDeviceMappings(*FD, *Result.Context)) {
+      switch (M.K) {
+      case SilentDeviceMapping::DefaultSharesCase:
+      case SilentDeviceMapping::DefaultRepeatsCase:
+      case SilentDeviceMapping::DefaultKeepsInitialValue:
+        diag(M.At->getBeginLoc(),
+             "'default' maps unknown device types to a supported platform "
+             "instead of failing");
+        if (M.SameAs)
+          diag(M.SameAs->getBeginLoc(),
+               M.K == SilentDeviceMapping::DefaultKeepsInitialValue
+                   ? "unknown types keep this initial value"
+                   : "the same result as this case",
+               DiagnosticIDs::Note);
+        break;
+      case SilentDeviceMapping::TableSubscript:
+      case SilentDeviceMapping::TableLookup:
+        diag(M.At->getBeginLoc(),
+             "table lookup maps an unknown device type to a default value "
+             "instead of failing");
+        break;
+      case SilentDeviceMapping::TableFallback:
+        diag(M.At->getBeginLoc(),
+             "device type missing from the table falls back to a platform "
+             "instead of failing");
+        break;
+      }
+      diag(M.At->getBeginLoc(),
+           "report an unsupported device type as an error (JAX raises "
+           "TypeError: Array passed to from_dlpack is on unsupported device "
+           "type)",
+           DiagnosticIDs::Note);
+    }
+
+  const DLPackFacts *Facts = dlpackFactsFor(Result, Config);
+  if (!Facts)
+    return;
+  if (Facts->Skipped != SkipReason::None) {
+    if (ReportSkippedFunctions)
+      diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
+    return;
+  }
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts->Events) {
+    if (E.K == DLPackEvent::TensorCallArg) {
+      if (!E.ProvenDeviceType || !Importers.matches(E.Callee) ||
+          llvm::is_contained(Supported, *E.ProvenDeviceType))
+        continue;
+      diag(E.Use->getBeginLoc(),
+           "import of a tensor whose device type is %0, which %1 does not "
+           "support; this call always fails")
+          << deviceTypeText(*E.ProvenDeviceType) << E.Callee
+          << E.Use->getSourceRange();
+      if (E.DeviceCheck)
+        diag(E.DeviceCheck->getBeginLoc(), "device type established here",
+             DiagnosticIDs::Note);
+      continue;
+    }
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.HostProven)
+      continue;
+    if (E.K == DLPackEvent::DataCallArg &&
+        classifyMemoryCall(E.Callee) != MemoryCallKind::HostCopy &&
+        !HostFunctions.matches(E.Callee))
+      continue;
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    diag(E.Use->getBeginLoc(),
+         E.DeviceTypeChecked
+             ? "data of an imported DLTensor accessed from the host on a path "
+               "where its device type may not be host memory"
+             : "data of an imported DLTensor accessed from the host without "
+               "checking its device type")
+        << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "check that device_type is host-accessible (kDLCPU, kDLCUDAHost, "
+         "kDLROCMHost, kDLCUDAManaged or kDLTPUHost) before touching the data "
+         "from the host",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,178 @@
+//===--- ArrayDeviceFacts.cpp - run the array/device model once per function
+//-===//
+
+#include "ArrayDeviceFacts.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchersMacros.h"
+
+#include <map>
+#include <mutex>
+
+namespace clang::interop {
+
+using namespace ast_matchers;
+
+const SinkFact *FunctionFacts::find(const CallExpr *Call) const {
+  for (const SinkFact &F : Sinks)
+    if (F.Call == Call)
+      return &F;
+  return nullptr;
+}
+
+ArrayDeviceFacts::ArrayDeviceFacts(const ApiModelOptions &Options,
+                                   const FlowBounds &Bounds, unsigned Facts)
+    : Model(Options), Bounds(Bounds), Facts(Facts) {}
+
+const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
+                                               ASTContext &Ctx) {
+  std::unique_ptr<FunctionFacts> &Slot = Cache[&FD];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<FunctionFacts>();
+  unsigned Tracked = Facts & factsUsedBy(Model, FD);
+  ArrayDeviceDiagnoser Diagnoser(Model);
+  dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact> Callbacks{
+      Diagnoser, nullptr};
+  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceAnalysis, SinkFact>(
+      FD, Ctx,
+      [this, Tracked](ASTContext &C, dataflow::Environment &Env) {
+        return ArrayDeviceAnalysis(C, Env, Model, Tracked);
+      },
+      Callbacks, Bounds);
+  if (R.Skipped == SkipReason::None || R.Skipped == SkipReason::BoundExceeded ||
+      R.Skipped == SkipReason::BuildFailed)
+    ++Analysed;
+  Slot->Skipped = R.Skipped;
+  Slot->Detail = std::move(R.Detail);
+  Slot->Sinks = std::move(R.Diagnostics);
+  return *Slot;
+}
+
+namespace {
+struct SharedRegistry {
+  std::mutex Lock;
+  const ASTContext *Owner = nullptr;
+  std::map<std::string, std::unique_ptr<ArrayDeviceFacts>> Instances;
+  unsigned Needed = 0;
+};
+SharedRegistry &registry() {
+  static SharedRegistry R;
+  return R;
+}
+} // namespace
+
+void declareNeededFacts(unsigned Facts) {
+  SharedRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Needed |= Facts;
+}
+
+ArrayDeviceFacts &sharedArrayDeviceFacts(ASTContext &Ctx,
+                                         const ApiModelOptions &Options,
+                                         const FlowBounds &Bounds) {
+  SharedRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  // Results point into one AST: a new translation unit starts afresh even
+  // if a check forgot to release.
+  if (R.Owner != &Ctx) {
+    R.Instances.clear();
+    R.Owner = &Ctx;
+  }
+  std::string Key = Options.key() + std::to_string(Bounds.MaxSATIterations) +
+                    "/" + std::to_string(Bounds.MaxBlockVisits) + "/" +
+                    std::to_string(Bounds.MaxCFGBlocks);
+  std::unique_ptr<ArrayDeviceFacts> &Slot = R.Instances[Key];
+  if (!Slot)
+    Slot = std::make_unique<ArrayDeviceFacts>(
+        Options, Bounds, R.Needed ? R.Needed : unsigned(AllFacts));
+  return *Slot;
+}
+
+void releaseSharedArrayDeviceFacts() {
+  SharedRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Instances.clear();
+  R.Owner = nullptr;
+}
+
+namespace {
+AST_MATCHER_P2(CallExpr, callsSink, const ApiModel *, Model, SinkKind, Kind) {
+  std::optional<SinkKind> K = sinkKindOf(*Model, Node.getDirectCallee());
+  return K && *K == Kind;
+}
+
+/// Which fact families can matter in one body: single-device facts only if
+/// it exports or takes a buffer pointer, addressability only if it imports,
+/// TPU facts only if it also names a TPU platform (the only way a TPU fact
+/// is ever established). Fewer families, fewer booleans for the solver.
+class FactScanner : public RecursiveASTVisitor<FactScanner> {
+public:
+  explicit FactScanner(const ApiModel &M) : Model(M) {}
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (std::optional<SinkKind> K = sinkKindOf(Model, CE->getDirectCallee())) {
+      if (*K == SinkKind::Import)
+        Used |= AddressableFacts;
+      else
+        Used |= SingleDeviceFacts;
+      if (*K == SinkKind::Export)
+        Exports = true;
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *E = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      NamesTpu |= Model.isTpuPlatform(E);
+    return true;
+  }
+  unsigned used() const {
+    return Used | (Exports && NamesTpu ? unsigned(TpuMemoryFacts) : 0u);
+  }
+
+private:
+  const ApiModel &Model;
+  unsigned Used = 0;
+  bool Exports = false, NamesTpu = false;
+};
+
+class SinkFinder : public RecursiveASTVisitor<SinkFinder> {
+public:
+  explicit SinkFinder(const ApiModel &M) : Model(M) {}
+  bool Found = false;
+  // A lambda's body belongs to its own call operator.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (sinkKindOf(Model, CE->getDirectCallee()))
+      Found = true;
+    return !Found;
+  }
+
+private:
+  const ApiModel &Model;
+};
+} // namespace
+
+unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
+  if (!FD.getBody())
+    return 0;
+  FactScanner Scan(Model);
+  Scan.TraverseStmt(FD.getBody());
+  return Scan.used();
+}
+
+StatementMatcher sinkCallMatcher(const ApiModel &Model, SinkKind Kind) {
+  return callExpr(callsSink(&Model, Kind), unless(isExpansionInSystemHeader()),
+                  forCallable(functionDecl().bind("fn")))
+      .bind("call");
+}
+
+bool callsAnySink(const ApiModel &Model, const FunctionDecl &FD) {
+  if (!FD.getBody())
+    return false;
+  SinkFinder F(Model);
+  F.TraverseStmt(FD.getBody());
+  return F.Found;
+}
+
+} // namespace clang::interop

@@ -1,0 +1,1751 @@
+//===--- DLPackFlowModel.cpp - what is proven about DLPack fields ---------===//
+//
+// Reads like a table of contents: property names, value recognisers, the
+// transfer functions (one per node kind), the branch transfer for C-style
+// conditions, the read-only diagnoser that turns states into events, the
+// switch-over-device-type proof, then the cached entry point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DLPackFlowModel.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/CFGMatchSwitch.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/NoopLattice.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Regex.h"
+
+#include <memory>
+
+namespace clang::interop {
+
+using namespace clang::dataflow;
+namespace am = clang::ast_matchers;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Properties attached to values read from DLPack fields
+//===----------------------------------------------------------------------===//
+
+// Marks a value this function stored itself (a producer's own tensor).
+constexpr llvm::StringLiteral kLocal = "interop.local";
+// `data`: the tensor it came from, whether byte_offset was added, and the
+// versioned managed tensor around it (for READ_ONLY).
+constexpr llvm::StringLiteral kDataTensor = "interop.data.tensor";
+constexpr llvm::StringLiteral kDataOffset = "interop.data.offset";
+constexpr llvm::StringLiteral kDataManaged = "interop.data.managed";
+// `strides` and its NULL atom.
+constexpr llvm::StringLiteral kStrides = "interop.strides";
+constexpr llvm::StringLiteral kNull = "interop.null";
+// `byte_offset` and its zero atom.
+constexpr llvm::StringLiteral kByteOffset = "interop.bo";
+constexpr llvm::StringLiteral kZero = "interop.zero";
+// `device_type`, its "host-accessible" atom and one atom per compared value
+// ("interop.dt.eq.2" is device_type == kDLCUDA).
+constexpr llvm::StringLiteral kDeviceType = "interop.dt";
+constexpr llvm::StringLiteral kHost = "interop.dt.host";
+// The synthetic field of a DLDevice record set by host-ness guards.
+constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
+constexpr llvm::StringLiteral kDeviceEqPrefix = "interop.dt.eq.";
+// `version.major`: supported (checked by code that stays in release builds)
+// and supported-by-assertion (checked only inside a debug-only macro).
+constexpr llvm::StringLiteral kMajor = "interop.major";
+constexpr llvm::StringLiteral kMajorOk = "interop.major.ok";
+constexpr llvm::StringLiteral kMajorAssertOk = "interop.major.aok";
+// `flags`, its READ_ONLY atom, and `flags & READ_ONLY` as an integer whose
+// non-zero-ness is an atom.
+constexpr llvm::StringLiteral kFlags = "interop.flags";
+constexpr llvm::StringLiteral kReadOnly = "interop.ro";
+constexpr llvm::StringLiteral kReadOnlyBit = "interop.robit";
+constexpr llvm::StringLiteral kNonZero = "interop.nz";
+
+bool hasProp(const Value *V, llvm::StringRef Name) {
+  return V && V->getProperty(Name) != nullptr;
+}
+
+bool isLocal(const Value *V) { return hasProp(V, kLocal); }
+
+/// A value the model tracks (carries one of its markers).
+bool isTracked(const Value *V) {
+  return V && (hasProp(V, kDataTensor) || hasProp(V, kStrides) ||
+               hasProp(V, kByteOffset) || hasProp(V, kDeviceType) ||
+               hasProp(V, kMajor) || hasProp(V, kFlags) ||
+               hasProp(V, kReadOnlyBit) || hasProp(V, kLocal));
+}
+
+BoolValue *boolProp(const Value *V, llvm::StringRef Name) {
+  return V ? dyn_cast_or_null<BoolValue>(V->getProperty(Name)) : nullptr;
+}
+
+BoolValue &atomProp(Value &V, llvm::StringRef Name, Environment &Env) {
+  if (BoolValue *B = boolProp(&V, Name))
+    return *B;
+  BoolValue &A = Env.makeAtomicBoolValue();
+  V.setProperty(Name, A);
+  return A;
+}
+
+bool provesProp(const Environment &Env, const Value *V, llvm::StringRef Name,
+                bool Negated = false) {
+  BoolValue *B = boolProp(V, Name);
+  if (!B)
+    return false;
+  const Formula &F = B->formula();
+  return Env.proves(Negated ? Env.arena().makeNot(F) : F);
+}
+
+//===----------------------------------------------------------------------===//
+// Side tables of one run (flow-insensitive facts and note locations)
+//===----------------------------------------------------------------------===//
+
+struct RunContext {
+  const DLPackModelConfig *Config = nullptr;
+  /// Where each tracked value was first read.
+  llvm::DenseMap<const Value *, const Expr *> ReadSite;
+  /// Clones made for casts and arithmetic point back at the value read.
+  llvm::DenseMap<const Value *, const Value *> Origin;
+  /// Strides whose elements were read or that were passed on.
+  llvm::DenseSet<const Value *> SeenStrides;
+  /// Tensors passed to a function that may look at their strides.
+  llvm::DenseSet<const StorageLocation *> SeenTensors;
+  /// Which callees read the strides field (see mayLookAtStrides).
+  llvm::DenseMap<const FunctionDecl *, bool> StridesReaders;
+  /// Compiled HostDeviceGuards.
+  std::vector<llvm::Regex> HostGuards;
+  /// Subscripts/derefs that are assignment targets.
+  llvm::DenseSet<const Expr *> WriteTargets;
+  /// Member expressions on the left of an assignment (producer writes).
+  llvm::DenseSet<const Expr *> WriteChains;
+  /// Subscripts under `&` (address arithmetic, not an access).
+  llvm::DenseSet<const Expr *> AddressOnly;
+  /// DLPack records created in this function (a producer's own).
+  llvm::DenseSet<const StorageLocation *> LocalRecords;
+  /// Versioned-tensor parameters the function only reads fields of (an
+  /// accessor: the version belongs to whoever hands the tensor in).
+  llvm::DenseSet<const ValueDecl *> AccessorParams;
+  /// The host-ness guard call on a device record.
+  llvm::DenseMap<const StorageLocation *, const Expr *> GuardSite;
+  /// The comparison that created a device-type or assertion atom.
+  llvm::DenseMap<const Value *, const Expr *> AtomSite;
+};
+
+const Value *originOf(const RunContext &RC, const Value *V) {
+  auto It = RC.Origin.find(V);
+  return It == RC.Origin.end() ? V : It->second;
+}
+
+const Expr *readSiteOf(const RunContext &RC, const Value *V) {
+  return RC.ReadSite.lookup(originOf(RC, V));
+}
+
+//===----------------------------------------------------------------------===//
+// Recognisers
+//===----------------------------------------------------------------------===//
+
+std::optional<llvm::APSInt> constantOf(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->IgnoreParenImpCasts()->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt();
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E && !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
+/// The value the model tracks for E: the value of E after identity casts.
+Value *trackedValueOf(const Expr *E, const Environment &Env) {
+  if (!E)
+    return nullptr;
+  if (Value *V = Env.getValue(*E->IgnoreParens()))
+    if (isTracked(V))
+      return V;
+  const Expr *S = stripIdentityCasts(E);
+  if (!S)
+    return nullptr;
+  Value *V = Env.getValue(*S);
+  return isTracked(V) ? V : nullptr;
+}
+
+RecordStorageLocation *recordOfMemberBase(const MemberExpr *ME,
+                                          const Environment &Env) {
+  const Expr *Base = ME->getBase();
+  if (ME->isArrow()) {
+    if (auto *PV = Env.get<PointerValue>(*Base))
+      return dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+    if (auto *PV = dyn_cast_or_null<PointerValue>(
+            Env.getValue(*stripIdentityCasts(Base))))
+      return dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+    return nullptr;
+  }
+  return dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Base));
+}
+
+StorageLocation *childOf(const RecordStorageLocation *R, DLPackField F) {
+  if (!R)
+    return nullptr;
+  for (auto [D, Loc] : R->children())
+    if (classifyDLPackField(dyn_cast<FieldDecl>(D)) == F)
+      return Loc;
+  return nullptr;
+}
+
+RecordStorageLocation *childRecordOf(const RecordStorageLocation *R,
+                                     DLPackField F) {
+  return dyn_cast_or_null<RecordStorageLocation>(childOf(R, F));
+}
+
+Value *fieldValue(const RecordStorageLocation *R, DLPackField F,
+                  const Environment &Env) {
+  StorageLocation *L = childOf(R, F);
+  return L ? Env.getValue(*L) : nullptr;
+}
+
+/// The DLTensor record inside R (R itself for a DLTensor, dl_tensor for a
+/// managed tensor).
+RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R) {
+  if (!R)
+    return nullptr;
+  DLPackRecord K = classifyDLPackType(R->getType());
+  if (K == DLPackRecord::Tensor)
+    return R;
+  if (isManagedTensor(K))
+    return childRecordOf(R, DLPackField::DLTensor);
+  return nullptr;
+}
+
+Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
+                         const Environment &Env) {
+  RecordStorageLocation *Dev = childRecordOf(TensorRec, DLPackField::Device);
+  return fieldValue(Dev, DLPackField::DeviceType, Env);
+}
+
+/// True when E mentions byte_offset: the field itself, or a variable whose
+/// value was read from it (`size_t off = t->byte_offset; ... base + off`).
+bool mentionsByteOffset(const Expr *E, const Environment &Env) {
+  if (!E)
+    return false;
+  E = E->IgnoreParens();
+  if (dlpackFieldOfMember(E) == DLPackField::ByteOffset)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (hasProp(Env.getValue(*VD), kByteOffset))
+        return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsByteOffset(CE, Env))
+        return true;
+  return false;
+}
+
+/// True when E mentions the layout of a DLTensor (shape, ndim, strides,
+/// dtype), directly or through a local initialised from one.
+bool mentionsLayout(const Expr *E, int Depth = 0) {
+  if (!E || Depth > 2)
+    return false;
+  E = E->IgnoreParens();
+  switch (dlpackFieldOfMember(E)) {
+  case DLPackField::Shape:
+  case DLPackField::NDim:
+  case DLPackField::Strides:
+  case DLPackField::DType:
+    return true;
+  default:
+    break;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && VD->getInit())
+        return mentionsLayout(VD->getInit(), Depth + 1);
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsLayout(CE, Depth))
+        return true;
+  return false;
+}
+
+/// True when FD has no body here (its behaviour is unknown) or its body
+/// reads the strides field: passing a tensor to it counts as looking at the
+/// strides (a compactness check in a helper).
+bool mayLookAtStrides(const FunctionDecl *FD,
+                      llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  if (!FD)
+    return true;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody())
+    return true;
+  auto It = Memo.find(Def);
+  if (It != Memo.end())
+    return It->second;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl())) ==
+          DLPackField::Strides)
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  Memo[Def] = F.Found;
+  return F.Found;
+}
+
+/// The tensor record a call argument designates: `t`, `&mt->dl_tensor`,
+/// `*t` passed by reference, a managed tensor's dl_tensor.
+RecordStorageLocation *tensorArgRecord(const Expr *Arg,
+                                       const Environment &Env) {
+  const Expr *S = stripIdentityCasts(Arg);
+  if (!S)
+    return nullptr;
+  QualType T = S->getType();
+  if (classifyDLPackPointee(T) != DLPackRecord::None) {
+    auto *PV = dyn_cast_or_null<PointerValue>(Env.getValue(*S));
+    return PV ? tensorRecordOf(
+                    dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()))
+              : nullptr;
+  }
+  if (classifyDLPackType(T) != DLPackRecord::None && S->isGLValue())
+    return tensorRecordOf(
+        dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*S)));
+  return nullptr;
+}
+
+/// Records the member chain on the left of an assignment as a write.
+void markWriteChain(const Expr *LHS, RunContext &RC) {
+  const Expr *E = LHS ? LHS->IgnoreParenImpCasts() : nullptr;
+  while (E) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      RC.WriteChains.insert(ME);
+      E = ME->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
+      RC.WriteTargets.insert(E);
+      return;
+    }
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+
+using State = TransferState<NoopLattice>;
+using MatchResult = am::MatchFinder::MatchResult;
+
+class DLPackFieldModel
+    : public DataflowAnalysis<DLPackFieldModel, NoopLattice> {
+public:
+  DLPackFieldModel(ASTContext &Ctx, Environment &Env, RunContext &RC)
+      : DataflowAnalysis(Ctx), RC(RC), TransferSwitch(buildTransferSwitch()) {
+    // A host-ness guard over a device (IsHostDevice(t->device)) may name no
+    // field at all, so its result lives on the DLDevice record itself.
+    QualType BoolTy = Ctx.BoolTy;
+    Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
+        [BoolTy](QualType T) -> llvm::StringMap<QualType> {
+          if (classifyDLPackType(T) == DLPackRecord::Device)
+            return {{kDeviceHostField, BoolTy}};
+          return {};
+        });
+  }
+
+  static NoopLattice initialElement() { return {}; }
+
+  void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
+    State S(L, Env);
+    TransferSwitch(Elt, getASTContext(), S);
+  }
+
+  /// Conditions that are not booleans (C's `if (p)`, `if (t->byte_offset)`)
+  /// do not get a value the framework can branch on, so their meaning is
+  /// assumed on each edge here.
+  void transferBranch(bool Branch, const Stmt *Cond, NoopLattice &,
+                      Environment &Env) {
+    const auto *E = dyn_cast_or_null<Expr>(Cond);
+    if (!E || E->getType()->isBooleanType())
+      return;
+    Value *V = trackedValueOf(E, Env);
+    if (!V)
+      return;
+    BoolValue *IsFalse = nullptr;
+    if (hasProp(V, kStrides))
+      IsFalse = &atomProp(*V, kNull, Env);
+    else if (hasProp(V, kByteOffset))
+      IsFalse = &atomProp(*V, kZero, Env);
+    else if (hasProp(V, kReadOnlyBit))
+      IsFalse = &Env.makeNot(atomProp(*V, kNonZero, Env));
+    if (!IsFalse)
+      return;
+    Env.assume(Branch ? Env.arena().makeNot(IsFalse->formula())
+                      : IsFalse->formula());
+  }
+
+  /// Keeps the model's facts on values joined at merge points (a pointer
+  /// reassigned on one branch and copied on the other).
+  void join(QualType, const Value &V1, const Environment &E1, const Value &V2,
+            const Environment &E2, Value &Joined,
+            Environment &JoinedEnv) override {
+    for (llvm::StringRef Marker : {kStrides, kByteOffset, kDeviceType, kMajor,
+                                   kFlags, kLocal, kReadOnlyBit}) {
+      Value *M1 = V1.getProperty(Marker), *M2 = V2.getProperty(Marker);
+      if (M1 && M2)
+        Joined.setProperty(Marker, *M1);
+    }
+    for (llvm::StringRef Name : {kNull, kZero, kHost, kMajorOk, kMajorAssertOk,
+                                 kReadOnly, kNonZero, kDataOffset}) {
+      BoolValue *B1 = boolProp(&V1, Name), *B2 = boolProp(&V2, Name);
+      if (!B1 || !B2)
+        continue;
+      Arena &A = JoinedEnv.arena();
+      BoolValue &J = JoinedEnv.makeAtomicBoolValue();
+      const Formula &JF = J.formula();
+      JoinedEnv.assume(
+          A.makeOr(A.makeAnd(A.makeAtomRef(E1.getFlowConditionToken()),
+                             A.makeEquals(JF, B1->formula())),
+                   A.makeAnd(A.makeAtomRef(E2.getFlowConditionToken()),
+                             A.makeEquals(JF, B2->formula()))));
+      Joined.setProperty(Name, J);
+    }
+    // The tensor a data pointer belongs to survives a join only when both
+    // sides agree.
+    for (llvm::StringRef Name : {kDataTensor, kDataManaged}) {
+      auto *P1 = dyn_cast_or_null<PointerValue>(V1.getProperty(Name));
+      auto *P2 = dyn_cast_or_null<PointerValue>(V2.getProperty(Name));
+      if (P1 && P2 && &P1->getPointeeLoc() == &P2->getPointeeLoc())
+        Joined.setProperty(Name, *P1);
+    }
+    if (const Expr *Site = readSiteOf(RC, &V1))
+      RC.ReadSite.try_emplace(&Joined, Site);
+  }
+
+private:
+  CFGMatchSwitch<State> buildTransferSwitch();
+
+  // Transfer functions, one per node kind.
+  void transferImplicitCast(const ImplicitCastExpr *E, const MatchResult &,
+                            State &S);
+  void transferExplicitCast(const ExplicitCastExpr *E, const MatchResult &,
+                            State &S);
+  void transferBinary(const BinaryOperator *E, const MatchResult &, State &S);
+  void transferUnary(const UnaryOperator *E, const MatchResult &, State &S);
+  void transferSubscript(const ArraySubscriptExpr *E, const MatchResult &,
+                         State &S);
+  void transferCall(const CallExpr *E, const MatchResult &, State &S);
+  void transferConstruct(const CXXConstructExpr *E, const MatchResult &,
+                         State &S);
+  void transferInitList(const InitListExpr *E, const MatchResult &, State &S);
+  void transferNew(const CXXNewExpr *E, const MatchResult &, State &S);
+  void createdHere(RecordStorageLocation *R, Environment &Env, int Depth = 0);
+
+  // Helpers.
+  void initFieldValue(Value &V, DLPackField F, const MemberExpr *ME,
+                      const Expr *Site, Environment &Env);
+  void propagate(const Expr *To, const Expr *From, Environment &Env);
+  Value *cloneTracked(Value &V, QualType NewType, Environment &Env);
+  void markLocal(RecordStorageLocation *R, Environment &Env, int Depth = 0);
+  void markFieldLocal(StorageLocation *Loc, QualType T, Environment &Env);
+  void noteStridesSeen(const Expr *E, const Environment &Env);
+  BoolValue *deviceEquals(Value &T, std::int64_t K, const Expr *Site,
+                          Environment &Env);
+  BoolValue *comparisonValue(const BinaryOperator *E, Environment &Env);
+  BoolValue *truthValue(Value &V, Environment &Env);
+  void assignment(const Expr *LHS, Environment &Env);
+  bool hostGuard(const CallExpr *E, Environment &Env);
+
+  RunContext &RC;
+  CFGMatchSwitch<State> TransferSwitch;
+};
+
+CFGMatchSwitch<State> DLPackFieldModel::buildTransferSwitch() {
+  auto Bind = [this](auto Method) {
+    return [this, Method](const auto *Node, const MatchResult &R, State &S) {
+      (this->*Method)(Node, R, S);
+    };
+  };
+  return CFGMatchSwitchBuilder<State>()
+      // Field reads, bool conversions, implicit pointer/integer conversions.
+      .CaseOfCFGStmt<ImplicitCastExpr>(
+          am::implicitCastExpr(), Bind(&DLPackFieldModel::transferImplicitCast))
+      // static_cast<float *>(t->data), (int)t->device.device_type, ...
+      .CaseOfCFGStmt<ExplicitCastExpr>(
+          am::explicitCastExpr(), Bind(&DLPackFieldModel::transferExplicitCast))
+      // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
+      .CaseOfCFGStmt<BinaryOperator>(am::binaryOperator(),
+                                     Bind(&DLPackFieldModel::transferBinary))
+      // &p[byte_offset], C's !p, ++/-- targets.
+      .CaseOfCFGStmt<UnaryOperator>(am::unaryOperator(),
+                                    Bind(&DLPackFieldModel::transferUnary))
+      // strides[i] marks the strides as looked at.
+      .CaseOfCFGStmt<ArraySubscriptExpr>(
+          am::arraySubscriptExpr(), Bind(&DLPackFieldModel::transferSubscript))
+      // device-type readers, strides passed on, record assignment.
+      .CaseOfCFGStmt<CallExpr>(am::callExpr(),
+                               Bind(&DLPackFieldModel::transferCall))
+      .CaseOfCFGStmt<CXXConstructExpr>(
+          am::cxxConstructExpr(), Bind(&DLPackFieldModel::transferConstruct))
+      // DLTensor t = {...}: a producer's own tensor.
+      .CaseOfCFGStmt<InitListExpr>(am::initListExpr(),
+                                   Bind(&DLPackFieldModel::transferInitList))
+      // new DLManagedTensorVersioned: also a producer's own tensor.
+      .CaseOfCFGStmt<CXXNewExpr>(am::cxxNewExpr(),
+                                 Bind(&DLPackFieldModel::transferNew))
+      .Build();
+}
+
+void DLPackFieldModel::initFieldValue(Value &V, DLPackField F,
+                                      const MemberExpr *ME, const Expr *Site,
+                                      Environment &Env) {
+  if (isLocal(&V))
+    return;
+  switch (F) {
+  case DLPackField::Data:
+    if (!V.getProperty(kDataTensor)) {
+      RecordStorageLocation *R = recordOfMemberBase(ME, Env);
+      if (!R)
+        return;
+      V.setProperty(kDataTensor, Env.create<PointerValue>(*R));
+      V.setProperty(kDataOffset, Env.getBoolLiteralValue(false));
+      // t->dl_tensor.data of a versioned managed tensor.
+      if (const auto *Inner =
+              dyn_cast<MemberExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (classifyDLPackField(dyn_cast<FieldDecl>(Inner->getMemberDecl())) ==
+                DLPackField::DLTensor &&
+            dlpackOwnerOf(cast<FieldDecl>(Inner->getMemberDecl())) ==
+                DLPackRecord::ManagedTensorVersioned)
+          if (RecordStorageLocation *M = recordOfMemberBase(Inner, Env))
+            V.setProperty(kDataManaged, Env.create<PointerValue>(*M));
+    }
+    break;
+  case DLPackField::Strides:
+    if (!V.getProperty(kStrides)) {
+      V.setProperty(kStrides, Env.getBoolLiteralValue(true));
+      atomProp(V, kNull, Env);
+    }
+    break;
+  case DLPackField::ByteOffset:
+    if (!V.getProperty(kByteOffset)) {
+      V.setProperty(kByteOffset, Env.getBoolLiteralValue(true));
+      atomProp(V, kZero, Env);
+    }
+    break;
+  case DLPackField::DeviceType:
+    if (!V.getProperty(kDeviceType)) {
+      V.setProperty(kDeviceType, Env.getBoolLiteralValue(true));
+      atomProp(V, kHost, Env);
+    }
+    break;
+  case DLPackField::Major:
+    if (!V.getProperty(kMajor)) {
+      V.setProperty(kMajor, Env.getBoolLiteralValue(true));
+      atomProp(V, kMajorOk, Env);
+      atomProp(V, kMajorAssertOk, Env);
+    }
+    break;
+  case DLPackField::Flags:
+    if (!V.getProperty(kFlags)) {
+      V.setProperty(kFlags, Env.getBoolLiteralValue(true));
+      atomProp(V, kReadOnly, Env);
+    }
+    break;
+  default:
+    return;
+  }
+  RC.ReadSite.try_emplace(&V, Site);
+}
+
+Value *DLPackFieldModel::cloneTracked(Value &V, QualType NewType,
+                                      Environment &Env) {
+  Value *New = nullptr;
+  if (isa<PointerValue>(V)) {
+    if (!NewType->isPointerType())
+      return nullptr;
+    New = &Env.create<PointerValue>(
+        Env.createStorageLocation(NewType->getPointeeType()));
+  } else if (isa<IntegerValue>(V)) {
+    New = &Env.create<IntegerValue>();
+  } else {
+    return nullptr;
+  }
+  for (const auto &P : V.properties())
+    New->setProperty(P.getKey(), *P.getValue());
+  RC.Origin[New] = originOf(RC, &V);
+  return New;
+}
+
+void DLPackFieldModel::propagate(const Expr *To, const Expr *From,
+                                 Environment &Env) {
+  if (!To->isPRValue())
+    return;
+  QualType T = To->getType();
+  if (!T->isPointerType() && !T->isIntegralOrEnumerationType())
+    return;
+  Value *V = trackedValueOf(From, Env);
+  if (!V || Env.getValue(*To) == V)
+    return;
+  Value *Existing = Env.getValue(*To);
+  // A clone made on an earlier visit of this element already carries V's
+  // facts; making another would only grow the state.
+  if (Existing && originOf(RC, Existing) == originOf(RC, V) &&
+      isTracked(Existing))
+    return;
+  // Keep the value itself when its kind fits, so that identity (and with it
+  // every fact) survives `int64_t *s = (int64_t *)t->strides;`.
+  bool SameKind = (isa<PointerValue>(V) && T->isPointerType()) ||
+                  (isa<IntegerValue>(V) && T->isIntegralOrEnumerationType());
+  if (!SameKind)
+    return;
+  if (isa<PointerValue>(V) &&
+      cast<PointerValue>(V)->getPointeeLoc().getType().getCanonicalType() !=
+          T->getPointeeType().getCanonicalType()) {
+    if (Value *C = cloneTracked(*V, T, Env))
+      Env.setValue(*To, *C);
+    return;
+  }
+  Env.setValue(*To, *V);
+}
+
+void DLPackFieldModel::noteStridesSeen(const Expr *E, const Environment &Env) {
+  if (Value *V = trackedValueOf(E, Env))
+    if (hasProp(V, kStrides))
+      RC.SeenStrides.insert(originOf(RC, V));
+}
+
+void DLPackFieldModel::markFieldLocal(StorageLocation *Loc, QualType T,
+                                      Environment &Env) {
+  if (!Loc)
+    return;
+  Value *New = Env.createValue(T);
+  if (!New)
+    return;
+  New->setProperty(kLocal, Env.getBoolLiteralValue(true));
+  Env.setValue(*Loc, *New);
+}
+
+void DLPackFieldModel::markLocal(RecordStorageLocation *R, Environment &Env,
+                                 int Depth) {
+  if (!R || Depth > 3)
+    return;
+  for (auto [D, Loc] : R->children()) {
+    const auto *FD = dyn_cast<FieldDecl>(D);
+    if (!Loc || !FD)
+      continue;
+    switch (classifyDLPackField(FD)) {
+    case DLPackField::Data:
+    case DLPackField::Strides:
+    case DLPackField::ByteOffset:
+    case DLPackField::DeviceType:
+    case DLPackField::Major:
+    case DLPackField::Flags:
+      markFieldLocal(Loc, FD->getType(), Env);
+      break;
+    case DLPackField::Device:
+    case DLPackField::DLTensor:
+    case DLPackField::Version:
+      markLocal(dyn_cast<RecordStorageLocation>(Loc), Env, Depth + 1);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void DLPackFieldModel::assignment(const Expr *LHS, Environment &Env) {
+  markWriteChain(LHS, RC);
+  const Expr *L = LHS->IgnoreParenImpCasts();
+  // A producer writing its own tensor: t->data = ..., mt->version = ...
+  if (const auto *ME = dyn_cast<MemberExpr>(L)) {
+    DLPackField F = dlpackFieldOfMember(ME);
+    switch (F) {
+    case DLPackField::Data:
+    case DLPackField::Strides:
+    case DLPackField::ByteOffset:
+    case DLPackField::DeviceType:
+    case DLPackField::Major:
+    case DLPackField::Flags:
+      markFieldLocal(Env.getStorageLocation(*ME), ME->getType(), Env);
+      return;
+    case DLPackField::Device:
+    case DLPackField::DLTensor:
+    case DLPackField::Version:
+      markLocal(
+          dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*ME)),
+          Env);
+      return;
+    default:
+      break;
+    }
+  }
+  // *mt = ..., tensor = other: a whole DLPack record written.
+  if (classifyDLPackType(L->getType()) != DLPackRecord::None)
+    markLocal(
+        dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*L)),
+        Env);
+}
+
+BoolValue *DLPackFieldModel::deviceEquals(Value &T, std::int64_t K,
+                                          const Expr *Site, Environment &Env) {
+  std::string Name = (kDeviceEqPrefix + llvm::Twine(K)).str();
+  if (BoolValue *B = boolProp(&T, Name))
+    return B;
+  BoolValue &Eq = Env.makeAtomicBoolValue();
+  Arena &A = Env.arena();
+  DataflowAnalysisContext &DACtx = Env.getDataflowAnalysisContext();
+  // device_type == K decides whether the memory is host-accessible...
+  BoolValue &Host = atomProp(T, kHost, Env);
+  DACtx.addInvariant(A.makeImplies(
+      Eq.formula(), isHostAccessibleDeviceType(K) ? Host.formula()
+                                                  : A.makeNot(Host.formula())));
+  // ...and excludes every other value compared so far.
+  for (const auto &P : T.properties())
+    if (P.getKey().starts_with(kDeviceEqPrefix))
+      if (auto *Other = dyn_cast<BoolValue>(P.getValue()))
+        DACtx.addInvariant(
+            A.makeNot(A.makeAnd(Eq.formula(), Other->formula())));
+  T.setProperty(Name, Eq);
+  RC.AtomSite.try_emplace(&Eq, Site);
+  return &Eq;
+}
+
+static BinaryOperatorKind reverseComparison(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT:
+    return BO_GT;
+  case BO_GT:
+    return BO_LT;
+  case BO_LE:
+    return BO_GE;
+  case BO_GE:
+    return BO_LE;
+  default:
+    return Op;
+  }
+}
+
+static bool evalComparison(BinaryOperatorKind Op, std::int64_t L,
+                           std::int64_t R) {
+  switch (Op) {
+  case BO_EQ:
+    return L == R;
+  case BO_NE:
+    return L != R;
+  case BO_LT:
+    return L < R;
+  case BO_GT:
+    return L > R;
+  case BO_LE:
+    return L <= R;
+  case BO_GE:
+    return L >= R;
+  default:
+    return false;
+  }
+}
+
+BoolValue *DLPackFieldModel::comparisonValue(const BinaryOperator *E,
+                                             Environment &Env) {
+  ASTContext &Ctx = getASTContext();
+  BinaryOperatorKind Op = E->getOpcode();
+  const Expr *LHS = E->getLHS(), *RHS = E->getRHS();
+  Value *LV = trackedValueOf(LHS, Env);
+  Value *RV = trackedValueOf(RHS, Env);
+  if ((!LV || isLocal(LV)) && RV && !isLocal(RV)) {
+    std::swap(LHS, RHS);
+    std::swap(LV, RV);
+    Op = reverseComparison(Op);
+  }
+  if (!LV || isLocal(LV))
+    return nullptr;
+  auto Result = [&](BoolValue &B, bool Positive) -> BoolValue * {
+    return Positive ? &B : &Env.makeNot(B);
+  };
+  std::optional<llvm::APSInt> C = constantOf(RHS, Ctx);
+
+  if (hasProp(LV, kStrides) && isNullConstant(RHS, Ctx)) {
+    if (Op != BO_EQ && Op != BO_NE)
+      return nullptr;
+    return Result(atomProp(*LV, kNull, Env), Op == BO_EQ);
+  }
+  if (hasProp(LV, kByteOffset) && C && C->isZero()) {
+    BoolValue &Z = atomProp(*LV, kZero, Env);
+    switch (Op) {
+    case BO_EQ:
+    case BO_LE: // unsigned
+      return &Z;
+    case BO_NE:
+    case BO_GT:
+      return &Env.makeNot(Z);
+    default:
+      return nullptr;
+    }
+  }
+  if (hasProp(LV, kDeviceType) && C && (Op == BO_EQ || Op == BO_NE))
+    return Result(*deviceEquals(*LV, C->getExtValue(), E, Env), Op == BO_EQ);
+  if (hasProp(LV, kMajor)) {
+    // The comparison is read as "is major the supported version": its truth
+    // for major == DLPACK_MAJOR_VERSION (1) decides the polarity. Against a
+    // non-constant bound, ==, <= and >= accept and the others reject.
+    bool AcceptsSupported = C ? evalComparison(Op, 1, C->getExtValue())
+                              : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+    bool InAssert =
+        isInMacroExpansion(E->getBeginLoc(), Ctx.getSourceManager(),
+                           Ctx.getLangOpts(), RC.Config->DebugOnlyAssertMacros);
+    BoolValue &Ok = atomProp(*LV, InAssert ? kMajorAssertOk : kMajorOk, Env);
+    if (InAssert)
+      RC.AtomSite.try_emplace(LV, E);
+    return Result(Ok, AcceptsSupported);
+  }
+  if (hasProp(LV, kReadOnlyBit) && C && C->isZero() &&
+      (Op == BO_EQ || Op == BO_NE))
+    return Result(atomProp(*LV, kNonZero, Env), Op == BO_NE);
+  return nullptr;
+}
+
+BoolValue *DLPackFieldModel::truthValue(Value &V, Environment &Env) {
+  if (isLocal(&V))
+    return nullptr;
+  if (hasProp(&V, kStrides))
+    return &Env.makeNot(atomProp(V, kNull, Env));
+  if (hasProp(&V, kByteOffset))
+    return &Env.makeNot(atomProp(V, kZero, Env));
+  if (hasProp(&V, kReadOnlyBit))
+    return &atomProp(V, kNonZero, Env);
+  return nullptr;
+}
+
+void DLPackFieldModel::transferImplicitCast(const ImplicitCastExpr *E,
+                                            const MatchResult &, State &S) {
+  Environment &Env = S.Env;
+  switch (E->getCastKind()) {
+  case CK_LValueToRValue: {
+    const auto *ME = dyn_cast<MemberExpr>(E->getSubExpr()->IgnoreParens());
+    if (!ME)
+      return;
+    DLPackField F = dlpackFieldOfMember(ME);
+    switch (F) {
+    case DLPackField::Data:
+    case DLPackField::Strides:
+    case DLPackField::ByteOffset:
+    case DLPackField::DeviceType:
+    case DLPackField::Major:
+    case DLPackField::Flags:
+      break;
+    default:
+      return;
+    }
+    StorageLocation *Loc = Env.getStorageLocation(*ME);
+    if (!Loc)
+      return;
+    Value *V = Env.getValue(*Loc);
+    if (!V) {
+      V = Env.createValue(ME->getType());
+      if (!V)
+        return;
+      Env.setValue(*Loc, *V);
+    }
+    if (Env.getValue(*E) != V)
+      Env.setValue(*E, *V);
+    initFieldValue(*V, F, ME, E, Env);
+    return;
+  }
+  case CK_PointerToBoolean:
+  case CK_IntegralToBoolean:
+    if (Value *V = trackedValueOf(E->getSubExpr(), Env))
+      if (BoolValue *B = truthValue(*V, Env))
+        Env.setValue(*E, *B);
+    return;
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_IntegralCast:
+    propagate(E, E->getSubExpr(), Env);
+    return;
+  default:
+    return;
+  }
+}
+
+void DLPackFieldModel::transferExplicitCast(const ExplicitCastExpr *E,
+                                            const MatchResult &, State &S) {
+  switch (E->getCastKind()) {
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_IntegralCast:
+    propagate(E, E->getSubExpr(), S.Env);
+    return;
+  case CK_PointerToBoolean:
+  case CK_IntegralToBoolean:
+    if (Value *V = trackedValueOf(E->getSubExpr(), S.Env))
+      if (BoolValue *B = truthValue(*V, S.Env))
+        S.Env.setValue(*E, *B);
+    return;
+  default:
+    return;
+  }
+}
+
+void DLPackFieldModel::transferBinary(const BinaryOperator *E,
+                                      const MatchResult &, State &S) {
+  Environment &Env = S.Env;
+  BinaryOperatorKind Op = E->getOpcode();
+  if (E->isComparisonOp()) {
+    if (BoolValue *B = comparisonValue(E, Env))
+      Env.setValue(*E, *B);
+    return;
+  }
+  if (E->isAssignmentOp()) {
+    assignment(E->getLHS(), Env);
+    // p += t->byte_offset on a pointer derived from data.
+    if ((Op == BO_AddAssign || Op == BO_SubAssign) &&
+        E->getLHS()->getType()->isPointerType()) {
+      Value *P = trackedValueOf(E->getLHS(), Env);
+      StorageLocation *Loc = Env.getStorageLocation(*E->getLHS());
+      if (P && Loc && hasProp(P, kDataTensor))
+        if (Value *New = cloneTracked(*P, E->getLHS()->getType(), Env)) {
+          if (mentionsByteOffset(E->getRHS(), Env))
+            New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+          Env.setValue(*Loc, *New);
+        }
+    }
+    return;
+  }
+  if ((Op == BO_Add || Op == BO_Sub) && E->getType()->isPointerType()) {
+    // base + offset, in either order.
+    const Expr *Ptr = E->getLHS(), *Int = E->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Int);
+    Value *P = trackedValueOf(Ptr, Env);
+    if (!P || !hasProp(P, kDataTensor))
+      return;
+    if (Value *Existing = Env.getValue(*E))
+      if (originOf(RC, Existing) == originOf(RC, P) && isTracked(Existing))
+        return;
+    if (Value *New = cloneTracked(*P, E->getType(), Env)) {
+      if (mentionsByteOffset(Int, Env))
+        New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+      Env.setValue(*E, *New);
+    }
+    return;
+  }
+  if (Op == BO_And) {
+    // flags & DLPACK_FLAG_BITMASK_READ_ONLY
+    const Expr *Flags = E->getLHS(), *Mask = E->getRHS();
+    Value *F = trackedValueOf(Flags, Env);
+    if (!F || !hasProp(F, kFlags)) {
+      std::swap(Flags, Mask);
+      F = trackedValueOf(Flags, Env);
+    }
+    if (!F || !hasProp(F, kFlags) || isLocal(F))
+      return;
+    std::optional<llvm::APSInt> K = constantOf(Mask, getASTContext());
+    if (!K || !(K->getZExtValue() & 1u))
+      return;
+    if (Value *Existing = Env.getValue(*E))
+      if (hasProp(Existing, kReadOnlyBit))
+        return;
+    IntegerValue &Bit = Env.create<IntegerValue>();
+    Bit.setProperty(kReadOnlyBit, Env.getBoolLiteralValue(true));
+    BoolValue &NZ = atomProp(Bit, kNonZero, Env);
+    BoolValue &RO = atomProp(*F, kReadOnly, Env);
+    Arena &A = Env.arena();
+    // Zero means READ_ONLY is clear; with the bare READ_ONLY mask, non-zero
+    // means it is set.
+    Env.assume(K->getZExtValue() == 1 ? A.makeEquals(NZ.formula(), RO.formula())
+                                      : A.makeImplies(A.makeNot(NZ.formula()),
+                                                      A.makeNot(RO.formula())));
+    Env.setValue(*E, Bit);
+  }
+}
+
+void DLPackFieldModel::transferUnary(const UnaryOperator *E,
+                                     const MatchResult &, State &S) {
+  Environment &Env = S.Env;
+  switch (E->getOpcode()) {
+  case UO_AddrOf: {
+    // &static_cast<char *>(t->data)[t->byte_offset]
+    const auto *AS =
+        dyn_cast<ArraySubscriptExpr>(E->getSubExpr()->IgnoreParens());
+    if (!AS)
+      return;
+    RC.AddressOnly.insert(AS);
+    Value *P = trackedValueOf(AS->getBase(), Env);
+    if (!P || !hasProp(P, kDataTensor))
+      return;
+    if (Value *Existing = Env.getValue(*E))
+      if (originOf(RC, Existing) == originOf(RC, P) && isTracked(Existing))
+        return;
+    if (Value *New = cloneTracked(*P, E->getType(), Env)) {
+      if (mentionsByteOffset(AS->getIdx(), Env))
+        New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+      Env.setValue(*E, *New);
+    }
+    return;
+  }
+  case UO_Deref:
+    noteStridesSeen(E->getSubExpr(), Env);
+    return;
+  case UO_LNot:
+    // C: !p and !t->byte_offset have int type and no bool conversion.
+    if (!E->getSubExpr()->getType()->isBooleanType())
+      if (Value *V = trackedValueOf(E->getSubExpr(), Env))
+        if (BoolValue *B = truthValue(*V, Env))
+          Env.setValue(*E, Env.makeNot(*B));
+    return;
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec:
+    markWriteChain(E->getSubExpr(), RC);
+    return;
+  default:
+    return;
+  }
+}
+
+void DLPackFieldModel::transferSubscript(const ArraySubscriptExpr *E,
+                                         const MatchResult &, State &S) {
+  noteStridesSeen(E->getBase(), S.Env);
+}
+
+void DLPackFieldModel::transferCall(const CallExpr *E, const MatchResult &,
+                                    State &S) {
+  Environment &Env = S.Env;
+  const FunctionDecl *Callee = E->getDirectCallee();
+  for (const Expr *Arg : E->arguments()) {
+    noteStridesSeen(Arg, Env);
+    if (RecordStorageLocation *R = tensorArgRecord(Arg, Env))
+      if (mayLookAtStrides(Callee, RC.StridesReaders))
+        RC.SeenTensors.insert(R);
+  }
+  if (hostGuard(E, Env))
+    return;
+
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // A DLPack record assigned through its (implicit) operator=.
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      assignment(Op->getArg(0), Env);
+    return;
+  }
+
+  // A reader of a device's type: int32_t device_type_of(const DLDevice &).
+  if (E->getNumArgs() == 1 && E->isPRValue() &&
+      E->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isBooleanType()) {
+    const Expr *Arg = E->getArg(0)->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
+      if (CE->getNumArgs() == 1)
+        Arg = CE->getArg(0)->IgnoreImplicit();
+    if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device) {
+      auto *Dev =
+          dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
+      StorageLocation *Loc = childOf(Dev, DLPackField::DeviceType);
+      if (!Loc)
+        return;
+      Value *V = Env.getValue(*Loc);
+      if (!V) {
+        QualType T = Loc->getType();
+        V = Env.createValue(T);
+        if (!V)
+          return;
+        Env.setValue(*Loc, *V);
+      }
+      if (!isa<IntegerValue>(V))
+        return;
+      if (!isLocal(V) && !hasProp(V, kDeviceType)) {
+        V->setProperty(kDeviceType, Env.getBoolLiteralValue(true));
+        atomProp(*V, kHost, Env);
+        RC.ReadSite.try_emplace(V, E);
+      }
+      if (Env.getValue(*E) != V)
+        Env.setValue(*E, *V);
+    }
+  }
+}
+
+bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
+  // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
+  const FunctionDecl *Callee = E->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || E->getNumArgs() != 1 ||
+      !E->getType()->isBooleanType() || !E->isPRValue())
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  if (llvm::none_of(RC.HostGuards,
+                    [&](const llvm::Regex &R) { return R.match(Name); }))
+    return false;
+  const Expr *Arg = E->getArg(0)->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
+    if (CE->getNumArgs() == 1)
+      Arg = CE->getArg(0)->IgnoreImplicit();
+  RecordStorageLocation *Dev = nullptr;
+  if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
+    Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
+  else
+    Dev = childRecordOf(tensorArgRecord(Arg, Env), DLPackField::Device);
+  if (!Dev)
+    return false;
+  auto *Host = Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField));
+  if (!Host) {
+    Host = &Env.makeAtomicBoolValue();
+    Env.setValue(Dev->getSyntheticField(kDeviceHostField), *Host);
+  }
+  RC.GuardSite.try_emplace(Dev, E);
+  Env.setValue(*E, *Host);
+  return true;
+}
+
+void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E,
+                                         const MatchResult &, State &S) {
+  for (const Expr *Arg : E->arguments()) {
+    noteStridesSeen(Arg, S.Env);
+    if (RecordStorageLocation *R = tensorArgRecord(Arg, S.Env))
+      if (mayLookAtStrides(E->getConstructor(), RC.StridesReaders))
+        RC.SeenTensors.insert(R);
+  }
+  if (!E->getConstructor()->isCopyOrMoveConstructor() && E->isPRValue() &&
+      E->getType()->isRecordType())
+    createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
+}
+
+void DLPackFieldModel::transferInitList(const InitListExpr *E,
+                                        const MatchResult &, State &S) {
+  if (E->isSemanticForm() && E->isPRValue() && E->getType()->isRecordType())
+    createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
+}
+
+void DLPackFieldModel::transferNew(const CXXNewExpr *E, const MatchResult &,
+                                   State &S) {
+  // new DLManagedTensorVersioned (no initialiser): a producer's own tensor.
+  if (auto *PV = S.Env.get<PointerValue>(*E))
+    createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S.Env);
+}
+
+void DLPackFieldModel::createdHere(RecordStorageLocation *R, Environment &Env,
+                                   int Depth) {
+  // A record built in this function: DLPack records in it (itself, or
+  // members like ExportBlock::managed) are the producer's own.
+  if (!R || Depth > 2)
+    return;
+  if (classifyDLPackType(R->getType()) != DLPackRecord::None) {
+    RC.LocalRecords.insert(R);
+    if (RecordStorageLocation *T = tensorRecordOf(R))
+      RC.LocalRecords.insert(T);
+    markLocal(R, Env);
+    return;
+  }
+  for (auto [D, Loc] : R->children())
+    if (auto *Child = dyn_cast_or_null<RecordStorageLocation>(Loc))
+      createdHere(Child, Env, Depth + 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The diagnoser: read-only, turns each element's state into events
+//===----------------------------------------------------------------------===//
+
+class DLPackEventCollector {
+public:
+  explicit DLPackEventCollector(RunContext &RC) : RC(RC) {}
+
+  llvm::SmallVector<DLPackEvent>
+  operator()(const CFGElement &Elt, ASTContext &Ctx,
+             const TransferStateForDiagnostics<NoopLattice> &S) {
+    llvm::SmallVector<DLPackEvent> Out;
+    auto CS = Elt.getAs<CFGStmt>();
+    if (!CS)
+      return Out;
+    const Stmt *St = CS->getStmt();
+    const Environment &Env = S.Env;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
+      if (!RC.AddressOnly.contains(AS))
+        accessed(AS, AS->getBase(), Env, Out);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
+      if (UO->getOpcode() == UO_Deref)
+        accessed(UO, UO->getSubExpr(), Env, Out);
+    } else if (const auto *Call = dyn_cast<CallExpr>(St)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      auto Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+      // The object argument of a member operator is not a memory argument.
+      called(Call, Callee, Args, Env, Out);
+    } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St)) {
+      if (!Ctor->getConstructor()->isCopyOrMoveConstructor())
+        called(Ctor, Ctor->getConstructor(),
+               llvm::ArrayRef(Ctor->getArgs(), Ctor->getNumArgs()), Env, Out);
+    } else if (const auto *ME = dyn_cast<MemberExpr>(St)) {
+      versionedAccess(ME, Env, Out);
+    }
+    return Out;
+  }
+
+private:
+  void accessed(const Expr *Use, const Expr *Base, const Environment &Env,
+                llvm::SmallVectorImpl<DLPackEvent> &Out) {
+    Value *V = trackedValueOf(Base, Env);
+    if (!V || isLocal(V))
+      return;
+    if (hasProp(V, kDataTensor)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::DataDeref;
+      E.Use = Use;
+      E.IsWrite = RC.WriteTargets.contains(Use);
+      dataFacts(E, *V, Env);
+      if (!E.Local)
+        Out.push_back(E);
+    } else if (hasProp(V, kStrides)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::StridesDeref;
+      E.Use = Use;
+      E.FieldRead = readSiteOf(RC, V);
+      E.NonNullProven = provesProp(Env, V, kNull, /*Negated=*/true);
+      Out.push_back(E);
+    }
+  }
+
+  void called(const Expr *Call, const FunctionDecl *Callee,
+              llvm::ArrayRef<const Expr *> Args, const Environment &Env,
+              llvm::SmallVectorImpl<DLPackEvent> &Out) {
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *Arg = Args[I];
+      if (!Arg)
+        continue;
+      Value *V = trackedValueOf(Arg, Env);
+      if (V && !isLocal(V) && hasProp(V, kDataTensor)) {
+        DLPackEvent E;
+        E.K = DLPackEvent::DataCallArg;
+        E.Use = Arg;
+        E.Call = Call;
+        E.Callee = Callee;
+        E.ArgIndex = I;
+        E.IsWrite = isCopyDestination(Callee, I);
+        dataFacts(E, *V, Env);
+        for (unsigned J = 0; J < Args.size(); ++J) {
+          if (J == I || !Args[J])
+            continue;
+          if (mentionsLayout(Args[J]))
+            E.CallPassesLayout = true;
+          // copy(dst, t->data, t->byte_offset, n): the callee adds it.
+          if (mentionsByteOffset(Args[J], Env))
+            E.OffsetApplied = true;
+        }
+        if (!E.Local)
+          Out.push_back(E);
+        continue;
+      }
+      tensorArgument(Call, Callee, I, Arg, Env, Out);
+    }
+  }
+
+  void tensorArgument(const Expr *Call, const FunctionDecl *Callee, unsigned I,
+                      const Expr *Arg, const Environment &Env,
+                      llvm::SmallVectorImpl<DLPackEvent> &Out) {
+    QualType T = Arg->IgnoreParenImpCasts()->getType();
+    DLPackRecord K = classifyDLPackPointee(T);
+    if (K != DLPackRecord::Tensor && !isManagedTensor(K))
+      return;
+    auto *PV =
+        dyn_cast_or_null<PointerValue>(Env.getValue(*stripIdentityCasts(Arg)));
+    if (!PV)
+      return;
+    auto *Rec = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+    Value *DT = deviceTypeValueOf(tensorRecordOf(Rec), Env);
+    if (!DT || isLocal(DT))
+      return;
+    for (const auto &P : DT->properties()) {
+      if (!P.getKey().starts_with(kDeviceEqPrefix))
+        continue;
+      auto *B = dyn_cast<BoolValue>(P.getValue());
+      if (!B || !Env.proves(B->formula()))
+        continue;
+      std::int64_t Raw;
+      if (P.getKey().drop_front(kDeviceEqPrefix.size()).getAsInteger(10, Raw))
+        continue;
+      DLPackEvent E;
+      E.K = DLPackEvent::TensorCallArg;
+      E.Use = Arg;
+      E.Call = Call;
+      E.Callee = Callee;
+      E.ArgIndex = I;
+      E.ProvenDeviceType = Raw;
+      E.DeviceCheck = RC.AtomSite.lookup(B);
+      E.FieldRead = readSiteOf(RC, DT);
+      Out.push_back(E);
+      return;
+    }
+  }
+
+  void dataFacts(DLPackEvent &E, Value &D, const Environment &Env) {
+    E.FieldRead = readSiteOf(RC, &D);
+    E.OffsetApplied = provesProp(Env, &D, kDataOffset);
+    auto *TP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataTensor));
+    auto *R =
+        TP ? dyn_cast<RecordStorageLocation>(&TP->getPointeeLoc()) : nullptr;
+    if (R && RC.LocalRecords.contains(R))
+      E.Local = true;
+    if (R) {
+      Value *O = fieldValue(R, DLPackField::ByteOffset, Env);
+      E.OffsetZeroProven = provesProp(Env, O, kZero);
+      Value *T = deviceTypeValueOf(R, Env);
+      RecordStorageLocation *Dev = childRecordOf(R, DLPackField::Device);
+      auto *Guard =
+          Dev ? Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField))
+              : nullptr;
+      E.HostProven = isLocal(T) || provesProp(Env, T, kHost) ||
+                     (Guard && Env.proves(Guard->formula()));
+      E.DeviceTypeChecked =
+          hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
+      Value *St = fieldValue(R, DLPackField::Strides, Env);
+      E.StridesNullProven = isLocal(St) || provesProp(Env, St, kNull);
+      E.StridesConsidered = isLocal(St) ||
+                            (St && RC.SeenStrides.contains(originOf(RC, St))) ||
+                            RC.SeenTensors.contains(R);
+    }
+    if (auto *MP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataManaged)))
+      if (auto *M = dyn_cast<RecordStorageLocation>(&MP->getPointeeLoc())) {
+        E.FromVersioned = true;
+        Value *F = fieldValue(M, DLPackField::Flags, Env);
+        E.FlagsNeverRead = !F || (!isLocal(F) && !hasProp(F, kFlags));
+        E.ReadOnlyClearProven =
+            isLocal(F) || provesProp(Env, F, kReadOnly, /*Negated=*/true);
+      }
+  }
+
+  void versionedAccess(const MemberExpr *ME, const Environment &Env,
+                       llvm::SmallVectorImpl<DLPackEvent> &Out) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (dlpackOwnerOf(FD) != DLPackRecord::ManagedTensorVersioned)
+      return;
+    DLPackField F = classifyDLPackField(FD);
+    if (F != DLPackField::DLTensor && F != DLPackField::Flags)
+      return;
+    if (RC.WriteChains.contains(ME))
+      return;
+    RecordStorageLocation *M = recordOfMemberBase(ME, Env);
+    if (!M || RC.LocalRecords.contains(M))
+      return;
+    // Tensors held in members or globals are checked where they were
+    // stored; accessors of a parameter leave the check to their caller.
+    const Expr *Root = ME->getBase()->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<MemberExpr>(Root))
+      Root = Inner->getBase()->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Root))
+      Root = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Root))
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Root)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasGlobalStorage())
+          return;
+      if (RC.AccessorParams.contains(DRE->getDecl()))
+        return;
+    }
+    Value *Major = fieldValue(childRecordOf(M, DLPackField::Version),
+                              DLPackField::Major, Env);
+    DLPackEvent E;
+    E.K = DLPackEvent::VersionedAccess;
+    E.Use = ME;
+    if (isLocal(Major)) {
+      E.MajorChecked = true;
+    } else {
+      E.MajorChecked = provesProp(Env, Major, kMajorOk);
+      E.MajorAssertedOnly =
+          !E.MajorChecked && provesProp(Env, Major, kMajorAssertOk);
+      if (E.MajorAssertedOnly)
+        E.AssertCheck = RC.AtomSite.lookup(Major);
+    }
+    Out.push_back(E);
+  }
+
+  RunContext &RC;
+};
+
+//===----------------------------------------------------------------------===//
+// Switches over a device type
+//===----------------------------------------------------------------------===//
+
+// The framework does not carry switch cases into the flow condition, so a
+// host access inside `case kDLCPU:` (or after a switch whose other arms all
+// leave) is proven on the CFG instead: the access is host-safe when no path
+// from the entry reaches it without taking a host-accessible case edge of a
+// switch over a device type.
+
+class SwitchHostProof {
+public:
+  SwitchHostProof(const FunctionDecl &FD, ASTContext &Ctx) {
+    CFG::BuildOptions Opts;
+    Opts.setAllAlwaysAdd();
+    Cfg = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Opts);
+    if (!Cfg)
+      return;
+    for (const CFGBlock *B : *Cfg) {
+      if (!B)
+        continue;
+      for (const CFGElement &E : *B)
+        if (auto CS = E.getAs<CFGStmt>())
+          StmtBlock.try_emplace(CS->getStmt(), B);
+      const auto *SW = dyn_cast_or_null<SwitchStmt>(B->getTerminatorStmt());
+      if (!SW || !readsDLPackDeviceType(SW->getCond()))
+        continue;
+      HasDeviceSwitch = true;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+        const CFGBlock *T = Succ.getReachableBlock();
+        if (!T)
+          continue;
+        const auto *Case = dyn_cast_or_null<CaseStmt>(T->getLabel());
+        if (!Case || Case->getRHS())
+          continue;
+        std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+        if (V && isHostAccessibleDeviceType(V->getExtValue()))
+          HostEdges.insert({B, T});
+      }
+    }
+  }
+
+  /// True when every path from the entry to S takes a host case edge.
+  bool proves(const Stmt *S) const {
+    if (!HasDeviceSwitch || HostEdges.empty())
+      return false;
+    const CFGBlock *Target = StmtBlock.lookup(S);
+    if (!Target)
+      return false;
+    llvm::SmallVector<const CFGBlock *> Work{&Cfg->getEntry()};
+    llvm::DenseSet<const CFGBlock *> Seen{&Cfg->getEntry()};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (B == Target)
+        return false;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+        const CFGBlock *T = Succ.getReachableBlock();
+        if (!T || HostEdges.contains({B, T}))
+          continue;
+        if (Seen.insert(T).second)
+          Work.push_back(T);
+      }
+    }
+    return true;
+  }
+
+private:
+  std::unique_ptr<CFG> Cfg;
+  llvm::DenseMap<const Stmt *, const CFGBlock *> StmtBlock;
+  llvm::DenseSet<std::pair<const CFGBlock *, const CFGBlock *>> HostEdges;
+  bool HasDeviceSwitch = false;
+};
+
+/// The same proof for `switch (mt->version.major) { case 1: ... }`.
+bool insideSupportedMajorCase(const Expr *Use, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*Use);
+  const Stmt *Prev = Use;
+  for (int Depth = 0; Depth < 64 && !Parents.empty(); ++Depth) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (const auto *Case = dyn_cast<CaseStmt>(P)) {
+      if (Case->getSubStmt() == Prev) {
+        // Walk up to the switch and check what it switches on.
+        DynTypedNodeList Up = Ctx.getParents(*Case);
+        for (int D2 = 0; D2 < 16 && !Up.empty(); ++D2) {
+          const Stmt *Q = Up[0].get<Stmt>();
+          if (!Q)
+            break;
+          if (const auto *SW = dyn_cast<SwitchStmt>(Q)) {
+            if (dlpackFieldOfMember(stripIdentityCasts(SW->getCond())) !=
+                DLPackField::Major)
+              return false;
+            std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+            return V && V->getExtValue() == 1;
+          }
+          Up = Ctx.getParents(*Q);
+        }
+      }
+    }
+    Prev = P;
+    Parents = Ctx.getParents(*P);
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The pre-filter
+//===----------------------------------------------------------------------===//
+
+/// Versioned-tensor parameters used only to read their fields (as a
+/// member base, or in a NULL test).
+class AccessorParamFinder : public RecursiveASTVisitor<AccessorParamFinder> {
+public:
+  llvm::DenseMap<const ValueDecl *, unsigned> Uses, FieldUses;
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    if (P && (classifyDLPackPointee(P->getType()) ==
+                  DLPackRecord::ManagedTensorVersioned ||
+              classifyDLPackType(P->getType()) ==
+                  DLPackRecord::ManagedTensorVersioned))
+      ++Uses[P];
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    countField(ME->getBase());
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+    if (E->getCastKind() == CK_PointerToBoolean)
+      countField(E->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isEqualityOp()) {
+      countField(BO->getLHS());
+      countField(BO->getRHS());
+    }
+    return true;
+  }
+  void countField(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_Deref)
+        E = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      ++FieldUses[DRE->getDecl()];
+  }
+};
+
+/// Finds a read the model can turn into an event: data, strides, the device
+/// type (imports of a known type), or dl_tensor/flags of a versioned tensor.
+/// A function that only writes fields (a producer) or only passes tensors
+/// around has nothing to report and is not analysed.
+class MentionsDLPack : public RecursiveASTVisitor<MentionsDLPack> {
+public:
+  bool Found = false;
+  bool VisitMemberExpr(MemberExpr *ME) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    switch (classifyDLPackField(FD)) {
+    case DLPackField::Data:
+    case DLPackField::Strides:
+    case DLPackField::DeviceType:
+      Found = true;
+      break;
+    case DLPackField::DLTensor:
+    case DLPackField::Flags:
+      Found = dlpackOwnerOf(FD) == DLPackRecord::ManagedTensorVersioned;
+      break;
+    default:
+      break;
+    }
+    return !Found;
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Public entry points
+//===----------------------------------------------------------------------===//
+
+std::string DLPackModelConfig::key() const {
+  std::string K;
+  for (const std::string &M : DebugOnlyAssertMacros)
+    K += M + ";";
+  K += "|";
+  for (const std::string &G : HostDeviceGuards)
+    K += G + ";";
+  K += "|" + std::to_string(Bounds.MaxSATIterations) + "|" +
+       std::to_string(Bounds.MaxBlockVisits) + "|" +
+       std::to_string(Bounds.MaxCFGBlocks);
+  return K;
+}
+
+namespace {
+struct FactsCache {
+  const ASTContext *Ctx = nullptr;
+  /// The pre-filter's answers, shared by every check.
+  llvm::DenseMap<const FunctionDecl *, bool> Mentions;
+  llvm::StringMap<
+      llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DLPackFacts>>>
+      ByConfig;
+};
+FactsCache &cache() {
+  static FactsCache C;
+  return C;
+}
+} // namespace
+
+void clearDLPackFactsCache() {
+  cache().ByConfig.clear();
+  cache().Mentions.clear();
+  cache().Ctx = nullptr;
+}
+
+bool mentionsDLPack(const FunctionDecl &FD) {
+  if (!FD.hasBody())
+    return false;
+  FactsCache &C = cache();
+  if (C.Ctx != &FD.getASTContext()) {
+    C.ByConfig.clear();
+    C.Mentions.clear();
+    C.Ctx = &FD.getASTContext();
+  }
+  auto [It, New] = C.Mentions.try_emplace(&FD, false);
+  if (New) {
+    MentionsDLPack V;
+    V.TraverseStmt(FD.getBody());
+    It->second = V.Found;
+  }
+  return It->second;
+}
+
+const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
+                                  const DLPackModelConfig &Config) {
+  FactsCache &C = cache();
+  if (C.Ctx != &Ctx) {
+    C.ByConfig.clear();
+    C.Mentions.clear();
+    C.Ctx = &Ctx;
+  }
+  auto &Slot = C.ByConfig[Config.key()][&FD];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<DLPackFacts>();
+  DLPackFacts &Facts = *Slot;
+
+  RunContext RC;
+  RC.Config = &Config;
+  for (const std::string &G : Config.HostDeviceGuards) {
+    llvm::Regex R(G);
+    if (R.isValid())
+      RC.HostGuards.push_back(std::move(R));
+  }
+  {
+    AccessorParamFinder Finder;
+    Finder.TraverseStmt(FD.getBody());
+    for (auto [P, N] : Finder.Uses)
+      if (Finder.FieldUses.lookup(P) >= N)
+        RC.AccessorParams.insert(P);
+  }
+  DLPackEventCollector Collector(RC);
+  FlowResult<DLPackEvent> R =
+      runFlowAnalysisWith<DLPackFieldModel, DLPackEvent>(
+          FD, Ctx,
+          [&RC](ASTContext &C, Environment &Env) {
+            return DLPackFieldModel(C, Env, RC);
+          },
+          DiagnosisCallbacks<DLPackFieldModel, DLPackEvent>{nullptr, Collector},
+          Config.Bounds);
+
+  Facts.Skipped = R.Skipped;
+  Facts.Detail = R.Detail;
+  Facts.Events.assign(R.Diagnostics.begin(), R.Diagnostics.end());
+
+  // Proofs the flow condition cannot carry: switch cases.
+  std::unique_ptr<SwitchHostProof> Switches;
+  for (DLPackEvent &E : Facts.Events) {
+    if ((E.K == DLPackEvent::DataDeref || E.K == DLPackEvent::DataCallArg) &&
+        !E.HostProven) {
+      if (!Switches)
+        Switches = std::make_unique<SwitchHostProof>(FD, Ctx);
+      const Stmt *At = E.K == DLPackEvent::DataCallArg ? E.Call : E.Use;
+      E.HostProven = Switches->proves(At);
+    }
+    if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked &&
+        insideSupportedMajorCase(E.Use, Ctx))
+      E.MajorChecked = true;
+  }
+  // The diagnoser runs once per CFG element after the fixpoint, but an
+  // element can be reported from both a Before and an After state in other
+  // configurations; keep one event per (kind, use).
+  llvm::DenseSet<std::pair<unsigned, const Expr *>> Seen;
+  llvm::erase_if(Facts.Events, [&](const DLPackEvent &E) {
+    return !Seen.insert({unsigned(E.K), E.Use}).second;
+  });
+  // Source order, so that "the first use" means what a reader expects.
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Facts.Events, [&](const DLPackEvent &A, const DLPackEvent &B) {
+    if (A.Use->getBeginLoc() != B.Use->getBeginLoc())
+      return SM.isBeforeInTranslationUnit(A.Use->getBeginLoc(),
+                                          B.Use->getBeginLoc());
+    return A.K < B.K;
+  });
+  return Facts;
+}
+
+MemoryCallKind classifyMemoryCall(const FunctionDecl *Callee) {
+  if (!Callee)
+    return MemoryCallKind::None;
+  if (Callee->getOverloadedOperator() == OO_Delete ||
+      Callee->getOverloadedOperator() == OO_Array_Delete)
+    return MemoryCallKind::Dealloc;
+  if (!Callee->getIdentifier())
+    return MemoryCallKind::None;
+  llvm::StringRef N = Callee->getName();
+  if (N.starts_with("cudaMemcpy") || N.starts_with("cudaMemset") ||
+      N.starts_with("cuMemcpy") || N.starts_with("cuMemset") ||
+      N.starts_with("hipMemcpy") || N.starts_with("hipMemset"))
+    return MemoryCallKind::DeviceCopy;
+  return llvm::StringSwitch<MemoryCallKind>(N)
+      .Cases({"memcpy", "memmove", "memset", "memcmp", "bcopy"},
+             MemoryCallKind::HostCopy)
+      .Cases({"__builtin_memcpy", "__builtin_memmove", "__builtin_memset",
+              "__builtin_memcmp"},
+             MemoryCallKind::HostCopy)
+      .Cases({"copy", "copy_n", "fill", "fill_n"},
+             Callee->isInStdNamespace() ? MemoryCallKind::HostCopy
+                                        : MemoryCallKind::None)
+      .Cases({"free", "cudaFree", "cudaFreeHost", "cudaFreeAsync", "hipFree",
+              "hipHostFree", "PyMem_Free", "PyMem_RawFree", "PyObject_Free",
+              "_aligned_free", "munmap"},
+             MemoryCallKind::Dealloc)
+      .Default(MemoryCallKind::None);
+}
+
+bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex) {
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  llvm::StringRef N = Callee->getName();
+  if (Callee->isInStdNamespace() && (N == "copy" || N == "copy_n"))
+    return ArgIndex == 2;
+  switch (classifyMemoryCall(Callee)) {
+  case MemoryCallKind::HostCopy:
+  case MemoryCallKind::DeviceCopy:
+    return ArgIndex == 0 && N != "memcmp" && N != "__builtin_memcmp";
+  default:
+    return false;
+  }
+}
+
+bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
+                        const LangOptions &LO,
+                        llvm::ArrayRef<std::string> Macros) {
+  // Walk the whole expansion stack: a token passed through several macros
+  // (MATX_ASSERT_STR(a) -> assert(a)) is a macro argument at each level, and
+  // each level's macro is named by where its parameter sits in its body.
+  for (int Depth = 0; Loc.isMacroID() && Depth < 64; ++Depth) {
+    if (!SM.isMacroArgExpansion(Loc)) {
+      llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
+      if (llvm::is_contained(Macros, Name))
+        return true;
+    }
+    Loc = SM.getImmediateExpansionRange(Loc).getBegin();
+  }
+  return false;
+}
+
+} // namespace clang::interop

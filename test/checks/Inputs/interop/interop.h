@@ -1,0 +1,167 @@
+// Declaration-only mock of the interop_shim API (<interop/interop.h>) for the
+// check tests: the names and signatures of runtime/include/interop/ that the
+// checks' default API model knows, and nothing else. Keep in step with the
+// runtime's headers.
+#ifndef INTEROP_MOCK_INTEROP_H
+#define INTEROP_MOCK_INTEROP_H
+
+typedef unsigned long size_t;
+typedef long int64_t;
+typedef unsigned long uintptr_t;
+struct DLManagedTensor;
+struct DLManagedTensorVersioned;
+struct DLDataType {
+  unsigned char code, bits;
+  unsigned short lanes;
+};
+struct DLDevice {
+  int device_type, device_id;
+};
+
+namespace std {
+template <class T> class vector {
+public:
+  vector();
+  vector(const vector &);
+  vector(vector &&);
+  ~vector();
+  vector &operator=(const vector &);
+  size_t size() const;
+  bool empty() const;
+  T &operator[](size_t);
+  const T &operator[](size_t) const;
+  T &at(size_t);
+  const T &at(size_t) const;
+  T &front();
+  const T &front() const;
+  T *begin();
+  T *end();
+  const T *begin() const;
+  const T *end() const;
+  void push_back(const T &);
+};
+template <class T> T &&move(T &t) noexcept;
+} // namespace std
+
+namespace interop {
+
+enum class Platform { kCpu, kCuda, kTpu };
+enum class MemoryKind { kDevice, kPinnedHost, kUnpinnedHost };
+
+class [[nodiscard]] Status {
+public:
+  Status();
+  bool ok() const noexcept;
+};
+
+template <typename T> class [[nodiscard]] Result {
+public:
+  Result(T value);
+  Result(Status status);
+  bool ok() const noexcept;
+  const Status &status() const noexcept;
+  T &value() &;
+  const T &value() const &;
+  T &&value() &&;
+  T &operator*() &;
+  const T &operator*() const &;
+  T &&operator*() &&;
+  T *operator->();
+  const T *operator->() const;
+};
+
+class Device {
+public:
+  Platform platform() const noexcept;
+  int id() const noexcept;
+  int process_index() const noexcept;
+  int local_hardware_id() const noexcept;
+  bool is_addressable() const noexcept;
+};
+
+std::vector<Device> devices();
+std::vector<Device> devices(Platform platform);
+std::vector<Device> local_devices();
+std::vector<Device> local_devices(Platform platform);
+Result<Device> device_by_id(Platform platform, int id);
+
+class Sharding {
+public:
+  static Sharding single_device(const Device &device,
+                                MemoryKind memory_kind = MemoryKind::kDevice);
+  static Result<Sharding>
+  replicated(std::vector<Device> devices,
+             MemoryKind memory_kind = MemoryKind::kDevice);
+  static Result<Sharding> split(std::vector<Device> devices, int axis,
+                                MemoryKind memory_kind = MemoryKind::kDevice);
+  const std::vector<Device> &devices() const noexcept;
+  size_t num_devices() const noexcept;
+  bool is_single_device() const noexcept;
+  bool is_fully_addressable() const noexcept;
+  bool is_fully_replicated() const noexcept;
+  MemoryKind memory_kind() const noexcept;
+  Platform platform() const noexcept;
+};
+
+class Array {
+public:
+  static Result<Array> from_host(const void *data, size_t data_bytes,
+                                 std::vector<int64_t> shape, DLDataType dtype,
+                                 const Sharding &sharding);
+  const std::vector<int64_t> &shape() const noexcept;
+  DLDataType dtype() const noexcept;
+  const Sharding &sharding() const noexcept;
+  size_t num_devices() const noexcept;
+  bool is_single_device() const noexcept;
+  bool is_fully_addressable() const noexcept;
+  bool is_fully_replicated() const noexcept;
+  MemoryKind memory_kind() const noexcept;
+  Platform platform() const noexcept;
+  std::vector<Array> addressable_shards() const;
+  Result<Array> addressable_data(size_t index) const;
+  Result<uintptr_t> unsafe_buffer_pointer() const;
+  Status copy_to_host(void *dst, size_t dst_bytes) const;
+};
+
+Result<Array> gather(const Array &array, const Device &device,
+                     MemoryKind memory_kind = MemoryKind::kDevice);
+
+struct ExportOptions {
+  int copy = 0;
+};
+struct ImportOptions {
+  int copy = 0;
+};
+
+class ManagedTensor {
+public:
+  ManagedTensor() noexcept;
+  ManagedTensor(ManagedTensor &&other) noexcept;
+  ~ManagedTensor();
+  void *release() noexcept;
+};
+
+Result<DLDevice> dlpack_device(const Array &array);
+Result<ManagedTensor> to_dlpack(const Array &array,
+                                const ExportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Device &target,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const Sharding &target,
+                          const ImportOptions &options = {});
+Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                          const ImportOptions &options = {});
+Result<Device> local_device_for(DLDevice dl_device);
+
+struct CudaArrayInterface {
+  uintptr_t data;
+  int version;
+};
+Result<CudaArrayInterface> cuda_array_interface(const Array &array);
+
+} // namespace interop
+
+#endif

@@ -1,0 +1,141 @@
+// Unit tests of the API model: option parsing, naming and classification.
+
+#include "lib/ApiModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::interop;
+using namespace clang::ast_matchers;
+
+namespace {
+
+TEST(ApiModelOptions, SplitsTrimsAndDropsLeadingColons) {
+  std::vector<std::string> N = splitNameList(" ::a::b ; c::d;;  ::e ");
+  ASSERT_EQ(N.size(), 3u);
+  EXPECT_EQ(N[0], "a::b");
+  EXPECT_EQ(N[1], "c::d");
+  EXPECT_EQ(N[2], "e");
+  EXPECT_TRUE(splitNameList("").empty());
+}
+
+TEST(ApiModelOptions, KeyNamesEveryOption) {
+  ApiModelOptions A, B;
+  EXPECT_EQ(A.key(), B.key());
+  B.TpuPlatforms = "::other::kTpu";
+  EXPECT_NE(A.key(), B.key());
+  unsigned Count = 0;
+  A.forEach([&](llvm::StringRef, const std::string &) { ++Count; });
+  EXPECT_EQ(Count, 21u);
+}
+
+class ModelOnCode : public ::testing::Test {
+protected:
+  void SetUp() override {
+    AST = tooling::buildASTFromCodeWithArgs(
+        R"cpp(
+#include "interop/interop.h"
+namespace mine {
+template <class T> struct Span { T *begin() const; };
+struct MyArray : interop::Array {};
+enum Kind { kPinned, kOther };
+}
+void use(interop::Result<interop::Array> r, std::vector<interop::Device> v,
+         mine::Span<const interop::Device *> s, mine::MyArray m,
+         std::vector<interop::Array> shards, int plain);
+void call(interop::Result<interop::Array> &r) { r.value(); }
+)cpp",
+        {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "model.cpp");
+    ASSERT_TRUE(AST);
+  }
+  QualType paramType(unsigned I) {
+    auto Found =
+        match(functionDecl(hasName("use")).bind("f"), AST->getASTContext());
+    return Found[0].getNodeAs<FunctionDecl>("f")->getParamDecl(I)->getType();
+  }
+  const FunctionDecl *function(llvm::StringRef Name) {
+    auto Found =
+        match(functionDecl(hasName(Name)).bind("f"), AST->getASTContext());
+    return Found.empty() ? nullptr : Found[0].getNodeAs<FunctionDecl>("f");
+  }
+  std::unique_ptr<ASTUnit> AST;
+};
+
+TEST_F(ModelOnCode, ClassifiesTypes) {
+  ApiModel M{ApiModelOptions()};
+  EXPECT_EQ(M.classify(paramType(0)), TypeRole::Result);
+  EXPECT_EQ(M.classify(paramType(1)), TypeRole::DeviceRange);
+  EXPECT_EQ(M.classify(paramType(2)), TypeRole::DeviceRange)
+      << "a view over device pointers is a device range";
+  EXPECT_EQ(M.classify(paramType(3)), TypeRole::Array)
+      << "a class derived from a modelled array is an array";
+  EXPECT_EQ(M.classify(paramType(4)), TypeRole::ArrayRange);
+  EXPECT_EQ(M.classify(paramType(5)), TypeRole::None);
+}
+
+TEST_F(ModelOnCode, ClassifiesFunctionsByQualifiedName) {
+  ApiModel M{ApiModelOptions()};
+  EXPECT_TRUE(M.classify(function("to_dlpack")).has(FnRole::Export));
+  FnRoles Import = M.classify(function("from_dlpack"));
+  EXPECT_TRUE(Import.has(FnRole::Import));
+  EXPECT_TRUE(Import.has(FnRole::SingleDeviceProducer))
+      << "one function can play several roles";
+  EXPECT_TRUE(M.classify(function("is_single_device"))
+                  .has(FnRole::SingleDevicePredicate));
+  EXPECT_TRUE(M.classify(function("local_devices"))
+                  .has(FnRole::AddressableDeviceSource));
+  EXPECT_TRUE(M.classify(function("use")).empty());
+  EXPECT_TRUE(M.classify(nullptr).empty());
+}
+
+TEST_F(ModelOnCode, MembersOfClassTemplatesAreNamedThroughTheTemplate) {
+  auto Found = match(cxxMethodDecl(hasName("value"),
+                                   ofClass(classTemplateSpecializationDecl()))
+                         .bind("m"),
+                     AST->getASTContext());
+  ASSERT_FALSE(Found.empty());
+  EXPECT_EQ(ApiModel::modelName(*Found[0].getNodeAs<NamedDecl>("m")),
+            "interop::Result::value");
+}
+
+TEST_F(ModelOnCode, OptionsReplaceTheDefaultNames) {
+  ApiModelOptions O;
+  O.ExportFunctions = "::interop::gather";
+  O.PinnedHostMemoryKinds = "::mine::kPinned";
+  ApiModel M(O);
+  EXPECT_FALSE(M.classify(function("to_dlpack")).has(FnRole::Export));
+  EXPECT_TRUE(M.classify(function("gather")).has(FnRole::Export));
+  auto E = match(enumConstantDecl(hasName("kPinned")).bind("e"),
+                 AST->getASTContext());
+  ASSERT_EQ(E.size(), 1u);
+  const auto *K = E[0].getNodeAs<EnumConstantDecl>("e");
+  EXPECT_TRUE(M.isPinnedHostMemoryKind(K))
+      << "unscoped enumerators are also named without their enum";
+  EXPECT_TRUE(M.isMemoryKindEnum(K->getType()));
+  EXPECT_EQ(M.names(FnRole::Export).size(), 1u);
+  EXPECT_EQ(M.names(FnRole::Export)[0], "interop::gather");
+}
+
+TEST_F(ModelOnCode, EntriesMayBeRegexes) {
+  EXPECT_FALSE(isNamePattern("::interop::to_dlpack"));
+  EXPECT_TRUE(isNamePattern("::interop::from_dlpack$"));
+  ApiModelOptions O;
+  // The spelling interop-unsupported-dlpack-device uses for the same key.
+  O.ImportFunctions = "::interop::from_dlpack$";
+  O.ExportFunctions = "::interop::to_dl.*";
+  O.ArrayTypes = "::interop::Arr(ay)$";
+  ApiModel M(O);
+  EXPECT_TRUE(M.classify(function("from_dlpack")).has(FnRole::Import));
+  EXPECT_TRUE(M.classify(function("to_dlpack")).has(FnRole::Export));
+  EXPECT_FALSE(M.classify(function("gather")).has(FnRole::Export));
+  EXPECT_EQ(M.classify(paramType(3)), TypeRole::Array);
+  EXPECT_TRUE(M.names(FnRole::Export).empty())
+      << "patterns have no name to show in a diagnostic";
+}
+
+} // namespace

@@ -1,0 +1,742 @@
+// Unit tests of the array/device model on annotated snippets.
+//
+// A snippet marks every sink call's line with what the analysis must find
+// there, e.g. `// [[single=holds]]`, `// [[addressable=unknown
+// origin=global]]`. Keys: single, tpu, pinned, addressable
+// (holds|unknown|refuted), origin (none|parameter|producer|global). Every sink
+// call must carry an annotation and every annotation must sit on a sink call,
+// so a snippet cannot pass by being ignored. Snippets written with the SPELL_*
+// macros run once per API spelling: the interop runtime's (the default model)
+// and an XLA IFRT-style API described only through options.
+
+#include "lib/ArrayDeviceFacts.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace clang::ast_matchers;
+
+namespace {
+
+struct Spelling {
+  const char *Name;
+  const char *Prelude;
+  ApiModelOptions Options;
+};
+
+const char *proofName(Proof P) {
+  switch (P) {
+  case Proof::Holds:
+    return "holds";
+  case Proof::Refuted:
+    return "refuted";
+  case Proof::Unknown:
+    return "unknown";
+  }
+  return "?";
+}
+
+const char *originName(Origin::Kind K) {
+  switch (K) {
+  case Origin::None:
+    return "none";
+  case Origin::Parameter:
+    return "parameter";
+  case Origin::Producer:
+    return "producer";
+  case Origin::GlobalDevices:
+    return "global";
+  }
+  return "?";
+}
+
+/// line -> key -> expected value, parsed from `// [[k=v k2=v2]]`.
+std::map<unsigned, std::map<std::string, std::string>>
+parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
+  std::map<unsigned, std::map<std::string, std::string>> Result;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Code.split(Lines, '\n');
+  for (unsigned I = 0; I < Lines.size(); ++I) {
+    llvm::StringRef L = Lines[I];
+    size_t Open = L.find("// [[");
+    if (Open == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef Body = L.substr(Open + 5);
+    Body = Body.take_until([](char C) { return C == ']'; });
+    llvm::SmallVector<llvm::StringRef> Pairs;
+    Body.split(Pairs, ' ', -1, false);
+    for (llvm::StringRef P : Pairs) {
+      auto [K, V] = P.split('=');
+      Result[FirstLine + I][K.str()] = V.str();
+    }
+  }
+  return Result;
+}
+
+/// Parses Prelude + Snippet, analyses every function of the main file and
+/// checks the annotations. Returns a description of every mismatch.
+std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
+                       const FlowBounds &Bounds = {}) {
+  std::string Prelude = S.Prelude;
+  unsigned PreludeLines = llvm::count(Prelude, '\n');
+  std::string Code = Prelude + Snippet.str();
+  std::vector<std::string> Args = {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
+                                   "-UNDEBUG"};
+  std::unique_ptr<ASTUnit> AST =
+      tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
+  if (!AST)
+    return "snippet did not parse";
+  ASTContext &Ctx = AST->getASTContext();
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return "snippet has compile errors";
+  auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
+
+  ArrayDeviceFacts Facts(S.Options, Bounds);
+  std::string Errors;
+  std::map<unsigned, bool> Seen;
+  auto Fns = match(
+      functionDecl(isDefinition(), isExpansionInMainFile()).bind("fn"), Ctx);
+  for (const BoundNodes &N : Fns) {
+    const auto *FD = N.getNodeAs<FunctionDecl>("fn");
+    const FunctionFacts &F = Facts.analyze(*FD, Ctx);
+    // Templates are analysed per instantiation; implicit members (a
+    // lambda's destructor) have no body.
+    if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
+      continue;
+    if (F.Skipped != SkipReason::None) {
+      Errors += "function " + FD->getNameAsString() +
+                " skipped: " + describeSkip(F.Skipped) + " " + F.Detail + "\n";
+      continue;
+    }
+    for (const SinkFact &Fact : F.Sinks) {
+      unsigned Line = Ctx.getSourceManager().getPresumedLineNumber(
+          Fact.Call->getBeginLoc());
+      if (Line <= PreludeLines)
+        continue;
+      Seen[Line] = true;
+      auto It = Expected.find(Line);
+      if (It == Expected.end()) {
+        Errors += "line " + std::to_string(Line - PreludeLines) +
+                  ": sink call without annotation\n";
+        continue;
+      }
+      if (!Fact.Modelled) {
+        Errors += "line " + std::to_string(Line - PreludeLines) +
+                  ": subject not modelled\n";
+        continue;
+      }
+      for (const auto &[Key, Want] : It->second) {
+        std::string Got;
+        if (Key == "single")
+          Got = proofName(Fact.SingleDevice);
+        else if (Key == "tpu")
+          Got = proofName(Fact.Tpu);
+        else if (Key == "pinned")
+          Got = proofName(Fact.PinnedHost);
+        else if (Key == "addressable")
+          Got = proofName(Fact.Addressable);
+        else if (Key == "origin")
+          Got = originName(Fact.From.K);
+        else
+          Got = "<unknown key " + Key + ">";
+        if (Got != Want)
+          Errors += "line " + std::to_string(Line - PreludeLines) + ": " + Key +
+                    " is " + Got + ", expected " + Want + "\n";
+      }
+    }
+  }
+  for (const auto &[Line, Keys] : Expected)
+    if (!Seen.count(Line))
+      Errors += "line " + std::to_string(Line - PreludeLines) +
+                ": annotated, but no sink call was judged there\n";
+  return Errors;
+}
+
+//===----------------------------------------------------------------------===//
+// The two spellings of the API
+//===----------------------------------------------------------------------===//
+
+const char *InteropPrelude = R"cpp(#include "interop/interop.h"
+using namespace interop;
+using Arr = Array;
+#define SPELL_EXPORT(a) to_dlpack(a)
+#define SPELL_IS_SINGLE(a) (a).is_single_device()
+#define SPELL_COUNT(a) (a).sharding().devices().size()
+#define SPELL_COPY_TO_ONE(a) gather(a, local_devices()[0])
+#define SPELL_COPIED(r) (*r)
+#define SPELL_IMPORT(t, d) from_dlpack(t, d)
+#define SPELL_ADDRESSABLE(d) (d).is_addressable()
+#define SPELL_ALL_DEVICES(c) devices()
+#define SPELL_MY_DEVICES(c) local_devices()
+using Tensor = DLManagedTensorVersioned;
+using Dev = const Device &;
+struct Ctx {};
+)cpp";
+
+const char *IfrtPrelude = R"cpp(#include "ifrt/ifrt.h"
+using namespace xla::ifrt;
+using Arr = Array;
+#define SPELL_EXPORT(a) bridge::ToDlpack(a)
+#define SPELL_IS_SINGLE(a) ((a).sharding().devices().size() == 1)
+#define SPELL_COUNT(a) (a).sharding().devices().size()
+#define SPELL_COPY_TO_ONE(a) bridge::CopyToDevice(a, nullptr)
+#define SPELL_COPIED(r) (**r)
+#define SPELL_IMPORT(t, d) bridge::FromDlpack(t, d)
+#define SPELL_ADDRESSABLE(d) (d)->IsAddressable()
+#define SPELL_ALL_DEVICES(c) (c).devices()
+#define SPELL_MY_DEVICES(c) (c).addressable_devices()
+using Tensor = DLManagedTensor;
+using Dev = Device *;
+using Ctx = Client;
+)cpp";
+
+ApiModelOptions ifrtOptions() {
+  ApiModelOptions O;
+  O.ArrayTypes = "::xla::ifrt::Array";
+  O.ShardingTypes = "::xla::ifrt::Sharding";
+  O.DeviceTypes = "::xla::ifrt::Device";
+  O.DeviceListTypes = "::xla::ifrt::DeviceList";
+  O.ResultTypes = "::absl::StatusOr";
+  O.ExportFunctions = "::bridge::ToDlpack";
+  O.ImportFunctions = "::bridge::FromDlpack";
+  O.CudaArrayInterfaceFunctions = "";
+  O.SingleDevicePredicates = "";
+  O.DeviceCountFunctions = "";
+  O.ShardingFunctions = "::xla::ifrt::Array::sharding";
+  O.DeviceListFunctions =
+      "::xla::ifrt::Sharding::devices;::xla::ifrt::DeviceList::devices";
+  O.AddressablePredicates = "::xla::ifrt::Device::IsAddressable";
+  O.GlobalDeviceSources =
+      "::xla::ifrt::Client::devices;::xla::ifrt::Client::LookupDevice";
+  O.AddressableDeviceSources = "::xla::ifrt::Client::addressable_devices";
+  O.SingleDeviceProducers = "::bridge::CopyToDevice;::bridge::FromDlpack";
+  O.ShardFunctions = "";
+  O.PlatformFunctions = "";
+  O.TpuPlatforms = "";
+  O.MemoryKindFunctions = "";
+  O.PinnedHostMemoryKinds = "";
+  return O;
+}
+
+std::vector<Spelling> spellings() {
+  return {{"interop", InteropPrelude, ApiModelOptions()},
+          {"ifrt", IfrtPrelude, ifrtOptions()}};
+}
+
+void PrintTo(const Spelling &S, std::ostream *OS) { *OS << S.Name; }
+
+class BothSpellings : public ::testing::TestWithParam<Spelling> {};
+
+std::string spellingName(const ::testing::TestParamInfo<Spelling> &I) {
+  return I.param.Name;
+}
+
+#define EXPECT_SNIPPET(Code) EXPECT_EQ(runSnippet(GetParam(), Code), "")
+
+//===----------------------------------------------------------------------===//
+// Single-device proofs, in both spellings
+//===----------------------------------------------------------------------===//
+
+TEST_P(BothSpellings, UncheckedParameterIsUnknown) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a) {
+  auto t = SPELL_EXPORT(a); // [[single=unknown origin=none]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, IfGuard) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a) {
+  if (SPELL_IS_SINGLE(a)) {
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+  } else {
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  }
+  auto t = SPELL_EXPORT(a); // [[single=unknown]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, NegatedEarlyExits) {
+  EXPECT_SNIPPET(R"cpp(
+bool more();
+void ret(const Arr &a) {
+  if (!SPELL_IS_SINGLE(a))
+    return;
+  auto t = SPELL_EXPORT(a); // [[single=holds]]
+}
+void cont(const Arr &a) {
+  while (more()) {
+    if (!SPELL_IS_SINGLE(a))
+      continue;
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+  }
+}
+void brk(const Arr &a) {
+  for (;;) {
+    if (!SPELL_IS_SINGLE(a))
+      break;
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+  }
+  auto t = SPELL_EXPORT(a); // [[single=refuted]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, StoredGuardAndConnectives) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a, const Arr &b) {
+  const bool both = SPELL_IS_SINGLE(a) && SPELL_IS_SINGLE(b);
+  if (both) {
+    auto ta = SPELL_EXPORT(a); // [[single=holds]]
+    auto tb = SPELL_EXPORT(b); // [[single=holds]]
+  }
+  if (SPELL_IS_SINGLE(a) || SPELL_IS_SINGLE(b))
+    auto t = SPELL_EXPORT(a); // [[single=unknown]]
+  if (!SPELL_IS_SINGLE(a) || !SPELL_IS_SINGLE(b))
+    return;
+  auto t = SPELL_EXPORT(b); // [[single=holds]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, CountComparisons) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a) {
+  if (SPELL_COUNT(a) == 1)
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+  if (SPELL_COUNT(a) != 1)
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  if (SPELL_COUNT(a) > 1)
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  if (SPELL_COUNT(a) < 2)
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+  if (2 <= SPELL_COUNT(a))
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  if (SPELL_COUNT(a) == 4)
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  if (SPELL_COUNT(a) < 4)
+    auto t = SPELL_EXPORT(a); // [[single=unknown]]
+  if (SPELL_COUNT(a) >= 4)
+    auto t = SPELL_EXPORT(a); // [[single=refuted]]
+  auto n = SPELL_COUNT(a);
+  if (n <= 1)
+    auto t = SPELL_EXPORT(a); // [[single=holds]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, GuardOnOnePathProvesNothing) {
+  EXPECT_SNIPPET(R"cpp(
+bool flag();
+void f(const Arr &a) {
+  if (flag()) {
+    if (!SPELL_IS_SINGLE(a))
+      return;
+  }
+  auto t = SPELL_EXPORT(a); // [[single=unknown]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, GuardOnOtherArrayProvesNothing) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a, const Arr &b) {
+  if (!SPELL_IS_SINGLE(a))
+    return;
+  auto t = SPELL_EXPORT(b); // [[single=unknown origin=none]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, MembersAndLambdas) {
+  EXPECT_SNIPPET(R"cpp(
+struct Holder { const Arr &array; };
+void member(const Holder &h) {
+  if (SPELL_IS_SINGLE(h.array))
+    auto t = SPELL_EXPORT(h.array); // [[single=holds]]
+}
+void lambda(const Arr &a) {
+  auto f = [&a] {
+    if (SPELL_IS_SINGLE(a))
+      auto t = SPELL_EXPORT(a); // [[single=holds]]
+    auto u = SPELL_EXPORT(a); // [[single=unknown]]
+  };
+  f();
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, TernaryArms) {
+  EXPECT_SNIPPET(R"cpp(
+template <class T> int use(const T &);
+void f(const Arr &a) {
+  int x = SPELL_IS_SINGLE(a) ? use(SPELL_EXPORT(a)) // [[single=holds]]
+                             : use(SPELL_EXPORT(a)); // [[single=refuted]]
+}
+)cpp");
+}
+
+TEST_P(BothSpellings, CopiedToOneDevice) {
+  EXPECT_SNIPPET(R"cpp(
+void f(const Arr &a) {
+  auto r = SPELL_COPY_TO_ONE(a);
+  if (!r.ok())
+    return;
+  auto t = SPELL_EXPORT(SPELL_COPIED(r)); // [[single=holds]]
+}
+)cpp");
+}
+
+//===----------------------------------------------------------------------===//
+// Device addressability, in both spellings
+//===----------------------------------------------------------------------===//
+
+TEST_P(BothSpellings, GlobalDeviceList) {
+  EXPECT_SNIPPET(R"cpp(
+void f(Tensor *t, const Ctx &c, Dev param) {
+  auto r1 = SPELL_IMPORT(t, SPELL_ALL_DEVICES(c)[1]); // [[addressable=unknown origin=global]]
+  auto r2 = SPELL_IMPORT(t, SPELL_MY_DEVICES(c)[1]); // [[addressable=holds]]
+  auto r3 = SPELL_IMPORT(t, param); // [[addressable=unknown origin=none]]
+  for (Dev d : SPELL_ALL_DEVICES(c)) {
+    if (!SPELL_ADDRESSABLE(d))
+      continue;
+    auto r = SPELL_IMPORT(t, d); // [[addressable=holds origin=global]]
+  }
+  for (Dev d : SPELL_ALL_DEVICES(c)) {
+    if (SPELL_ADDRESSABLE(d))
+      continue;
+    auto r = SPELL_IMPORT(t, d); // [[addressable=refuted origin=global]]
+  }
+}
+)cpp");
+}
+
+INSTANTIATE_TEST_SUITE_P(ApiSpellings, BothSpellings,
+                         ::testing::ValuesIn(spellings()), spellingName);
+
+//===----------------------------------------------------------------------===//
+// The runtime's API only (platforms, memory kinds, shards, Result accessors)
+//===----------------------------------------------------------------------===//
+
+std::string interopSnippet(llvm::StringRef Code,
+                           const FlowBounds &Bounds = {}) {
+  return runSnippet(spellings()[0], Code, Bounds);
+}
+
+TEST(InteropModel, ResultAccessorsOfGather) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a, const Device &d) {
+  auto g = gather(a, d);
+  auto t1 = to_dlpack(*g);         // [[single=holds origin=none]]
+  auto t2 = to_dlpack(g.value());  // [[single=holds]]
+  auto t3 = to_dlpack(*g.operator->()); // [[single=holds]]
+  auto p = g->unsafe_buffer_pointer(); // [[single=holds]]
+  Array moved = std::move(g).value();
+  auto t4 = to_dlpack(moved); // [[single=holds]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, ShardsAreSingleDevice) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a) {
+  for (const Array &s : a.addressable_shards())
+    auto t = to_dlpack(s); // [[single=holds]]
+  auto shards = a.addressable_shards();
+  auto t0 = to_dlpack(shards.at(0)); // [[single=holds]]
+  auto one = a.addressable_data(0);
+  auto t1 = to_dlpack(one.value()); // [[single=holds]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, ReassignmentInvalidates) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+Array make();
+void f(Array a) {
+  if (!a.is_single_device())
+    return;
+  auto t1 = to_dlpack(a); // [[single=holds]]
+  a = make();
+  auto t2 = to_dlpack(a); // [[single=unknown origin=producer]]
+  a = gather(a, local_devices()[0]).value();
+  auto t3 = to_dlpack(a); // [[single=holds]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, PlatformsAndMemoryKinds) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a, const Device &d) {
+  auto t0 = to_dlpack(a); // [[tpu=unknown]]
+  if (a.platform() == Platform::kTpu) {
+    auto t1 = to_dlpack(a); // [[tpu=holds pinned=unknown]]
+    if (a.memory_kind() == MemoryKind::kPinnedHost)
+      auto t2 = to_dlpack(a); // [[tpu=holds pinned=holds]]
+    if (a.memory_kind() == MemoryKind::kUnpinnedHost)
+      auto t3 = to_dlpack(a); // [[tpu=holds pinned=refuted]]
+    if (a.memory_kind() != MemoryKind::kDevice)
+      auto t4 = to_dlpack(a); // [[tpu=holds pinned=unknown]]
+  }
+  if (a.platform() == Platform::kCuda)
+    auto t5 = to_dlpack(a); // [[tpu=refuted]]
+  Platform p = a.sharding().platform();
+  if (p != Platform::kCpu)
+    auto t6 = to_dlpack(a); // [[tpu=unknown]]
+  if (d.platform() == Platform::kTpu) {
+    auto g = gather(a, d, MemoryKind::kPinnedHost);
+    auto t7 = to_dlpack(*g); // [[single=holds tpu=holds pinned=holds]]
+    auto h = gather(a, d);
+    auto t8 = to_dlpack(*h); // [[tpu=holds pinned=refuted]]
+  }
+  auto cpu = gather(a, local_devices(Platform::kCpu)[0]);
+  auto t9 = to_dlpack(*cpu); // [[tpu=refuted]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, ShardingsCarryTheirArraysFacts) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a, const void *data, const Sharding &s) {
+  const Sharding &sh = a.sharding();
+  if (sh.num_devices() == 1)
+    auto t = to_dlpack(a); // [[single=holds]]
+  auto one = Sharding::single_device(local_devices()[0], MemoryKind::kPinnedHost);
+  auto b = Array::from_host(data, 4, {}, DLDataType{2, 32, 1}, one);
+  auto tb = to_dlpack(*b); // [[single=holds]]
+  auto c = Array::from_host(data, 4, {}, DLDataType{2, 32, 1}, s);
+  auto tc = to_dlpack(*c); // [[single=unknown]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, GettersAreCachedUntilTheHolderChanges) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+struct Holder {
+  const Array &array() const;
+  void reset();
+};
+void f(Holder &h) {
+  if (!h.array().is_single_device())
+    return;
+  auto t1 = to_dlpack(h.array()); // [[single=holds origin=producer]]
+  h.reset();
+  auto t2 = to_dlpack(h.array()); // [[single=unknown]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, DeviceProvenanceJoinsAsMay) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+bool flag();
+void f(DLManagedTensorVersioned *t) {
+  Device d = local_devices()[0];
+  auto r1 = from_dlpack(t, d); // [[addressable=holds origin=none]]
+  if (flag())
+    d = devices()[5];
+  auto r2 = from_dlpack(t, d); // [[addressable=unknown origin=global]]
+  d = local_devices()[1];
+  auto r3 = from_dlpack(t, d); // [[addressable=holds origin=none]]
+  auto id = device_by_id(Platform::kCpu, 3);
+  auto r4 = from_dlpack(t, *id); // [[addressable=unknown origin=global]]
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, EachIterationHasItsOwnElement) {
+  // A check of the first element says nothing about the next ones.
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const std::vector<Array> &arrays) {
+  bool checked = false;
+  for (const Array &a : arrays) {
+    if (!checked) {
+      if (!a.is_single_device())
+        return;
+      checked = true;
+    }
+    auto t = to_dlpack(a); // [[single=unknown]]
+  }
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, UnreachableSinksAreNotJudged) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a) {
+  return;
+  auto t = to_dlpack(a);
+}
+)cpp"),
+            "");
+}
+
+TEST(InteropModel, LoopsConverge) {
+  // Loops that create values on every iteration must still reach a fixpoint
+  // well inside the default bounds (a skipped function would be reported).
+  EXPECT_EQ(interopSnippet(R"cpp(
+bool more();
+void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
+  Array cur = arrays[0];
+  while (more()) {
+    for (const Array &a : arrays) {
+      if (a.num_devices() == 1) {
+        cur = a;
+        continue;
+      }
+      auto g = gather(a, local_devices()[0]);
+      if (!g.ok())
+        break;
+      cur = *g;
+    }
+    for (const Device &d : devices()) {
+      auto r = from_dlpack(t, d); // [[addressable=unknown origin=global]]
+    }
+    auto e = to_dlpack(cur); // [[single=unknown]]
+  }
+}
+)cpp"),
+            "");
+}
+
+//===----------------------------------------------------------------------===//
+// Bounds and give-ups
+//===----------------------------------------------------------------------===//
+
+const FunctionFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
+                                 ArrayDeviceFacts &Facts,
+                                 llvm::StringRef Name) {
+  ASTContext &Ctx = AST->getASTContext();
+  auto Found =
+      match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
+  EXPECT_EQ(Found.size(), 1u);
+  return Facts.analyze(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
+}
+
+std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
+  return tooling::buildASTFromCodeWithArgs(
+      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
+}
+
+TEST(Bounds, TooLargeIsSkippedNotAnalysed) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+bool flag();
+void f(const interop::Array &a) {
+  if (flag()) return; if (flag()) return; if (flag()) return;
+  auto t = interop::to_dlpack(a);
+})cpp");
+  FlowBounds B;
+  B.MaxCFGBlocks = 4;
+  ArrayDeviceFacts Facts({}, B);
+  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  EXPECT_EQ(F.Skipped, SkipReason::TooLarge);
+  EXPECT_TRUE(llvm::StringRef(F.Detail).ends_with("CFG blocks"));
+  EXPECT_TRUE(F.Sinks.empty());
+  EXPECT_EQ(Facts.analysedFunctions(), 0u);
+}
+
+TEST(Bounds, BlockVisitLimitIsABoundExceeded) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+bool flag();
+void f(const interop::Array &a) {
+  while (flag()) { if (flag()) continue; }
+  auto t = interop::to_dlpack(a);
+})cpp");
+  FlowBounds B;
+  B.MaxBlockVisits = 3;
+  ArrayDeviceFacts Facts({}, B);
+  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  EXPECT_EQ(F.Skipped, SkipReason::BoundExceeded);
+  EXPECT_FALSE(F.Detail.empty());
+  EXPECT_TRUE(F.Sinks.empty()) << "a give-up must not leave partial results";
+}
+
+TEST(Bounds, TemplatesAndDeclarations) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+template <typename T> void g(const T &a) { auto t = interop::to_dlpack(a); }
+)cpp");
+  ArrayDeviceFacts Facts({}, {});
+  const FunctionFacts &F = analyzeOnly(AST, Facts, "g");
+  EXPECT_EQ(F.Skipped, SkipReason::Dependent);
+}
+
+TEST(Bounds, CodeThatDoesNotCompileIsSkipped) {
+  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
+      R"cpp(#include "interop/interop.h"
+void f(const interop::Array &a) { auto t = interop::to_dlpack(a, undeclared); }
+)cpp",
+      {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
+  ASSERT_TRUE(AST);
+  ArrayDeviceFacts Facts({}, {});
+  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  EXPECT_EQ(F.Skipped, SkipReason::InvalidCode);
+}
+
+TEST(Facts, EachFunctionIsAnalysedOnce) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+void f(const interop::Array &a) {
+  auto t = interop::to_dlpack(a);
+  auto u = interop::to_dlpack(a);
+})cpp");
+  ArrayDeviceFacts Facts({}, {});
+  const FunctionFacts &A = analyzeOnly(AST, Facts, "f");
+  const FunctionFacts &B = analyzeOnly(AST, Facts, "f");
+  EXPECT_EQ(&A, &B);
+  EXPECT_EQ(A.Sinks.size(), 2u);
+  EXPECT_EQ(Facts.analysedFunctions(), 1u);
+}
+
+TEST(Facts, SharedInstancePerConfiguration) {
+  auto AST = parse("int x;");
+  ASTContext &Ctx = AST->getASTContext();
+  ApiModelOptions Other;
+  Other.ExportFunctions = "::mine::export_it";
+  ArrayDeviceFacts &A = sharedArrayDeviceFacts(Ctx, {}, {});
+  ArrayDeviceFacts &B = sharedArrayDeviceFacts(Ctx, {}, {});
+  ArrayDeviceFacts &C = sharedArrayDeviceFacts(Ctx, Other, {});
+  EXPECT_EQ(&A, &B);
+  EXPECT_NE(&A, &C);
+  releaseSharedArrayDeviceFacts();
+}
+
+TEST(Facts, PreFilterFindsSinksOutsideLambdasOnly) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+void direct(const interop::Array &a) { auto t = interop::to_dlpack(a); }
+void in_lambda(const interop::Array &a) {
+  auto f = [&] { auto t = interop::to_dlpack(a); };
+}
+void none(const interop::Array &a) { bool b = a.is_single_device(); }
+)cpp");
+  ASTContext &Ctx = AST->getASTContext();
+  ApiModel M{ApiModelOptions()};
+  auto Get = [&](llvm::StringRef N) {
+    return match(functionDecl(hasName(N)).bind("f"), Ctx)[0]
+        .getNodeAs<FunctionDecl>("f");
+  };
+  EXPECT_TRUE(callsAnySink(M, *Get("direct")));
+  EXPECT_FALSE(callsAnySink(M, *Get("in_lambda")));
+  EXPECT_FALSE(callsAnySink(M, *Get("none")));
+}
+
+} // namespace

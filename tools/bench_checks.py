@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Measures what the array/device checks add to clang-tidy's time.
+
+  bench_checks.py --build BUILD [--functions N] [--runs R] [--out DIR]
+
+Generates three translation units of the same shape (standard headers, N
+functions of guards, loops, copies and calls):
+
+  interop.cpp   the functions use the interop runtime's API (<interop/interop.h>):
+                exports, imports, CUDA array interfaces, gathers, guards;
+  plain.cpp     the same functions over a plain struct: no interop call at all;
+  optional.cpp  the same functions over std::optional, for comparison with
+                bugprone-unchecked-optional-access.
+
+and times clang-tidy on each, with one trivial check as the baseline and with
+the checks added. Prints min and median wall-clock seconds and the overhead of
+the checks over the baseline. This is a benchmark, not a test: it asserts
+nothing.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HEADERS = """#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+"""
+
+# One function body per pattern, written once over placeholder names so that
+# the three TUs have the same shape. {A} is the array type, {OK}(x) a guard,
+# {EXPORT}(x) a use that needs the guard, {MAKE}() a producer.
+PATTERNS = [
+    # guarded export
+    """void f{i}(const {A} &a, int n) {{
+  if (!{OK}(a))
+    return;
+  for (int k = 0; k < n; ++k)
+    log_value(k);
+  auto r = {EXPORT}(a);
+  keep(r);
+}}""",
+    # a produced value, checked before the export
+    """void f{i}(int n) {{
+  {A} a = {MAKE}(n);
+  std::string label = "batch-" + std::to_string(n);
+  log_text(label);
+  if ({OK}(a)) {{
+    auto r = {EXPORT}(a);
+    keep(r);
+  }}
+}}""",
+    # loop with continue and a stored guard
+    """int f{i}(const std::vector<{A}> &items) {{
+  int done = 0;
+  for (const {A} &a : items) {{
+    const bool ready = {OK}(a);
+    if (!ready)
+      continue;
+    auto r = {EXPORT}(a);
+    keep(r);
+    ++done;
+  }}
+  return done;
+}}""",
+    # && and early exits
+    """void f{i}(const {A} &a, const {A} &b, bool verbose) {{
+  if (!{OK}(a) || !{OK}(b))
+    return;
+  if (verbose)
+    log_text("pair");
+  auto ra = {EXPORT}(a);
+  auto rb = {EXPORT}(b);
+  keep(ra);
+  keep(rb);
+}}""",
+    # map lookups and a ternary
+    """void f{i}(const std::map<std::string, {A}> &table, const std::string &key) {{
+  auto it = table.find(key);
+  if (it == table.end())
+    return;
+  const {A} &a = it->second;
+  auto r = {OK}(a) ? {EXPORT}(a) : {FALLBACK};
+  keep(r);
+}}""",
+    # reassignment in a branch
+    """void f{i}({A} a, int n) {{
+  if (!{OK}(a))
+    return;
+  if (n > 3) {{
+    a = {MAKE}(n);
+    if (!{OK}(a))
+      return;
+  }}
+  std::vector<int> counts(n, 1);
+  std::sort(counts.begin(), counts.end());
+  auto r = {EXPORT}(a);
+  keep(r);
+}}""",
+    # a lambda
+    """void f{i}(const std::vector<{A}> &items) {{
+  auto each = [](const {A} &a) {{
+    if ({OK}(a)) {{
+      auto r = {EXPORT}(a);
+      keep(r);
+    }}
+  }};
+  std::for_each(items.begin(), items.end(), each);
+}}""",
+    # the one mistake in the file: an export nobody checked
+    """void f{i}(const {A} &a, int n) {{
+  log_value(n);
+  auto r = {EXPORT}(a);
+  keep(r);
+}}""",
+    # while loop with a counter
+    """void f{i}(const {A} &a, int budget) {{
+  int tries = 0;
+  while (tries < budget && !{OK}(a))
+    ++tries;
+  if (tries == budget)
+    return;
+  auto r = {EXPORT}(a);
+  keep(r);
+}}""",
+]
+
+# interop-specific extras, with plain/optional stand-ins of the same shape.
+EXTRA = {
+    "interop": [
+        """void g{i}(DLManagedTensorVersioned *t, int rank) {{
+  auto all = interop::devices();
+  const interop::Device &d = all[rank % 4];
+  if (!d.is_addressable())
+    return;
+  auto r = interop::from_dlpack(t, d);
+  keep(r);
+}}""",
+        """void g{i}(const interop::Array &a) {{
+  auto g = interop::gather(a, interop::local_devices()[0]);
+  if (!g.ok())
+    return;
+  auto p = g->unsafe_buffer_pointer();
+  auto c = interop::cuda_array_interface(*g);
+  keep(p);
+  keep(c);
+}}""",
+        """void g{i}(const interop::Array &a) {{
+  if (!a.is_single_device() || a.platform() != interop::Platform::kTpu)
+    return;
+  if (a.memory_kind() != interop::MemoryKind::kPinnedHost)
+    return;
+  auto r = interop::to_dlpack(a);
+  keep(r);
+}}""",
+    ],
+    "plain": [
+        """void g{i}(Tensor *t, int rank) {{
+  auto all = plain_devices();
+  const Dev &d = all[rank % 4];
+  if (!d.ok())
+    return;
+  auto r = plain_import(t, d);
+  keep(r);
+}}""",
+        """void g{i}(const Plain &a) {{
+  auto g = plain_copy(a);
+  if (!g.ok())
+    return;
+  auto p = g.value().pointer();
+  keep(p);
+}}""",
+        """void g{i}(const Plain &a) {{
+  if (!a.ready() || a.kind() != 2)
+    return;
+  if (a.memory() != 1)
+    return;
+  auto r = plain_use(a);
+  keep(r);
+}}""",
+    ],
+}
+EXTRA["optional"] = [
+    """void g{i}(const std::vector<std::optional<int>> &all, int rank) {{
+  const std::optional<int> &d = all[rank % 4];
+  if (!d.has_value())
+    return;
+  keep(*d);
+}}""",
+    """void g{i}(const std::optional<int> &a) {{
+  std::optional<int> g = a;
+  if (!g)
+    return;
+  keep(g.value());
+}}""",
+    """void g{i}(const std::optional<int> &a) {{
+  if (!a.has_value())
+    return;
+  if (*a < 0)
+    return;
+  keep(*a);
+}}""",
+]
+
+PRELUDE = {
+    "interop": """#include <interop/interop.h>
+template <class T> void keep(const T &);
+void log_value(int);
+void log_text(const std::string &);
+interop::Array make_array(int);
+""",
+    "plain": """struct Plain { bool ready() const; int kind() const; int memory() const; void *pointer() const; };
+struct Dev { bool ok() const; };
+struct Tensor;
+struct Copy { bool ok() const; const Plain &value() const; };
+template <class T> void keep(const T &);
+void log_value(int);
+void log_text(const std::string &);
+Plain make_plain(int);
+int plain_use(const Plain &);
+std::vector<Dev> plain_devices();
+int plain_import(Tensor *, const Dev &);
+Copy plain_copy(const Plain &);
+""",
+    "optional": """template <class T> void keep(const T &);
+void log_value(int);
+void log_text(const std::string &);
+std::optional<int> make_opt(int);
+""",
+}
+
+SUBST = {
+    "interop": dict(A="interop::Array", OK="is_one", EXPORT="interop::to_dlpack",
+                    MAKE="make_array"),
+    "plain": dict(A="Plain", OK="is_ready", EXPORT="plain_use", MAKE="make_plain"),
+    "optional": dict(A="std::optional<int>", OK="has", EXPORT="*", MAKE="make_opt"),
+}
+
+GUARDS = {
+    "interop": "inline bool is_one(const interop::Array &a) { return false; }\n",
+    "plain": "inline bool is_ready(const Plain &a) { return a.ready(); }\n",
+    "optional": "",
+}
+
+
+def render(kind, n):
+    s = SUBST[kind]
+    out = [HEADERS, PRELUDE[kind]]
+    body = []
+    for i in range(n):
+        p = PATTERNS[i % len(PATTERNS)]
+        text = p.format(i=i, A=s["A"], OK="{OK}", EXPORT="{EXPORT}",
+                        MAKE=s["MAKE"], FALLBACK="{FALLBACK}")
+        body.append(text)
+        e = EXTRA[kind][i % len(EXTRA[kind])]
+        body.append(e.format(i=i))
+    text = "\n\n".join(body)
+    # Guards and uses, spelled per kind: the interop TU uses the real API's
+    # guard, the optional TU has_value() and dereference.
+    if kind == "interop":
+        text = text.replace("{OK}(a)", "a.is_single_device()").replace(
+            "{OK}(b)", "b.is_single_device()")
+        text = text.replace("{FALLBACK}", "interop::to_dlpack(interop::gather("
+                            "a, interop::local_devices()[0]).value())")
+        text = text.replace("{EXPORT}", "interop::to_dlpack")
+    elif kind == "plain":
+        text = text.replace("{OK}(a)", "a.ready()").replace("{OK}(b)", "b.ready()")
+        text = text.replace("{FALLBACK}", "plain_use(plain_copy(a).value())")
+        text = text.replace("{EXPORT}", "plain_use")
+    else:
+        text = text.replace("{OK}(a)", "a.has_value()").replace(
+            "{OK}(b)", "b.has_value()")
+        text = text.replace("{FALLBACK}", "0")
+        text = text.replace("{EXPORT}(", "(*")
+    out.append(text)
+    return "\n".join(out) + "\n"
+
+
+def time_run(cmd, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+        times.append(time.perf_counter() - t0)
+        if proc.returncode != 0 and "error:" in proc.stdout:
+            sys.stderr.write(proc.stdout[-3000:])
+            raise SystemExit("clang-tidy failed: " + " ".join(cmd))
+    return min(times), statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--clang-tidy", default="/usr/lib/llvm-22/bin/clang-tidy")
+    ap.add_argument("--functions", type=int, default=300)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--trivial", default="misc-unused-alias-decls")
+    args = ap.parse_args()
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = args.out or os.path.join(args.build, "bench-checks")
+    os.makedirs(out, exist_ok=True)
+    plugin = os.path.join(args.build, "checks", "InteropTidy.so")
+    include = os.path.join(root, "runtime", "include")
+    files = {}
+    for kind in ("interop", "plain", "optional"):
+        path = os.path.join(out, kind + ".cpp")
+        with open(path, "w") as f:
+            f.write(render(kind, args.functions))
+        files[kind] = path
+
+    seed = ("interop-sharded-dlpack-export,interop-nonaddressable-dlpack-import,"
+            "interop-sharded-cuda-array-interface,interop-tpu-dlpack-memory-kind")
+    def tidy(path, checks):
+        return [args.clang_tidy, "--load=" + plugin, "--quiet",
+                "-checks=-*," + checks, path, "--", "-std=c++17", "-I" + include]
+
+    rows = [
+        ("interop TU", "baseline: " + args.trivial, files["interop"], args.trivial),
+        ("interop TU", "+ the 4 array/device checks", files["interop"],
+         args.trivial + "," + seed),
+        ("interop TU", "+ every interop-* check", files["interop"],
+         args.trivial + ",interop-*"),
+        ("no-interop TU", "baseline: " + args.trivial, files["plain"], args.trivial),
+        ("no-interop TU", "+ the 4 array/device checks", files["plain"],
+         args.trivial + "," + seed),
+        ("no-interop TU", "+ every interop-* check", files["plain"],
+         args.trivial + ",interop-*"),
+        ("optional TU", "baseline: " + args.trivial, files["optional"], args.trivial),
+        ("optional TU", "+ bugprone-unchecked-optional-access", files["optional"],
+         args.trivial + ",bugprone-unchecked-optional-access"),
+    ]
+    # Warm the page cache and check every command works.
+    for _, _, path, checks in rows:
+        time_run(tidy(path, checks), 1)
+    results = {}
+    # Interleave the configurations so that load changes hit them alike.
+    samples = {i: [] for i in range(len(rows))}
+    for _ in range(args.runs):
+        for i, (_, _, path, checks) in enumerate(rows):
+            samples[i].append(time_run(tidy(path, checks), 1)[0])
+    base = {}
+    print("functions per TU: %d (+ %d extra), runs: %d" %
+          (args.functions, args.functions, args.runs))
+    print("%-14s %-40s %8s %8s %9s" % ("TU", "checks", "min s", "median s",
+                                       "overhead"))
+    for i, (tu, label, _, _) in enumerate(rows):
+        mn, md = min(samples[i]), statistics.median(samples[i])
+        if label.startswith("baseline"):
+            base[tu] = (mn, md)
+            over = ""
+        else:
+            over = "%+.1f%% / %+.1f%%" % (100 * (mn / base[tu][0] - 1),
+                                          100 * (md / base[tu][1] - 1))
+        print("%-14s %-40s %8.3f %8.3f  %s" % (tu, label, mn, md, over))
+    print("(overhead: min over min / median over median)")
+
+
+if __name__ == "__main__":
+    main()
