@@ -123,14 +123,22 @@ PyObject *array_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (!parse_copy("__dlpack__", a[3], &options.copy))
       return nullptr;
   }
+  // The binding is the boundary: the runtime itself raises JAX's BufferError
+  // for a sharded or TPU-device array and raise_status() surfaces it.
+  // NOLINTBEGIN(interop-sharded-dlpack-export)
   Result<ManagedTensor> tensor = to_dlpack(array_of(self), options);
+  // NOLINTEND(interop-sharded-dlpack-export)
   if (!tensor.ok())
     return raise_status(tensor.status());
   return export_capsule(*tensor);
 }
 
 PyObject *array_dlpack_device(PyObject *self, PyObject *) {
+  // The binding is the boundary: the runtime itself raises JAX's BufferError
+  // for a sharded or TPU-device array and raise_status() surfaces it.
+  // NOLINTBEGIN(interop-sharded-dlpack-export)
   Result<DLDevice> device = dlpack_device(array_of(self));
+  // NOLINTEND(interop-sharded-dlpack-export)
   if (!device.ok())
     return raise_status(device.status());
   return dl_device_tuple(*device);
@@ -228,7 +236,11 @@ PyObject *array_sharding_devices(PyObject *self, PyObject *) {
 }
 
 PyObject *array_unsafe_buffer_pointer(PyObject *self, PyObject *) {
+  // The runtime itself raises JAX's ValueError for a multi-shard array and
+  // raise_status() surfaces it.
+  // NOLINTBEGIN(interop-sharded-cuda-array-interface)
   Result<uintptr_t> pointer = array_of(self).unsafe_buffer_pointer();
+  // NOLINTEND(interop-sharded-cuda-array-interface)
   if (!pointer.ok())
     return raise_status(pointer.status());
   return PyLong_FromUnsignedLongLong(*pointer);
@@ -327,7 +339,11 @@ PyObject *get_platform(PyObject *self, void *) {
 }
 
 PyObject *get_cuda_array_interface(PyObject *self, void *) {
+  // The runtime itself raises JAX's ValueError for a multi-shard array and
+  // raise_status() surfaces it.
+  // NOLINTBEGIN(interop-sharded-cuda-array-interface)
   Result<CudaArrayInterface> cai = cuda_array_interface(array_of(self));
+  // NOLINTEND(interop-sharded-cuda-array-interface)
   if (!cai.ok())
     return raise_status(cai.status());
   PyObject *shape = int64_tuple(cai->shape);
