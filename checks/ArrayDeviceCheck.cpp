@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang::ast_matchers;
 using namespace clang::interop;
@@ -34,40 +35,43 @@ void ArrayDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void ArrayDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(sinkCallMatcher(*Model, Kind), this);
+  Finder->addMatcher(analysedFunctionMatcher(), this);
 }
 
 void ArrayDeviceCheck::onEndOfTranslationUnit() {
   releaseSharedArrayDeviceFacts();
-  ReportedSkips.clear();
+  Facts = nullptr;
+  FactsCtx = nullptr;
   // Classification caches hold declarations of this translation unit.
   Model = std::make_unique<ApiModel>(ApiOptions);
 }
 
 void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Call || !FD)
+  if (!FD)
     return;
   ASTContext &Ctx = *Result.Context;
-  const FunctionFacts &Facts =
-      sharedArrayDeviceFacts(Ctx, ApiOptions, Bounds).analyze(*FD, Ctx);
-  if (Facts.Skipped != SkipReason::None) {
+  if (FactsCtx != &Ctx) {
+    Facts = &sharedArrayDeviceFacts(Ctx, ApiOptions, Bounds);
+    FactsCtx = &Ctx;
+  }
+  const FunctionFacts &Found = Facts->analyze(*FD, Ctx);
+  if (Found.Skipped != SkipReason::None) {
     // Templates are analysed per instantiation and declarations have no
     // body: neither is a give-up.
-    if (ReportSkippedFunctions && Facts.Skipped != SkipReason::Dependent &&
-        Facts.Skipped != SkipReason::NoBody &&
-        ReportedSkips.insert(FD).second) {
-      std::string Why = describeSkip(Facts.Skipped);
-      if (!Facts.Detail.empty())
-        Why += " (" + Facts.Detail + ")";
+    if (ReportSkippedFunctions && Found.Skipped != SkipReason::Dependent &&
+        Found.Skipped != SkipReason::NoBody) {
+      std::string Why = describeSkip(Found.Skipped);
+      if (!Found.Detail.empty())
+        Why += " (" + Found.Detail + ")";
       diag(FD->getLocation(), "function %0 was not analysed: %1") << FD << Why;
     }
     return;
   }
-  if (const SinkFact *F = Facts.find(Call))
-    if (F->Modelled)
-      judge(*F, Ctx);
+  llvm::SmallPtrSet<const CallExpr *, 8> Judged;
+  for (const SinkFact &F : Found.Sinks)
+    if (F.Kind == Kind && F.Modelled && Judged.insert(F.Call).second)
+      judge(F, Ctx);
 }
 
 std::string ArrayDeviceCheck::calleeName(const CallExpr &Call) {

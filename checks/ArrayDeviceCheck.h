@@ -13,10 +13,9 @@
 
 #include "ClangTidyCheck.h"
 #include "lib/ApiModel.h"
+#include "lib/ArrayDeviceFacts.h"
 #include "lib/ArrayDeviceModel.h"
 #include "lib/FlowAnalysis.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 
@@ -65,7 +64,10 @@ private:
   const bool ReportSkippedFunctions;
   std::unique_ptr<clang::interop::ApiModel> Model;
   clang::interop::FlowBounds Bounds;
-  llvm::DenseSet<const FunctionDecl *> ReportedSkips;
+  /// The shared analysis for the current translation unit (looked up once:
+  /// the lookup hashes every option).
+  clang::interop::ArrayDeviceFacts *Facts = nullptr;
+  const ASTContext *FactsCtx = nullptr;
 };
 
 } // namespace clang::tidy::interop

@@ -72,7 +72,8 @@ void DlpackCapsuleProtocolCheck::check(const MatchFinder::MatchResult &Result) {
         if (Name == CapsuleName::Other || isUsedName(Name) ||
             Name == CapsuleName::Null) {
           diag(Call->getArg(1)->getBeginLoc(),
-               "DLPack capsule created with name '%0'; consumers accept only "
+               "capsule holding a DLPack tensor created with name '%0'; "
+               "consumers accept only "
                "'dltensor' or 'dltensor_versioned'")
               << (Text ? *Text : std::string("NULL"))
               << Call->getArg(1)->getSourceRange();

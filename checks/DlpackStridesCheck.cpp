@@ -85,10 +85,11 @@ void DlpackStridesCheck::check(const MatchFinder::MatchResult &Result) {
       if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
         diag(E.FieldRead->getBeginLoc(), "'strides' read here",
              DiagnosticIDs::Note);
-      diag(E.Use->getBeginLoc(),
-           "NULL 'strides' mean a compact row-major tensor; producers before "
-           "DLPack 1.2 may send it",
-           DiagnosticIDs::Note);
+      diag(
+          E.Use->getBeginLoc(),
+          "a NULL 'strides' means a compact row-major tensor; producers before "
+          "DLPack 1.2 may send it",
+          DiagnosticIDs::Note);
       continue;
     }
     if (!CheckCompactUse)

@@ -22,7 +22,8 @@ const SinkFact *FunctionFacts::find(const CallExpr *Call) const {
 
 ArrayDeviceFacts::ArrayDeviceFacts(const ApiModelOptions &Options,
                                    const FlowBounds &Bounds, unsigned Facts)
-    : Model(Options), Bounds(Bounds), Facts(Facts) {}
+    : Model(Options), Bounds(Bounds), Facts(Facts),
+      Transfer(ArrayDeviceAnalysis::buildTransferSwitch(Model)) {}
 
 const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
                                                ASTContext &Ctx) {
@@ -31,15 +32,24 @@ const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
     return *Slot;
   Slot = std::make_unique<FunctionFacts>();
   unsigned Tracked = Facts & factsUsedBy(Model, FD);
-  ArrayDeviceDiagnoser Diagnoser(Model);
-  dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact> Callbacks{
-      Diagnoser, nullptr};
+  if (!Tracked)
+    return *Slot;
+  // Subjects are collected during the fixpoint and proved once at its end
+  // (see ArrayDeviceAnalysis): diagnosis callbacks would cost a second pass
+  // over every block.
+  llvm::SmallVector<SinkFact> Proved;
   FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceAnalysis, SinkFact>(
       FD, Ctx,
-      [this, Tracked](ASTContext &C, dataflow::Environment &Env) {
-        return ArrayDeviceAnalysis(C, Env, Model, Tracked);
+      [&](ASTContext &C, dataflow::Environment &Env) {
+        return ArrayDeviceAnalysis(C, Env, Model, Tracked, Transfer,
+                                   /*Collect=*/true);
       },
-      Callbacks, Bounds);
+      dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact>{nullptr,
+                                                                  nullptr},
+      Bounds, nullptr,
+      [&](ArrayDeviceAnalysis &A) { Proved = A.provePending(); });
+  if (R.Skipped == SkipReason::None)
+    R.Diagnostics = std::move(Proved);
   if (R.Skipped == SkipReason::None || R.Skipped == SkipReason::BoundExceeded ||
       R.Skipped == SkipReason::BuildFailed)
     ++Analysed;
@@ -97,15 +107,7 @@ void releaseSharedArrayDeviceFacts() {
 }
 
 namespace {
-AST_MATCHER_P2(CallExpr, callsSink, const ApiModel *, Model, SinkKind, Kind) {
-  std::optional<SinkKind> K = sinkKindOf(*Model, Node.getDirectCallee());
-  return K && *K == Kind;
-}
-
-/// Which fact families can matter in one body: single-device facts only if
-/// it exports or takes a buffer pointer, addressability only if it imports,
-/// TPU facts only if it also names a TPU platform (the only way a TPU fact
-/// is ever established). Fewer families, fewer booleans for the solver.
+/// factsUsedBy()'s walk. Fewer families, fewer booleans for the solver.
 class FactScanner : public RecursiveASTVisitor<FactScanner> {
 public:
   explicit FactScanner(const ApiModel &M) : Model(M) {}
@@ -136,21 +138,6 @@ private:
   bool Exports = false, NamesTpu = false;
 };
 
-class SinkFinder : public RecursiveASTVisitor<SinkFinder> {
-public:
-  explicit SinkFinder(const ApiModel &M) : Model(M) {}
-  bool Found = false;
-  // A lambda's body belongs to its own call operator.
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *CE) {
-    if (sinkKindOf(Model, CE->getDirectCallee()))
-      Found = true;
-    return !Found;
-  }
-
-private:
-  const ApiModel &Model;
-};
 } // namespace
 
 unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
@@ -161,18 +148,10 @@ unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
   return Scan.used();
 }
 
-StatementMatcher sinkCallMatcher(const ApiModel &Model, SinkKind Kind) {
-  return callExpr(callsSink(&Model, Kind), unless(isExpansionInSystemHeader()),
-                  forCallable(functionDecl().bind("fn")))
-      .bind("call");
-}
-
-bool callsAnySink(const ApiModel &Model, const FunctionDecl &FD) {
-  if (!FD.getBody())
-    return false;
-  SinkFinder F(Model);
-  F.TraverseStmt(FD.getBody());
-  return F.Found;
+DeclarationMatcher analysedFunctionMatcher() {
+  return functionDecl(isDefinition(), unless(isImplicit()),
+                      unless(isExpansionInSystemHeader()))
+      .bind("fn");
 }
 
 } // namespace clang::interop

@@ -47,7 +47,8 @@ public:
   const ApiModel &model() const { return Model; }
 
   /// The facts of FD, computed on first use. A function that calls no sink
-  /// is not analysed at all (its facts are empty).
+  /// this instance tracks facts for is not analysed at all (its facts are
+  /// empty and it is not counted as skipped).
   const FunctionFacts &analyze(const FunctionDecl &FD, ASTContext &Ctx);
 
   /// Number of functions actually run through the flow analysis (tests,
@@ -58,6 +59,9 @@ private:
   ApiModel Model;
   FlowBounds Bounds;
   unsigned Facts;
+  // Built once: constructing their matchers costs more than analysing a
+  // small function.
+  std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Cache;
   unsigned Analysed = 0;
 };
@@ -78,18 +82,19 @@ ArrayDeviceFacts &sharedArrayDeviceFacts(ASTContext &Ctx,
 /// translation unit so no state outlives the AST it points into.
 void releaseSharedArrayDeviceFacts();
 
-/// The cheap pre-filter: matches calls to the model's sinks of `Kind`,
-/// binding the call to "call" and the function (or lambda call operator)
-/// containing it to "fn". Only functions matched here are analysed.
-ast_matchers::StatementMatcher sinkCallMatcher(const ApiModel &Model,
-                                               SinkKind Kind);
+/// The matcher the checks register: every function definition (lambda call
+/// operators and template instantiations included) outside system headers,
+/// bound to "fn". analyze() then scans the body once and runs the flow
+/// analysis only where a judged call occurs; matching functions rather than
+/// calls keeps clang-tidy from building the AST parent map for this.
+ast_matchers::DeclarationMatcher analysedFunctionMatcher();
 
-/// The FactFamily bits that can matter in FD's body (see FactScanner).
+/// The FactFamily bits that can matter in FD's body: single-device facts only
+/// if it exports or takes a buffer pointer, addressability only if it
+/// imports, TPU facts only if it also names a TPU platform (the only way a
+/// TPU fact is ever established). 0 when it calls no sink at all. Lambdas in
+/// the body are functions of their own and are not looked into.
 unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD);
-
-/// True when FD's body contains a call to any sink of the model (without
-/// descending into lambdas, which are functions of their own).
-bool callsAnySink(const ApiModel &Model, const FunctionDecl &FD);
 
 } // namespace clang::interop
 

@@ -6,9 +6,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/ASTMatchers/ASTMatchersMacros.h"
 #include "clang/Analysis/FlowSensitive/Formula.h"
 #include "clang/Analysis/FlowSensitive/RecordOps.h"
 #include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
@@ -17,12 +14,13 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <vector>
 
 namespace clang::interop {
 
 using namespace dataflow;
-using namespace ast_matchers;
 
 //===----------------------------------------------------------------------===//
 // Provenance lattice
@@ -89,11 +87,23 @@ public:
                              bool Fresh = true) {
     T = T.getCanonicalType().getUnqualifiedType();
     RecordStorageLocation *&Slot = Locs[{Key, T.getTypePtr()}];
-    if (!Slot)
+    if (!Slot) {
       Slot = &cast<RecordStorageLocation>(Env.createObject(T));
-    else if (Fresh)
+    } else if (Fresh) {
       Env.initializeFieldsWithValues(*Slot);
+      unknownFacts(*Slot, Env);
+    }
     return *Slot;
+  }
+
+  /// Gives every boolean synthetic field of `Loc` a new unknown. Top values,
+  /// not fresh atoms: on a path that tests one it is an atom like any other,
+  /// but joins and loop widening take it as "anything" without asking the
+  /// solver, which keeps loops over new objects cheap.
+  static void unknownFacts(const RecordStorageLocation &Loc, Environment &Env) {
+    for (const auto &Entry : Loc.synthetic_fields())
+      if (Entry.getValue()->getType()->isBooleanType())
+        Env.setValue(*Entry.getValue(), Env.makeTopBoolValue());
   }
 
 private:
@@ -101,7 +111,23 @@ private:
       Locs;
 };
 
+/// What a sink call's subject is, before any SAT query: its facts' values
+/// and where it came from.
+struct SinkSubject {
+  SinkFact Fact;
+  const BoolValue *Single = nullptr, *Tpu = nullptr, *Pinned = nullptr,
+                  *Addressable = nullptr;
+};
+
+/// A sink call's subject with the state it was last reached in.
+struct PendingSink {
+  SinkSubject Subject;
+  Environment Env;
+};
+
 struct ArrayDeviceAnalysis::Context {
+  /// Collecting mode: per sink call, its last visit.
+  llvm::MapVector<const CallExpr *, PendingSink> Pending;
   /// Loop variable of each range-based for -> the variable bound to its
   /// range (`for (const Device &d : devices())`).
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeFors;
@@ -188,10 +214,11 @@ void copyBool(const RecordStorageLocation *From,
     setBool(To, Name, *V, Env);
 }
 
-/// Replaces field `Name` by a fresh unknown: the object may have changed.
+/// Replaces field `Name` by a new unknown (see unknownFacts()): the object
+/// may have changed.
 void forget(const RecordStorageLocation *Loc, llvm::StringRef Name,
             Environment &Env) {
-  setBool(Loc, Name, Env.makeAtomicBoolValue(), Env);
+  setBool(Loc, Name, Env.makeTopBoolValue(), Env);
 }
 
 /// The object an expression denotes: the pointee of a pointer, the referent
@@ -412,22 +439,61 @@ void applyPlatformArgument(const ApiModel &M, const CallExpr &CE,
 }
 
 //===----------------------------------------------------------------------===//
-// Matchers
+// Dispatch
 //===----------------------------------------------------------------------===//
 
-AST_MATCHER_P2(CallExpr, calleeHasRole, const ApiModel *, Model, FnRole, Role) {
-  return Model->classify(Node.getDirectCallee()).has(Role);
-}
+/// A switch over statements in the shape of clang's CFGMatchSwitch (ordered
+/// cases, the first that applies wins), with plain C++ predicates instead of
+/// AST matchers: CFGMatchSwitch builds a MatchFinder for every statement it
+/// looks at, which made it a third of this model's cost.
+template <typename StateT, typename ResultT> class StmtSwitchBuilder {
+public:
+  using Switch =
+      std::function<ResultT(const CFGElement &, ASTContext &, StateT &)>;
 
-AST_MATCHER_P(CallExpr, calleeHasAnyRole, const ApiModel *, Model) {
-  return !Model->classify(Node.getDirectCallee()).empty();
+  template <typename NodeT>
+  StmtSwitchBuilder &&
+  CaseOf(std::function<bool(const NodeT &)> Applies,
+         std::function<ResultT(const NodeT *, ASTContext &, StateT &)> Act) && {
+    Cases.push_back([Applies = std::move(Applies),
+                     Act = std::move(Act)](const Stmt &S, ASTContext &Ctx,
+                                           StateT &St, ResultT &Out) {
+      const auto *N = dyn_cast<NodeT>(&S);
+      if (!N || !Applies(*N))
+        return false;
+      Out = Act(N, Ctx, St);
+      return true;
+    });
+    return std::move(*this);
+  }
+
+  Switch Build() && {
+    return [Cases = std::move(Cases)](const CFGElement &Elt, ASTContext &Ctx,
+                                      StateT &St) -> ResultT {
+      ResultT Out{};
+      if (auto CS = Elt.getAs<CFGStmt>())
+        for (const auto &Case : Cases)
+          if (Case(*CS->getStmt(), Ctx, St, Out))
+            break;
+      return Out;
+    };
+  }
+
+private:
+  std::vector<
+      std::function<bool(const Stmt &, ASTContext &, StateT &, ResultT &)>>
+      Cases;
+};
+
+bool calleeHasRole(const ApiModel &M, const CallExpr &CE, FnRole R) {
+  return M.classify(CE.getDirectCallee()).has(R);
 }
 
 /// value(), operator* or operator-> of a modelled Result.
-AST_MATCHER_P(CallExpr, isResultUnwrap, const ApiModel *, Model) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Node.getDirectCallee());
+bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
   if (!MD ||
-      Model->classify(MD->getThisType()->getPointeeType()) != TypeRole::Result)
+      M.classify(MD->getThisType()->getPointeeType()) != TypeRole::Result)
     return false;
   if (MD->getOverloadedOperator() == OO_Star ||
       MD->getOverloadedOperator() == OO_Arrow)
@@ -437,51 +503,54 @@ AST_MATCHER_P(CallExpr, isResultUnwrap, const ApiModel *, Model) {
 
 /// A call on a device or array range (container, view, iterator, smart
 /// pointer).
-AST_MATCHER_P(CallExpr, onRange, const ApiModel *, Model) {
-  const Expr *R = receiverOf(Node);
+bool onRange(const ApiModel &M, const CallExpr &CE) {
+  const Expr *R = receiverOf(CE);
   if (!R)
     return false;
-  TypeRole Role = Model->classifyPointee(R->getType());
+  TypeRole Role = M.classifyPointee(R->getType());
   return Role == TypeRole::DeviceRange || Role == TypeRole::ArrayRange;
 }
 
 /// operator* / operator-> of a range: an iterator or smart pointer whose
 /// dereference is stable until the next non-const call.
-AST_MATCHER(CallExpr, isDerefOperator) {
-  const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&Node);
+bool isDerefOperator(const CallExpr &CE) {
+  const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
   return OCE && OCE->getNumArgs() == 1 &&
          (OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow);
 }
 
 /// Copy or move assignment of a modelled value.
-AST_MATCHER_P(CXXOperatorCallExpr, assignsModelled, const ApiModel *, Model) {
-  return Node.getOperator() == OO_Equal && Node.getNumArgs() == 2 &&
-         Model->classify(Node.getArg(0)->getType()) != TypeRole::None;
+bool assignsModelled(const ApiModel &M, const CXXOperatorCallExpr &OCE) {
+  return OCE.getOperator() == OO_Equal && OCE.getNumArgs() == 2 &&
+         M.classify(OCE.getArg(0)->getType()) != TypeRole::None;
 }
 
-AST_MATCHER(CallExpr, isNonConstMemberCall) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Node.getDirectCallee());
-  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(Node);
+bool isNonConstMemberCall(const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
+  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
 }
 
-AST_MATCHER(CallExpr, isZeroParamConstMemberCall) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Node.getDirectCallee());
+bool isZeroParamConstMemberCall(const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
   return MD && !MD->isStatic() && MD->isConst() && MD->getNumParams() == 0 &&
-         receiverOf(Node);
+         receiverOf(CE);
 }
 
-AST_MATCHER_P(Expr, hasModelledType, const ApiModel *, Model) {
-  return Model->classifyPointee(Node.getType()) != TypeRole::None;
+bool hasModelledType(const ApiModel &M, const Expr &E) {
+  return M.classifyPointee(E.getType()) != TypeRole::None;
 }
 
-AST_MATCHER_P(CXXConstructExpr, copiesModelled, const ApiModel *, Model) {
-  const CXXConstructorDecl *Ctor = Node.getConstructor();
-  return Ctor && Ctor->isCopyOrMoveConstructor() && Node.getNumArgs() >= 1 &&
-         Model->classify(Node.getType()) != TypeRole::None;
+bool copiesModelled(const ApiModel &M, const CXXConstructExpr &CCE) {
+  const CXXConstructorDecl *Ctor = CCE.getConstructor();
+  return Ctor && Ctor->isCopyOrMoveConstructor() && CCE.getNumArgs() >= 1 &&
+         M.classify(CCE.getType()) != TypeRole::None;
 }
 
-AST_MATCHER(BinaryOperator, isComparison) {
-  return Node.isComparisonOp() && !Node.isCommaOp();
+bool declaresRangeForVar(const DeclStmt &DS) {
+  if (!DS.isSingleDecl())
+    return false;
+  const auto *VD = dyn_cast<VarDecl>(DS.getSingleDecl());
+  return VD && VD->isCXXForRangeDecl();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1027,7 +1096,8 @@ void transferComparison(const ApiModel &M, const BinaryOperator *BO,
 
 /// Cheap gate in front of the match switch: only calls, constructions and
 /// comparisons can matter, and a call only when it involves the model.
-bool mayMatter(const ApiModel &M, const Stmt *S) {
+bool mayMatter(const ApiModel &M, const Stmt *S, const InteropLattice &L,
+               const Environment &Env) {
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (!M.classify(CE->getDirectCallee()).empty())
       return true;
@@ -1036,17 +1106,19 @@ bool mayMatter(const ApiModel &M, const Stmt *S) {
     if (const Expr *R = receiverOf(*CE)) {
       if (M.classifyPointee(R->getType()) != TypeRole::None)
         return true;
-      // Mutations of any holder invalidate its cached getters.
+      // A mutation of any holder invalidates its cached getters, if any.
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
-      return MD && !MD->isConst() && !MD->isStatic();
+      return MD && !MD->isConst() && !MD->isStatic() && !L.Accessors.empty();
     }
     return false;
   }
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(S))
     return CCE->getNumArgs() >= 1 &&
            M.classify(CCE->getType()) != TypeRole::None;
+  // Only comparisons of a value that remembers a fact.
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    return BO->isComparisonOp();
+    return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||
+                                    valueThroughCasts(BO->getRHS(), Env));
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     return DS->isSingleDecl() && isa<VarDecl>(DS->getSingleDecl()) &&
            cast<VarDecl>(DS->getSingleDecl())->isCXXForRangeDecl();
@@ -1059,152 +1131,179 @@ bool mayMatter(const ApiModel &M, const Stmt *S) {
   return false;
 }
 
-AST_MATCHER(DeclStmt, declaresRangeForVar) {
-  if (!Node.isSingleDecl())
-    return false;
-  const auto *VD = dyn_cast<VarDecl>(Node.getSingleDecl());
-  return VD && VD->isCXXForRangeDecl();
-}
-
-CFGMatchSwitch<State> buildTransferSwitch(const ApiModel &M) {
+ArrayDeviceAnalysis::TransferSwitch makeTransferSwitch(const ApiModel &M) {
+  using Builder = StmtSwitchBuilder<State, bool>;
   const ApiModel *P = &M;
-  auto Role = [P](FnRole R) { return callExpr(calleeHasRole(P, R)); };
-  using MR = MatchFinder::MatchResult;
-  return CFGMatchSwitchBuilder<State>()
-      // Result<T>::value(), operator*, operator->
-      .CaseOfCFGStmt<CallExpr>(callExpr(isResultUnwrap(P)),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferResultUnwrap(E, S);
-                               })
-      // Array::is_single_device(), Sharding::is_single_device()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::SingleDevicePredicate),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferPredicate(E, S, kSingle);
-                               })
-      // Device::is_addressable()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::AddressablePredicate),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferPredicate(E, S, kAddressable);
-                               })
-      // Array::num_devices(), Sharding::num_devices()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::DeviceCount),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferLinkedValue(E, S, kSingle,
-                                                     kCountIsOne);
-                               })
-      // Array::platform(), Device::platform()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::PlatformOf),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferLinkedValue(E, S, kTpu, kIsTpu);
-                               })
-      // Array::memory_kind(), Sharding::memory_kind()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::MemoryKindOf),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferLinkedValue(E, S, kPinned, kIsPinned);
-                               })
-      // Array::sharding()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::ShardingOf),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferShardingOf(E, S);
-                               })
-      // Sharding::devices()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::DeviceListOf),
-                               [](const CallExpr *E, const MR &, State &S) {
-                                 transferDeviceListOf(E, S);
-                               })
-      // devices()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::GlobalDeviceSource),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferGlobalDevices(*P, E, S);
-                               })
-      // local_devices()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::AddressableDeviceSource),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferAddressableDevices(*P, E, S);
-                               })
-      // Array::addressable_shards(), Array::addressable_shard(i)
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::ShardsOf),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferShardsOf(*P, E, S);
-                               })
-      // gather(), from_dlpack(), Sharding::single_device()
-      .CaseOfCFGStmt<CallExpr>(Role(FnRole::SingleDeviceProducer),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferSingleDeviceProducer(*P, E, S);
-                               })
-      // Other API calls (to_dlpack, cuda_array_interface) change nothing.
-      .CaseOfCFGStmt<CallExpr>(callExpr(calleeHasAnyRole(P)),
-                               [](const CallExpr *, const MR &, State &) {})
-      // *it, it->, *smart_ptr on device/array ranges
-      .CaseOfCFGStmt<CallExpr>(callExpr(onRange(P), isDerefOperator()),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferRangeDeref(*P, E, S);
-                               })
-      // devs[i], devs.at(i), devs.begin(), devs.size(), devs.push_back(d)
-      .CaseOfCFGStmt<CallExpr>(callExpr(onRange(P)),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferRangeCall(*P, E, S);
-                               })
-      // a = b
-      .CaseOfCFGStmt<CXXOperatorCallExpr>(
-          cxxOperatorCallExpr(assignsModelled(P)),
-          [](const CXXOperatorCallExpr *E, const MR &, State &S) {
-            transferAssignment(E, S);
-          })
-      // a.mutate(), holder.reset()
-      .CaseOfCFGStmt<CallExpr>(callExpr(isNonConstMemberCall()),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferNonConstMemberCall(*P, E, S);
-                               })
-      // holder.array()
-      .CaseOfCFGStmt<CallExpr>(
-          callExpr(isZeroParamConstMemberCall(), hasModelledType(P)),
-          [P](const CallExpr *E, const MR &, State &S) {
-            transferConstGetter(*P, E, S);
-          })
-      // make_array(), lookup_device(id)
-      .CaseOfCFGStmt<CallExpr>(callExpr(hasModelledType(P)),
-                               [P](const CallExpr *E, const MR &, State &S) {
-                                 transferProducer(*P, E, S);
-                               })
-      // Array b(a), Device d = devs[3]
-      .CaseOfCFGStmt<CXXConstructExpr>(cxxConstructExpr(copiesModelled(P)),
-                                       [](const CXXConstructExpr *E, const MR &,
-                                          State &S) { transferCopy(E, S); })
-      // MemoryKind::kPinnedHost, Platform::kTpu
-      .CaseOfCFGStmt<DeclRefExpr>(
-          declRefExpr(to(enumConstantDecl())),
-          [P](const DeclRefExpr *E, const MR &, State &S) {
-            transferEnumerator(*P, E, S);
-          })
-      // for (const Device &d : devices())
-      .CaseOfCFGStmt<DeclStmt>(
-          declStmt(declaresRangeForVar()),
-          [P](const DeclStmt *D, const MR &, State &S) {
-            const auto *VD = cast<VarDecl>(D->getSingleDecl());
-            if (const VarDecl *Range = S.Ctx.RangeFors.lookup(VD))
-              transferRangeForVar(*P, VD, Range, S);
-          })
-      // flag ? devices()[1] : local_devices()[0]
-      .CaseOfCFGStmt<AbstractConditionalOperator>(
-          expr(anyOf(conditionalOperator(), binaryConditionalOperator())),
-          [](const AbstractConditionalOperator *E, const MR &, State &S) {
-            transferConditional(E, S);
-          })
-      // a.num_devices() == 1, p == Platform::kTpu
-      .CaseOfCFGStmt<BinaryOperator>(
-          binaryOperator(isComparison()),
-          [P](const BinaryOperator *E, const MR &R, State &S) {
-            transferComparison(*P, E, *R.Context, S);
-          })
-      .Build();
+  // A case that applies to calls of one API role.
+  auto Role = [P](FnRole R) {
+    return std::function<bool(const CallExpr &)>(
+        [P, R](const CallExpr &CE) { return calleeHasRole(*P, CE, R); });
+  };
+  using Call = const CallExpr *;
+  auto Done = [](auto F) {
+    return [F](auto *N, ASTContext &C, State &S) {
+      F(N, C, S);
+      return true;
+    };
+  };
+  auto Build =
+      Builder()
+          // Result<T>::value(), operator*, operator->
+          .CaseOf<CallExpr>(
+              [P](const CallExpr &CE) { return isResultUnwrap(*P, CE); },
+              Done([](Call E, ASTContext &, State &S) {
+                transferResultUnwrap(E, S);
+              }))
+          // Array::is_single_device(), Sharding::is_single_device()
+          .CaseOf<CallExpr>(Role(FnRole::SingleDevicePredicate),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferPredicate(E, S, kSingle);
+                            }))
+          // Device::is_addressable()
+          .CaseOf<CallExpr>(Role(FnRole::AddressablePredicate),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferPredicate(E, S, kAddressable);
+                            }))
+          // Array::num_devices(), Sharding::num_devices()
+          .CaseOf<CallExpr>(Role(FnRole::DeviceCount),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferLinkedValue(E, S, kSingle, kCountIsOne);
+                            }))
+          // Array::platform(), Device::platform()
+          .CaseOf<CallExpr>(Role(FnRole::PlatformOf),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferLinkedValue(E, S, kTpu, kIsTpu);
+                            }))
+          // Array::memory_kind(), Sharding::memory_kind()
+          .CaseOf<CallExpr>(Role(FnRole::MemoryKindOf),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferLinkedValue(E, S, kPinned, kIsPinned);
+                            }))
+          // Array::sharding()
+          .CaseOf<CallExpr>(Role(FnRole::ShardingOf),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferShardingOf(E, S);
+                            }))
+          // Sharding::devices()
+          .CaseOf<CallExpr>(Role(FnRole::DeviceListOf),
+                            Done([](Call E, ASTContext &, State &S) {
+                              transferDeviceListOf(E, S);
+                            }))
+          // devices(), device_by_id()
+          .CaseOf<CallExpr>(Role(FnRole::GlobalDeviceSource),
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferGlobalDevices(*P, E, S);
+                            }))
+          // local_devices(), local_device_for()
+          .CaseOf<CallExpr>(Role(FnRole::AddressableDeviceSource),
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferAddressableDevices(*P, E, S);
+                            }))
+          // Array::addressable_shards(), Array::addressable_data(i)
+          .CaseOf<CallExpr>(Role(FnRole::ShardsOf),
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferShardsOf(*P, E, S);
+                            }))
+          // gather(), from_dlpack(), Sharding::single_device()
+          .CaseOf<CallExpr>(Role(FnRole::SingleDeviceProducer),
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferSingleDeviceProducer(*P, E, S);
+                            }))
+          // Other API calls (to_dlpack, cuda_array_interface) change nothing.
+          .CaseOf<CallExpr>(
+              [P](const CallExpr &CE) {
+                return !P->classify(CE.getDirectCallee()).empty();
+              },
+              Done([](Call, ASTContext &, State &) {}))
+          // *it, it->, *smart_ptr on device/array ranges
+          .CaseOf<CallExpr>(
+              [P](const CallExpr &CE) {
+                return isDerefOperator(CE) && onRange(*P, CE);
+              },
+              Done([P](Call E, ASTContext &, State &S) {
+                transferRangeDeref(*P, E, S);
+              }))
+          // devs[i], devs.at(i), devs.begin(), devs.size(), devs.push_back(d)
+          .CaseOf<CallExpr>([P](const CallExpr &CE) { return onRange(*P, CE); },
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferRangeCall(*P, E, S);
+                            }))
+          // a = b
+          .CaseOf<CXXOperatorCallExpr>(
+              [P](const CXXOperatorCallExpr &E) {
+                return assignsModelled(*P, E);
+              },
+              Done([](const CXXOperatorCallExpr *E, ASTContext &, State &S) {
+                transferAssignment(E, S);
+              }))
+          // a.mutate(), holder.reset()
+          .CaseOf<CallExpr>(isNonConstMemberCall,
+                            Done([P](Call E, ASTContext &, State &S) {
+                              transferNonConstMemberCall(*P, E, S);
+                            }))
+          // holder.array()
+          .CaseOf<CallExpr>(
+              [P](const CallExpr &CE) {
+                return isZeroParamConstMemberCall(CE) &&
+                       hasModelledType(*P, CE);
+              },
+              Done([P](Call E, ASTContext &, State &S) {
+                transferConstGetter(*P, E, S);
+              }))
+          // make_array(), a helper returning a device
+          .CaseOf<CallExpr>(
+              [P](const CallExpr &CE) { return hasModelledType(*P, CE); },
+              Done([P](Call E, ASTContext &, State &S) {
+                transferProducer(*P, E, S);
+              }))
+          // Array b(a), Device d = devs[3]
+          .CaseOf<CXXConstructExpr>(
+              [P](const CXXConstructExpr &E) { return copiesModelled(*P, E); },
+              Done([](const CXXConstructExpr *E, ASTContext &, State &S) {
+                transferCopy(E, S);
+              }))
+          // MemoryKind::kPinnedHost, Platform::kTpu
+          .CaseOf<DeclRefExpr>(
+              [](const DeclRefExpr &E) {
+                return isa<EnumConstantDecl>(E.getDecl());
+              },
+              Done([P](const DeclRefExpr *E, ASTContext &, State &S) {
+                transferEnumerator(*P, E, S);
+              }))
+          // for (const Device &d : devices())
+          .CaseOf<DeclStmt>(
+              declaresRangeForVar,
+              Done([P](const DeclStmt *D, ASTContext &, State &S) {
+                const auto *VD = cast<VarDecl>(D->getSingleDecl());
+                if (const VarDecl *Range = S.Ctx.RangeFors.lookup(VD))
+                  transferRangeForVar(*P, VD, Range, S);
+              }))
+          // flag ? devices()[1] : local_devices()[0]
+          .CaseOf<AbstractConditionalOperator>(
+              [](const AbstractConditionalOperator &) { return true; },
+              Done([](const AbstractConditionalOperator *E, ASTContext &,
+                      State &S) { transferConditional(E, S); }))
+          // a.num_devices() == 1, p == Platform::kTpu
+          .CaseOf<BinaryOperator>(
+              [](const BinaryOperator &E) { return E.isComparisonOp(); },
+              Done([P](const BinaryOperator *E, ASTContext &C, State &S) {
+                transferComparison(*P, E, C, S);
+              }))
+          .Build();
+  return [Build](const CFGElement &Elt, ASTContext &Ctx, State &S) {
+    Build(Elt, Ctx, S);
+  };
 }
 
 //===----------------------------------------------------------------------===//
 // Diagnoser
 //===----------------------------------------------------------------------===//
 
-Proof prove(const Environment &Env, const BoolValue *V) {
+/// Holds, Refuted or Unknown: one SAT query when the fact holds (the common
+/// case in correct code), two otherwise. `AskRefuted` false saves the second
+/// query when only "holds or not" matters.
+Proof prove(const Environment &Env, const BoolValue *V,
+            bool AskRefuted = true) {
   if (!V)
     return Proof::Unknown;
   const Formula &F = V->formula();
@@ -1214,46 +1313,53 @@ Proof prove(const Environment &Env, const BoolValue *V) {
     return Proof::Refuted;
   if (Env.proves(F))
     return Proof::Holds;
-  if (Env.proves(Env.arena().makeNot(F)))
+  if (AskRefuted && Env.proves(Env.arena().makeNot(F)))
     return Proof::Refuted;
   return Proof::Unknown;
 }
 
-/// Origin of the subject: what the lattice recorded, else nothing (the
-/// checks name parameters and members from the expression itself).
-llvm::SmallVector<SinkFact> diagnoseSink(const ApiModel &M, const CallExpr *CE,
-                                         SinkKind Kind, DiagState &S) {
-  SinkFact F;
+SinkSubject gatherSink(const ApiModel &M, const CallExpr *CE, SinkKind Kind,
+                       const InteropLattice &Lattice, const Environment &Env) {
+  SinkSubject Out;
+  SinkFact &F = Out.Fact;
   F.Kind = Kind;
   F.Call = CE;
   F.Subject = sinkSubject(M, *CE, Kind);
   if (!F.Subject)
-    return {F};
-  const Environment &Env = S.Env;
+    return Out;
   RecordStorageLocation *Loc = objectLoc(*F.Subject, Env);
   if (!Loc)
-    return {F};
-  F.From = originOf(S.Lattice, Loc);
+    return Out;
+  F.From = originOf(Lattice, Loc);
   if (Kind == SinkKind::Import) {
-    BoolValue *A = peekBool(Loc, kAddressable, Env);
-    F.Modelled = A != nullptr;
-    F.Addressable = prove(Env, A);
-    return {F};
+    Out.Addressable = peekBool(Loc, kAddressable, Env);
+    F.Modelled = Out.Addressable != nullptr;
+    return Out;
   }
-  BoolValue *One = peekBool(Loc, kSingle, Env);
-  BoolValue *Tpu =
-      Kind == SinkKind::Export ? peekBool(Loc, kTpu, Env) : nullptr;
-  F.Modelled = One || Tpu;
-  F.SingleDevice = prove(Env, One);
-  F.Tpu = prove(Env, Tpu);
-  if (F.Tpu == Proof::Holds)
-    F.PinnedHost = prove(Env, peekBool(Loc, kPinned, Env));
-  return {F};
+  Out.Single = peekBool(Loc, kSingle, Env);
+  if (Kind == SinkKind::Export) {
+    Out.Tpu = peekBool(Loc, kTpu, Env);
+    Out.Pinned = peekBool(Loc, kPinned, Env);
+  }
+  F.Modelled = Out.Single || Out.Tpu;
+  return Out;
 }
 
-AST_MATCHER_P2(CallExpr, isSink, const ApiModel *, Model, SinkKind, Kind) {
-  std::optional<SinkKind> K = sinkKindOf(*Model, Node.getDirectCallee());
-  return K && *K == Kind;
+/// The proofs, in the environment the subject was gathered in.
+SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
+  SinkFact F = S.Fact;
+  if (!F.Modelled)
+    return F;
+  if (F.Kind == SinkKind::Import) {
+    F.Addressable = prove(Env, S.Addressable);
+    return F;
+  }
+  F.SingleDevice = prove(Env, S.Single);
+  // Only a TPU fact that holds matters (to interop-tpu-dlpack-memory-kind).
+  F.Tpu = prove(Env, S.Tpu, /*AskRefuted=*/false);
+  if (F.Tpu == Proof::Holds)
+    F.PinnedHost = prove(Env, S.Pinned);
+  return F;
 }
 
 } // namespace
@@ -1307,10 +1413,17 @@ private:
 
 } // namespace
 
-ArrayDeviceAnalysis::ArrayDeviceAnalysis(ASTContext &Ctx, Environment &Env,
-                                         const ApiModel &M, unsigned Facts)
-    : DataflowAnalysis(Ctx), Model(M), Per(std::make_shared<Context>()),
-      Switch(buildTransferSwitch(M)) {
+std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch>
+ArrayDeviceAnalysis::buildTransferSwitch(const ApiModel &Model) {
+  return std::make_shared<const TransferSwitch>(makeTransferSwitch(Model));
+}
+
+ArrayDeviceAnalysis::ArrayDeviceAnalysis(
+    ASTContext &Ctx, Environment &Env, const ApiModel &M, unsigned Facts,
+    std::shared_ptr<const TransferSwitch> Prebuilt, bool Collect)
+    : DataflowAnalysis(Ctx), Model(M), Collecting(Collect),
+      Per(std::make_shared<Context>()),
+      Switch(Prebuilt ? std::move(Prebuilt) : buildTransferSwitch(M)) {
   if (const FunctionDecl *FD = Env.getCurrentFunc())
     if (Stmt *Body = FD->getBody())
       RangeForCollector(Per->RangeFors).TraverseStmt(Body);
@@ -1364,30 +1477,65 @@ ArrayDeviceAnalysis::ArrayDeviceAnalysis(ASTContext &Ctx, Environment &Env,
       });
 }
 
+llvm::SmallVector<SinkFact> ArrayDeviceAnalysis::provePending() {
+  llvm::SmallVector<SinkFact> Facts;
+  for (auto &[Call, P] : Per->Pending)
+    Facts.push_back(proveSink(P.Subject, P.Env));
+  Per->Pending.clear();
+  return Facts;
+}
+
 void ArrayDeviceAnalysis::transfer(const CFGElement &Elt, InteropLattice &L,
                                    Environment &Env) {
   auto CS = Elt.getAs<CFGStmt>();
-  if (!CS || !mayMatter(Model, CS->getStmt()))
+  if (!CS || !mayMatter(Model, CS->getStmt(), L, Env))
     return;
   State S{L, Env, *Per};
-  Switch(Elt, getASTContext(), S);
+  (*Switch)(Elt, getASTContext(), S);
+  // Collecting mode: remember each sink's subject and a fork of the state as
+  // the fixpoint reaches it. The last visit of a block sees its fixpoint
+  // state, so what is left per call when the run ends is what the
+  // diagnoser's extra pass over every block would judge; provePending()
+  // then asks the solver once per call instead of once per visit.
+  if (Collecting)
+    if (const auto *CE = dyn_cast<CallExpr>(CS->getStmt()))
+      if (std::optional<SinkKind> K =
+              sinkKindOf(Model, CE->getDirectCallee())) {
+        SinkSubject Sub = gatherSink(Model, CE, *K, L, Env);
+        PendingSink Visit{std::move(Sub), Env.fork()};
+        auto Found = Per->Pending.find(CE);
+        if (Found != Per->Pending.end())
+          Found->second = std::move(Visit);
+        else
+          Per->Pending.insert(std::make_pair(CE, std::move(Visit)));
+      }
 }
 
 ArrayDeviceDiagnoser::ArrayDeviceDiagnoser(const ApiModel &M) : Model(M) {
   const ApiModel *P = &M;
-  auto Case = [P](SinkKind K) {
-    return [P, K](const CallExpr *E, const MatchFinder::MatchResult &,
-                  DiagState &S) { return diagnoseSink(*P, E, K, S); };
+  auto Sink = [P](SinkKind K) {
+    return std::function<bool(const CallExpr &)>([P, K](const CallExpr &CE) {
+      std::optional<SinkKind> Found = sinkKindOf(*P, CE.getDirectCallee());
+      return Found && *Found == K;
+    });
   };
-  Switch = CFGMatchSwitchBuilder<DiagState, llvm::SmallVector<SinkFact>>()
-               .CaseOfCFGStmt<CallExpr>(callExpr(isSink(P, SinkKind::Export)),
-                                        Case(SinkKind::Export))
-               .CaseOfCFGStmt<CallExpr>(callExpr(isSink(P, SinkKind::Import)),
-                                        Case(SinkKind::Import))
-               .CaseOfCFGStmt<CallExpr>(
-                   callExpr(isSink(P, SinkKind::CudaArrayInterface)),
-                   Case(SinkKind::CudaArrayInterface))
-               .Build();
+  auto Judge = [P](SinkKind K) {
+    return [P, K](const CallExpr *E, ASTContext &, DiagState &S) {
+      return llvm::SmallVector<SinkFact>{
+          proveSink(gatherSink(*P, E, K, S.Lattice, S.Env), S.Env)};
+    };
+  };
+  using Result = llvm::SmallVector<SinkFact>;
+  Switch =
+      StmtSwitchBuilder<DiagState, Result>()
+          // to_dlpack, dlpack_device
+          .CaseOf<CallExpr>(Sink(SinkKind::Export), Judge(SinkKind::Export))
+          // from_dlpack
+          .CaseOf<CallExpr>(Sink(SinkKind::Import), Judge(SinkKind::Import))
+          // cuda_array_interface, Array::unsafe_buffer_pointer
+          .CaseOf<CallExpr>(Sink(SinkKind::CudaArrayInterface),
+                            Judge(SinkKind::CudaArrayInterface))
+          .Build();
 }
 
 llvm::SmallVector<SinkFact> ArrayDeviceDiagnoser::operator()(

@@ -23,13 +23,14 @@
 #include "ApiModel.h"
 
 #include "clang/AST/Expr.h"
-#include "clang/Analysis/FlowSensitive/CFGMatchSwitch.h"
+#include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "clang/Analysis/FlowSensitive/DataflowLattice.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <functional>
 #include <memory>
 
 namespace clang::interop {
@@ -86,44 +87,6 @@ public:
   void forgetAccessors(const dataflow::StorageLocation &Obj);
 };
 
-/// Families of facts the analysis can track. Each family costs boolean
-/// values on every modelled object and SAT work at every join, so only the
-/// families some enabled check needs are tracked.
-enum FactFamily : unsigned {
-  SingleDeviceFacts = 1u << 0, ///< Arrays/shardings on one device.
-  TpuMemoryFacts = 1u << 1,    ///< On TPU; in pinned host memory.
-  AddressableFacts = 1u << 2,  ///< Devices addressable by this process.
-  AllFacts = SingleDeviceFacts | TpuMemoryFacts | AddressableFacts,
-};
-
-/// The dataflow analysis. Construct through ArrayDeviceAnalysis::factory().
-class ArrayDeviceAnalysis
-    : public dataflow::DataflowAnalysis<ArrayDeviceAnalysis, InteropLattice> {
-public:
-  ArrayDeviceAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
-                      const ApiModel &Model, unsigned Facts = AllFacts);
-
-  static InteropLattice initialElement() { return InteropLattice(); }
-
-  void transfer(const CFGElement &Elt, InteropLattice &L,
-                dataflow::Environment &Env);
-
-  /// Per-function state of the transfer functions (defined in the .cpp).
-  struct Context;
-  /// What the transfer functions receive.
-  struct State {
-    InteropLattice &Lattice;
-    dataflow::Environment &Env;
-    Context &Ctx;
-  };
-
-private:
-  const ApiModel &Model;
-  // Heap-allocated so the match switch can point at it across moves.
-  std::shared_ptr<Context> Per;
-  dataflow::CFGMatchSwitch<State> Switch;
-};
-
 /// The calls the checks judge.
 enum class SinkKind : unsigned char {
   Export,             ///< ExportFunctions (to_dlpack).
@@ -143,11 +106,70 @@ struct SinkFact {
   /// checks stay silent then rather than guess.
   bool Modelled = false;
   Proof SingleDevice = Proof::Unknown;
+  /// Holds or Unknown (whether the array is proven not to be on TPU is not
+  /// computed: no check needs it).
   Proof Tpu = Proof::Unknown;
   /// Only computed when Tpu holds (the only case a check needs it).
   Proof PinnedHost = Proof::Unknown;
   Proof Addressable = Proof::Unknown;
   Origin From;
+};
+
+/// Families of facts the analysis can track. Each family costs boolean
+/// values on every modelled object and SAT work at every join, so only the
+/// families some enabled check needs are tracked.
+enum FactFamily : unsigned {
+  SingleDeviceFacts = 1u << 0, ///< Arrays/shardings on one device.
+  TpuMemoryFacts = 1u << 1,    ///< On TPU; in pinned host memory.
+  AddressableFacts = 1u << 2,  ///< Devices addressable by this process.
+  AllFacts = SingleDeviceFacts | TpuMemoryFacts | AddressableFacts,
+};
+
+/// The dataflow analysis. Construct through ArrayDeviceAnalysis::factory().
+class ArrayDeviceAnalysis
+    : public dataflow::DataflowAnalysis<ArrayDeviceAnalysis, InteropLattice> {
+public:
+  /// Per-function state of the transfer functions (defined in the .cpp).
+  struct Context;
+  /// What the transfer functions receive.
+  struct State {
+    InteropLattice &Lattice;
+    dataflow::Environment &Env;
+    Context &Ctx;
+  };
+  /// The transfer functions: one dispatch over CFG statements.
+  using TransferSwitch =
+      std::function<void(const CFGElement &, ASTContext &, State &)>;
+
+  /// The transfer functions for `Model`. Building them constructs AST
+  /// matchers, so callers analysing many functions build them once.
+  static std::shared_ptr<const TransferSwitch>
+  buildTransferSwitch(const ApiModel &Model);
+
+  /// `Collect`: remember each sink call's subject and state as the fixpoint
+  /// reaches it, for provePending(). This yields the facts
+  /// ArrayDeviceDiagnoser computes without the extra pass over every block
+  /// that the framework's diagnosis callbacks cost.
+  ArrayDeviceAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
+                      const ApiModel &Model, unsigned Facts = AllFacts,
+                      std::shared_ptr<const TransferSwitch> Switch = nullptr,
+                      bool Collect = false);
+
+  /// Collecting mode, after the fixpoint (while its environments live): one
+  /// SinkFact per sink call reached, proved in the state of its last visit.
+  llvm::SmallVector<SinkFact> provePending();
+
+  static InteropLattice initialElement() { return InteropLattice(); }
+
+  void transfer(const CFGElement &Elt, InteropLattice &L,
+                dataflow::Environment &Env);
+
+private:
+  const ApiModel &Model;
+  bool Collecting;
+  // Heap-allocated: the analysis is moved out of its factory.
+  std::shared_ptr<Context> Per;
+  std::shared_ptr<const TransferSwitch> Switch;
 };
 
 /// The read-only diagnoser: one SinkFact per sink call reached.
@@ -161,9 +183,9 @@ public:
 
 private:
   const ApiModel &Model;
-  dataflow::CFGMatchSwitch<
-      const dataflow::TransferStateForDiagnostics<InteropLattice>,
-      llvm::SmallVector<SinkFact>>
+  std::function<llvm::SmallVector<SinkFact>(
+      const CFGElement &, ASTContext &,
+      const dataflow::TransferStateForDiagnostics<InteropLattice> &)>
       Switch;
 };
 

@@ -119,12 +119,18 @@ std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD, ASTContext &Ctx);
 /// each block that leaves the function (a return, a throw, falling off the
 /// end; blocks ending in a noreturn call are not exits), for models that judge
 /// what a function leaves behind, such as an owned resource never released.
+///
+/// `AfterRun`, when given, is called with the analysis after a successful
+/// fixpoint, while its environments are still alive and within the same SAT
+/// budget: models that record states during the fixpoint (instead of paying
+/// for diagnosis callbacks' extra pass over every block) query them there.
 template <typename AnalysisT, typename Diag, typename MakeFn>
 FlowResult<Diag>
 runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
                     dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
                     const FlowBounds &Bounds = {},
-                    ExitStateCallback OnExit = nullptr) {
+                    ExitStateCallback OnExit = nullptr,
+                    std::function<void(AnalysisT &)> AfterRun = nullptr) {
   FlowResult<Diag> Result;
   if (!isAnalyzable(FD, Result.Skipped))
     return Result;
@@ -172,6 +178,8 @@ runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
     for (const CFGBlock *Pred : ACFG->getCFG().getExit().preds())
       if (Pred && !Pred->hasNoReturnElement() && (*States)[Pred->getBlockID()])
         OnExit(*Pred, *(*States)[Pred->getBlockID()]);
+  if (!Err && AfterRun)
+    AfterRun(Analysis);
   if (!Err && Solver.outOfTime())
     Err = llvm::createStringError(llvm::errc::interrupted,
                                   "analysis took more than " +

@@ -14,11 +14,12 @@ functions of guards, loops, copies and calls):
 
 and times clang-tidy on each, with one trivial check as the baseline and with
 the checks added. Prints min and median wall-clock seconds and the overhead of
-the checks over the baseline. This is a benchmark, not a test: it asserts
-nothing.
+the checks over the baseline (CPU time, user + system). This is a benchmark,
+not a test: it asserts nothing.
 """
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -285,17 +286,50 @@ def render(kind, n):
     return "\n".join(out) + "\n"
 
 
-def time_run(cmd, runs):
+def count_instructions(cmd):
+    """Billions of user-space instructions `cmd` executes: independent of
+    other load, so overheads of a few percent are measurable on a busy
+    machine. perf stat where the CPU exposes the counter (not in most VMs),
+    else valgrind's instruction count (deterministic, about 50x slower)."""
+    proc = subprocess.run(["perf", "stat", "-x", ",", "-e", "instructions:u",
+                           "--"] + cmd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr.splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[2].startswith("instructions"):
+            try:
+                return float(fields[0]) / 1e9
+            except ValueError:
+                break  # "<not supported>"
+    proc = subprocess.run(["valgrind", "--tool=callgrind",
+                           "--callgrind-out-file=/dev/null"] + cmd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    for line in proc.stderr.splitlines():
+        if "Collected :" in line:
+            return float(line.split(":")[-1].strip()) / 1e9
+    raise SystemExit("no instruction count from perf or valgrind:\n" +
+                     proc.stderr[-2000:])
+
+
+def time_run(cmd, runs, metric="cpu"):
+    """CPU seconds (user + system) of `cmd`, `runs` times: less sensitive to
+    other processes on a shared machine than wall-clock time. With metric
+    "instructions", billions of instructions instead."""
+    if metric == "instructions":
+        return [count_instructions(cmd) for _ in range(runs)]
     times = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
-        times.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append((after.ru_utime - before.ru_utime) +
+                     (after.ru_stime - before.ru_stime))
         if proc.returncode != 0 and "error:" in proc.stdout:
             sys.stderr.write(proc.stdout[-3000:])
             raise SystemExit("clang-tidy failed: " + " ".join(cmd))
-    return min(times), statistics.median(times)
+    return times
 
 
 def main():
@@ -306,6 +340,9 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--out", default=None)
     ap.add_argument("--trivial", default="misc-unused-alias-decls")
+    ap.add_argument("--metric", choices=["cpu", "instructions"], default="cpu",
+                    help="cpu: user+system seconds; instructions: user-space "
+                    "instructions (needs perf), the steadier of the two")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -349,12 +386,17 @@ def main():
     samples = {i: [] for i in range(len(rows))}
     for _ in range(args.runs):
         for i, (_, _, path, checks) in enumerate(rows):
-            samples[i].append(time_run(tidy(path, checks), 1)[0])
+            samples[i].append(time_run(tidy(path, checks), 1, args.metric)[0])
     base = {}
     print("functions per TU: %d (+ %d extra), runs: %d" %
           (args.functions, args.functions, args.runs))
-    print("%-14s %-40s %8s %8s %9s" % ("TU", "checks", "min s", "median s",
-                                       "overhead"))
+    unit = "G instr" if args.metric == "instructions" else "s"
+    print("CPU seconds (user + system) of one clang-tidy run"
+          if args.metric == "cpu" else
+          "user-space instructions of one clang-tidy run (perf stat or "
+          "valgrind)")
+    print("%-14s %-40s %8s %8s %9s" % ("TU", "checks", "min " + unit,
+                                       "median", "overhead"))
     for i, (tu, label, _, _) in enumerate(rows):
         mn, md = min(samples[i]), statistics.median(samples[i])
         if label.startswith("baseline"):

@@ -10,7 +10,7 @@ static void destructor(PyObject *capsule);
 
 PyObject *to_dlpack(DLManagedTensor *mt) {
   return PyCapsule_New(mt, "dlpack", destructor);
-  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: DLPack capsule created with name 'dlpack'; consumers accept only 'dltensor' or 'dltensor_versioned' [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: capsule holding a DLPack tensor created with name 'dlpack'; consumers accept only 'dltensor' or 'dltensor_versioned' [interop-dlpack-capsule-protocol]
 }
 
 DLManagedTensor *from_dlpack(PyObject *capsule) {

@@ -103,7 +103,7 @@ DLManagedTensorVersioned *import_versioned(PyObject *data) {
 void legacy_destructor(PyObject *capsule);
 PyObject *export_misnamed(const at::Tensor &t) {
   return PyCapsule_New(at::toDLPack(t), "DLTensor", legacy_destructor);
-  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: DLPack capsule created with name 'DLTensor'; consumers accept only 'dltensor' or 'dltensor_versioned' [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: capsule holding a DLPack tensor created with name 'DLTensor'; consumers accept only 'dltensor' or 'dltensor_versioned' [interop-dlpack-capsule-protocol]
 }
 
 // CuPy (cupy/_core/dlpack.pyx): the capsule destructor called the deleter

@@ -80,7 +80,7 @@ void copy_strides(const DLTensor &t, int64_t *out) {
   for (int i = 0; i < t.ndim; ++i)
     out[i] = t.strides[i];
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
-  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: NULL 'strides' mean a compact row-major tensor; producers before DLPack 1.2 may send it
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
 }
 
 int64_t innermost(const DLTensor *t) {
