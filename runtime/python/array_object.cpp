@@ -134,11 +134,7 @@ PyObject *array_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyObject *array_dlpack_device(PyObject *self, PyObject *) {
-  // The binding is the boundary: the runtime itself raises JAX's BufferError
-  // for a sharded or TPU-device array and raise_status() surfaces it.
-  // NOLINTBEGIN(interop-sharded-dlpack-export)
-  Result<DLDevice> device = dlpack_device(array_of(self));
-  // NOLINTEND(interop-sharded-dlpack-export)
+  Result<DLDevice> device = array_dl_device(array_of(self));
   if (!device.ok())
     return raise_status(device.status());
   return dl_device_tuple(*device);
@@ -417,6 +413,14 @@ PyTypeObject ArrayType = [] {
   t.tp_getset = array_getset;
   return t;
 }();
+
+Result<DLDevice> array_dl_device(const Array &array) {
+  // The binding is the boundary: the runtime itself raises JAX's BufferError
+  // for a sharded or TPU-device array and raise_status() surfaces it.
+  // NOLINTBEGIN(interop-sharded-dlpack-export)
+  return dlpack_device(array);
+  // NOLINTEND(interop-sharded-dlpack-export)
+}
 
 PyObject *wrap_array(Array array) {
   auto *self = PyObject_New(ArrayObject, &ArrayType);

@@ -87,6 +87,9 @@ inline bool is_array(PyObject *obj) {
 inline const Array &unwrap_array(PyObject *obj) {
   return reinterpret_cast<ArrayObject *>(obj)->array;
 }
+// What Array.__dlpack_device__() answers, as a DLDevice: JAX's BufferError
+// for a sharded or TPU-device array.
+Result<DLDevice> array_dl_device(const Array &array);
 
 // ---- the capsule protocol (capsule.cpp) ----------------------------------
 

@@ -136,6 +136,19 @@ def test_seed_004_prints_an_int_enum_like_jax(shim):
         shim.from_dlpack(producer)
 
 
+def test_seed_004_from_an_ndarray_subclass_that_moves_it(shim):
+    # from_dlpack skips __dlpack_device__ for exactly numpy.ndarray (always
+    # host memory); a subclass may answer otherwise and must be asked.
+    class Elsewhere(np.ndarray):
+        def __dlpack_device__(self):
+            return (7, 0)
+
+    x = np.arange(3.0).view(Elsewhere)
+    with pytest.raises(TypeError,
+                       match=exact(SEED_004.format(7, str(x)))):
+        shim.from_dlpack(x)
+
+
 def test_seed_004_raw_capsule_describes_the_tensor(shim):
     forged = ForgedTensor(np.arange(3.0), device=(7, 0))
     cap = forged.capsule()
@@ -159,6 +172,18 @@ def test_dlpack_device_of_sharded_array(shim):
                        match=exact("__dlpack__ only supported for unsharded "
                                    "arrays.")):
         x.__dlpack_device__()
+
+
+def test_from_dlpack_of_sharded_shim_array(shim):
+    # from_dlpack reads a shim Array's device without the Python call; the
+    # refusal is the one __dlpack_device__ raises, and nothing is exported.
+    x = shim.device_put(np.zeros(4), shim.local_devices("cpu"), axis=0)
+    before = shim._capsule_stats()["exported"]
+    with pytest.raises(BufferError,
+                       match=exact("__dlpack__ only supported for unsharded "
+                                   "arrays.")):
+        shim.from_dlpack(x)
+    assert shim._capsule_stats()["exported"] == before
 
 
 def test_export_of_another_process_array(topology):
