@@ -61,10 +61,8 @@ void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     // body: neither is a give-up.
     if (ReportSkippedFunctions && Found.Skipped != SkipReason::Dependent &&
         Found.Skipped != SkipReason::NoBody) {
-      std::string Why = describeSkip(Found.Skipped);
-      if (!Found.Detail.empty())
-        Why += " (" + Found.Detail + ")";
-      diag(FD->getLocation(), "function %0 was not analysed: %1") << FD << Why;
+      diag(FD->getLocation(), "function %0 was not analysed: %1")
+          << FD << describeSkip(Found.Skipped, Found.Detail);
     }
     return;
   }

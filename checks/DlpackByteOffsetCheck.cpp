@@ -24,43 +24,21 @@ static constexpr llvm::StringLiteral DefaultAddressConsumers =
 
 DlpackByteOffsetCheck::DlpackByteOffsetCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : DLPackFieldCheck(Name, Context),
       AddressConsumers(
           Options.get("AddressConsumers", DefaultAddressConsumers)),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
       Consumers(splitOptionList(AddressConsumers)) {}
 
 void DlpackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AddressConsumers", AddressConsumers);
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+  DLPackFieldCheck::storeOptions(Opts);
 }
 
-void DlpackByteOffsetCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFieldUseMatcher(), this);
-}
-
-void DlpackByteOffsetCheck::onStartOfTranslationUnit() {
-  // The facts are shared with the other DLPack checks for one translation
-  // unit; a new one starts afresh.
-  clearDLPackFactsCache();
-  Done.clear();
-}
-
-void DlpackByteOffsetCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Fn || !Done.insert(Fn).second)
-    return;
-  const DLPackFacts *Facts = dlpackFactsFor(Result);
-  if (!Facts)
-    return;
-  if (Facts->Skipped != SkipReason::None) {
-    if (ReportSkippedFunctions)
-      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
-        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
-    return;
-  }
+void DlpackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
+                                       const DLPackFacts &Facts,
+                                       ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
-  for (const DLPackEvent &E : Facts->Events) {
+  for (const DLPackEvent &E : Facts.Events) {
     if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
       continue;
     if (E.OffsetApplied || E.OffsetZeroProven)

@@ -8,26 +8,22 @@
 #ifndef INTEROP_CHECKS_DLPACKBYTEOFFSETCHECK_H
 #define INTEROP_CHECKS_DLPACKBYTEOFFSETCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "DLPackFieldCheck.h"
 
 #include "lib/DLPackNames.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::interop {
 
-class DlpackByteOffsetCheck : public ClangTidyCheck {
+class DlpackByteOffsetCheck : public DLPackFieldCheck {
 public:
   DlpackByteOffsetCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
 
 private:
-  // Matches arrive once per DLPack field read; each function is judged once.
-  llvm::DenseSet<const FunctionDecl *> Done;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::DLPackFacts &Facts,
+                  ASTContext &Ctx) override;
   const std::string AddressConsumers;
-  const bool ReportSkippedFunctions;
   clang::interop::QualifiedNameList Consumers;
 };
 

@@ -11,32 +11,26 @@
 #ifndef INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
 #define INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
 
-#include "ClangTidyCheck.h"
-#include "lib/OwnershipModel.h"
-
-#include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
-
-#include <vector>
+#include "DLPackOwnershipCheck.h"
 
 namespace clang::tidy::interop {
 
-class DlpackCapsuleProtocolCheck : public ClangTidyCheck {
+class DlpackCapsuleProtocolCheck : public DLPackOwnershipCheck {
 public:
-  DlpackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context);
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  DlpackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
+      : DLPackOwnershipCheck(Name, Context) {}
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void onEndOfTranslationUnit() override;
 
 private:
-  const std::string OwnershipTakingImporters;
-  const bool ReportSkippedFunctions;
-  clang::interop::OwnershipModelConfig Config;
-  llvm::SetVector<const FunctionDecl *> Functions;
-  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
-  ASTContext *Ctx = nullptr;
+  void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
+                        ASTContext &Ctx) override;
+  void checkOtherMatch(
+      const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,
+                     ASTContext &Ctx) override;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::OwnershipFacts &Facts,
+                  ASTContext &Ctx) override;
 };
 
 } // namespace clang::tidy::interop

@@ -18,36 +18,23 @@ namespace clang::tidy::interop {
 
 DlpackDeleterOwnershipCheck::DlpackDeleterOwnershipCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : DLPackOwnershipCheck(Name, Context),
       TensorSources(
           Options.get("TensorSources",
-                      llvm::join(OwnershipModelConfig().TensorSources, ";"))),
-      OwnershipTakingImporters(Options.getLocalOrGlobal(
-          "OwnershipTakingImporters",
-          llvm::join(OwnershipModelConfig().OwnershipTakingImporters, ";"))),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+                      llvm::join(OwnershipModelConfig().TensorSources, ";"))) {
   Config.TensorSources.clear();
   for (StringRef S : splitOptionList(TensorSources))
     Config.TensorSources.push_back(S.str());
-  Config.OwnershipTakingImporters.clear();
-  for (StringRef S : splitOptionList(OwnershipTakingImporters))
-    Config.OwnershipTakingImporters.push_back(S.str());
 }
 
 void DlpackDeleterOwnershipCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "TensorSources", TensorSources);
-  Options.store(Opts, "OwnershipTakingImporters", OwnershipTakingImporters);
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+  DLPackOwnershipCheck::storeOptions(Opts);
 }
 
 void DlpackDeleterOwnershipCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFunctionMatcher(), this);
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
-                                  "PyCapsule_New", "PyCapsule_SetDestructor"))),
-                              unless(isExpansionInSystemHeader()))
-                         .bind("capsule"),
-                     this);
+  DLPackOwnershipCheck::registerMatchers(Finder);
   // A deleter called with the address of a by-value managed tensor.
   Finder->addMatcher(callExpr(callee(expr(ignoringParenImpCasts(memberExpr(
                                   member(fieldDecl(hasName("deleter"))))))),
@@ -78,9 +65,8 @@ static const NamedDecl *byValueTensor(const Expr *Arg) {
   return nullptr;
 }
 
-void DlpackDeleterOwnershipCheck::check(
+void DlpackDeleterOwnershipCheck::checkOtherMatch(
     const MatchFinder::MatchResult &Result) {
-  Ctx = Result.Context;
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
     if (!isDeleterCall(Call))
       return;
@@ -92,120 +78,92 @@ void DlpackDeleterOwnershipCheck::check(
       diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note)
           << Copy;
     }
+  }
+}
+
+void DlpackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
+                                                   CapsuleCall K,
+                                                   ASTContext &Ctx) {
+  if (K != CapsuleCall::New || Call.getNumArgs() != 3)
+    return;
+  // A producer's capsule whose destructor never deletes the tensor.
+  CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+  bool HoldsTensor = isManagedTensor(classifyDLPackPointee(
+                         Call.getArg(0)->IgnoreParenImpCasts()->getType())) ||
+                     isUnconsumedName(Name);
+  if (!HoldsTensor)
+    return;
+  const Expr *DtorArg = Call.getArg(2);
+  if (classifyCapsuleName(DtorArg, Ctx) == CapsuleName::Null) {
+    diag(Call.getBeginLoc(),
+         "capsule holding a managed tensor created without a destructor; if "
+         "no consumer takes it, the tensor is never deleted");
     return;
   }
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("capsule")) {
-    bool IsNew = classifyCapsuleCall(Call) == CapsuleCall::New;
-    const Expr *DtorArg = Call->getArg(IsNew ? 2 : 1);
-    if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
-      Destructors.insert(Dtor->getCanonicalDecl());
-    if (!IsNew || Call->getNumArgs() != 3)
-      return;
-    // A producer's capsule whose destructor never deletes the tensor.
-    CapsuleName Name = classifyCapsuleName(Call->getArg(1), *Ctx);
-    bool HoldsTensor =
-        isManagedTensor(classifyDLPackPointee(
-            Call->getArg(0)->IgnoreParenImpCasts()->getType())) ||
-        isUnconsumedName(Name);
-    if (!HoldsTensor)
-      return;
-    if (classifyCapsuleName(DtorArg, *Ctx) == CapsuleName::Null) {
-      diag(Call->getBeginLoc(),
-           "capsule holding a managed tensor created without a destructor; "
-           "if no consumer takes it, the tensor is never deleted");
-      return;
+  if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
+    if (!callsDeleter(Dtor)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
+      if (MD && MD->getParent()->isLambda())
+        diag(Call.getBeginLoc(),
+             "capsule destructor lambda never calls the tensor's deleter; an "
+             "unconsumed capsule leaks the tensor");
+      else
+        diag(Call.getBeginLoc(),
+             "capsule destructor %0 never calls the tensor's deleter; an "
+             "unconsumed capsule leaks the tensor")
+            << Dtor;
+      diag(Dtor->getLocation(), "destructor defined here", DiagnosticIDs::Note);
     }
-    if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
-      if (!callsDeleter(Dtor)) {
-        const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
-        if (MD && MD->getParent()->isLambda())
-          diag(Call->getBeginLoc(),
-               "capsule destructor lambda never calls the tensor's deleter; "
-               "an unconsumed capsule leaks the tensor");
+}
+
+void DlpackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
+                                             const OwnershipFacts &Facts,
+                                             ASTContext &Ctx) {
+  llvm::DenseSet<const void *> LeakReported;
+  for (const OwnershipEvent &E : Facts.Events) {
+    switch (E.K) {
+    case OwnershipEvent::Leak: {
+      const void *Who = E.Param ? static_cast<const void *>(E.Param)
+                                : static_cast<const void *>(E.At);
+      if (LeakReported.insert(Who).second) {
+        if (E.Param)
+          diag(E.Param->getLocation(),
+               "%0 is owned by this function (it calls the deleter) but is "
+               "neither deleted nor handed on on some path")
+              << E.Param;
         else
-          diag(Call->getBeginLoc(),
-               "capsule destructor %0 never calls the tensor's deleter; an "
-               "unconsumed capsule leaks the tensor")
-              << Dtor;
-        diag(Dtor->getLocation(), "destructor defined here",
-             DiagnosticIDs::Note);
+          diag(E.At->getBeginLoc(),
+               "managed tensor obtained here is neither deleted nor handed "
+               "on on some path");
       }
-    return;
-  }
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (FD && FD->hasBody() && !FD->isDependentContext() &&
-      !FD->isInvalidDecl() && mentionsOwnership(*FD))
-    Functions.insert(FD);
-}
-
-void DlpackDeleterOwnershipCheck::onStartOfTranslationUnit() {
-  // The ownership facts are shared with the other ownership check for one
-  // translation unit; a new one starts afresh.
-  Functions.clear();
-  Destructors.clear();
-  clearOwnershipFactsCache();
-}
-
-void DlpackDeleterOwnershipCheck::onEndOfTranslationUnit() {
-  std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
-  Functions.clear();
-  for (const FunctionDecl *FD : Work) {
-    const OwnershipFacts &Facts = getOwnershipFacts(
-        *FD, *Ctx, Destructors.contains(FD->getCanonicalDecl()), Config);
-    if (Facts.Skipped != SkipReason::None) {
-      if (ReportSkippedFunctions)
-        diag(FD->getLocation(),
-             describeSkippedFunction(
-                 *FD, DLPackFacts{Facts.Skipped, Facts.Detail, {}}));
-      continue;
+      diag(E.ExitLoc,
+           E.Exit == OwnershipEvent::Throw
+               ? "still owned when the exception is thrown here"
+               : (E.Exit == OwnershipEvent::Return
+                      ? "still owned when the function returns here"
+                      : "still owned when the function ends here"),
+           DiagnosticIDs::Note);
+      break;
     }
-    llvm::DenseSet<const void *> LeakReported;
-    for (const OwnershipEvent &E : Facts.Events) {
-      switch (E.K) {
-      case OwnershipEvent::Leak: {
-        const void *Who = E.Param ? static_cast<const void *>(E.Param)
-                                  : static_cast<const void *>(E.At);
-        if (LeakReported.insert(Who).second) {
-          if (E.Param)
-            diag(E.Param->getLocation(),
-                 "%0 is owned by this function (it calls the deleter) but is "
-                 "neither deleted nor handed on on some path")
-                << E.Param;
-          else
-            diag(E.At->getBeginLoc(),
-                 "managed tensor obtained here is neither deleted nor handed "
-                 "on on some path");
-        }
-        diag(E.ExitLoc,
-             E.Exit == OwnershipEvent::Throw
-                 ? "still owned when the exception is thrown here"
-                 : (E.Exit == OwnershipEvent::Return
-                        ? "still owned when the function returns here"
-                        : "still owned when the function ends here"),
+    case OwnershipEvent::DoubleDelete:
+      diag(E.At->getBeginLoc(),
+           "deleter may be called twice: the tensor may already be deleted "
+           "on this path");
+      if (E.Related)
+        diag(E.Related->getBeginLoc(), "deleted here first",
              DiagnosticIDs::Note);
-        break;
-      }
-      case OwnershipEvent::DoubleDelete:
-        diag(E.At->getBeginLoc(),
-             "deleter may be called twice: the tensor may already be deleted "
-             "on this path");
-        if (E.Related)
-          diag(E.Related->getBeginLoc(), "deleted here first",
-               DiagnosticIDs::Note);
-        break;
-      case OwnershipEvent::DeleteAfterHandOff:
-        diag(E.At->getBeginLoc(),
-             "deleter called after ownership of the tensor was handed on");
-        if (E.Related)
-          diag(E.Related->getBeginLoc(), "ownership handed on here",
-               DiagnosticIDs::Note);
-        break;
-      default:
-        break;
-      }
+      break;
+    case OwnershipEvent::DeleteAfterHandOff:
+      diag(E.At->getBeginLoc(),
+           "deleter called after ownership of the tensor was handed on");
+      if (E.Related)
+        diag(E.Related->getBeginLoc(), "ownership handed on here",
+             DiagnosticIDs::Note);
+      break;
+    default:
+      break;
     }
   }
-  Destructors.clear();
 }
 
 } // namespace clang::tidy::interop

@@ -22,28 +22,16 @@ static constexpr llvm::StringLiteral DefaultCompactConsumers =
 
 DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
                                        ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : DLPackFieldCheck(Name, Context),
       CompactConsumers(
           Options.get("CompactConsumers", DefaultCompactConsumers)),
       CheckCompactUse(Options.get("CheckCompactUse", true)),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
       Consumers(splitOptionList(CompactConsumers)) {}
 
 void DlpackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CompactConsumers", CompactConsumers);
   Options.store(Opts, "CheckCompactUse", CheckCompactUse);
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
-}
-
-void DlpackStridesCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFieldUseMatcher(), this);
-}
-
-void DlpackStridesCheck::onStartOfTranslationUnit() {
-  // The facts are shared with the other DLPack checks for one translation
-  // unit; a new one starts afresh.
-  clearDLPackFactsCache();
-  Done.clear();
+  DLPackFieldCheck::storeOptions(Opts);
 }
 
 /// A subscript whose index is a constant zero reads the first element, which
@@ -59,21 +47,10 @@ static bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx) {
          AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
 }
 
-void DlpackStridesCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Fn || !Done.insert(Fn).second)
-    return;
-  const DLPackFacts *Facts = dlpackFactsFor(Result);
-  if (!Facts)
-    return;
-  if (Facts->Skipped != SkipReason::None) {
-    if (ReportSkippedFunctions)
-      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
-        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
-    return;
-  }
+void DlpackStridesCheck::checkFacts(const FunctionDecl &FD,
+                                    const DLPackFacts &Facts, ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
-  for (const DLPackEvent &E : Facts->Events) {
+  for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::StridesDeref) {
       if (E.NonNullProven)
         continue;
@@ -104,7 +81,7 @@ void DlpackStridesCheck::check(const MatchFinder::MatchResult &Result) {
       Copy = MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy;
       if (!Copy && !Consumers.matches(E.Callee))
         continue;
-    } else if (readsOnlyFirstElement(E.Use, *Result.Context)) {
+    } else if (readsOnlyFirstElement(E.Use, Ctx)) {
       continue;
     }
     if (E.FieldRead && !Reported.insert(E.FieldRead).second)

@@ -9,27 +9,23 @@
 #ifndef INTEROP_CHECKS_DLPACKSTRIDESCHECK_H
 #define INTEROP_CHECKS_DLPACKSTRIDESCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "DLPackFieldCheck.h"
 
 #include "lib/DLPackNames.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::interop {
 
-class DlpackStridesCheck : public ClangTidyCheck {
+class DlpackStridesCheck : public DLPackFieldCheck {
 public:
   DlpackStridesCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
 
 private:
-  // Matches arrive once per DLPack field read; each function is judged once.
-  llvm::DenseSet<const FunctionDecl *> Done;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::DLPackFacts &Facts,
+                  ASTContext &Ctx) override;
   const std::string CompactConsumers;
   const bool CheckCompactUse;
-  const bool ReportSkippedFunctions;
   clang::interop::QualifiedNameList Consumers;
 };
 

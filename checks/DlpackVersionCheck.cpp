@@ -19,11 +19,10 @@ static std::string defaultAssertMacros() {
 
 DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
                                        ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : DLPackFieldCheck(Name, Context),
       DebugOnlyAssertMacros(
           Options.get("DebugOnlyAssertMacros", defaultAssertMacros())),
-      CheckReadOnly(Options.get("CheckReadOnly", true)),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+      CheckReadOnly(Options.get("CheckReadOnly", true)) {
   Config.DebugOnlyAssertMacros.clear();
   for (StringRef M : splitOptionList(DebugOnlyAssertMacros))
     Config.DebugOnlyAssertMacros.push_back(M.str());
@@ -32,18 +31,7 @@ DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
 void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DebugOnlyAssertMacros", DebugOnlyAssertMacros);
   Options.store(Opts, "CheckReadOnly", CheckReadOnly);
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
-}
-
-void DlpackVersionCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFieldUseMatcher(), this);
-}
-
-void DlpackVersionCheck::onStartOfTranslationUnit() {
-  // The facts are shared with the other DLPack checks for one translation
-  // unit; a new one starts afresh.
-  clearDLPackFactsCache();
-  Done.clear();
+  DLPackFieldCheck::storeOptions(Opts);
 }
 
 /// The variable a member chain starts from (`mt` in mt->dl_tensor.data).
@@ -61,22 +49,11 @@ static const Decl *rootOf(const Expr *E) {
   return nullptr;
 }
 
-void DlpackVersionCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!Fn || !Done.insert(Fn).second)
-    return;
-  const DLPackFacts *Facts = dlpackFactsFor(Result, Config);
-  if (!Facts)
-    return;
-  if (Facts->Skipped != SkipReason::None) {
-    if (ReportSkippedFunctions)
-      if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
-        diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
-    return;
-  }
+void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
+                                    const DLPackFacts &Facts, ASTContext &Ctx) {
   // One finding per managed tensor and kind of finding.
   llvm::DenseSet<const Decl *> ReportedVersion, ReportedReadOnly;
-  for (const DLPackEvent &E : Facts->Events) {
+  for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked) {
       const Decl *Root = rootOf(E.Use);
       if (Root && !ReportedVersion.insert(Root).second)

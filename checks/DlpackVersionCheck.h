@@ -10,28 +10,23 @@
 #ifndef INTEROP_CHECKS_DLPACKVERSIONCHECK_H
 #define INTEROP_CHECKS_DLPACKVERSIONCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "DLPackFieldCheck.h"
 
 #include "lib/DLPackFlowModel.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::interop {
 
-class DlpackVersionCheck : public ClangTidyCheck {
+class DlpackVersionCheck : public DLPackFieldCheck {
 public:
   DlpackVersionCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
 
 private:
-  // Matches arrive once per DLPack field read; each function is judged once.
-  llvm::DenseSet<const FunctionDecl *> Done;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::DLPackFacts &Facts,
+                  ASTContext &Ctx) override;
   const std::string DebugOnlyAssertMacros;
   const bool CheckReadOnly;
-  const bool ReportSkippedFunctions;
-  clang::interop::DLPackModelConfig Config;
 };
 
 } // namespace clang::tidy::interop

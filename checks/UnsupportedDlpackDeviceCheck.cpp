@@ -15,10 +15,6 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-namespace {
-AST_MATCHER(Expr, readsDeviceType) { return readsDLPackDeviceType(&Node); }
-} // namespace
-
 // Functions that wrap a pointer as host memory (a view the host reads).
 static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
     "::Eigen::Map$;::pybind11::array;::pybind11::memoryview;::std::span$;"
@@ -36,7 +32,7 @@ static std::string defaultHostGuards() {
 
 UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : DLPackFieldCheck(Name, Context),
       HostMemoryFunctions(
           Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
       HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
@@ -44,7 +40,6 @@ UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
                                                "::interop::from_dlpack$")),
       SupportedDeviceTypes(
           Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)),
       HostFunctions(splitOptionList(HostMemoryFunctions)),
       Importers(splitOptionList(ImportFunctions)) {
   for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
@@ -68,38 +63,7 @@ void UnsupportedDlpackDeviceCheck::storeOptions(
   Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
   Options.store(Opts, "ImportFunctions", ImportFunctions);
   Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
-}
-
-void UnsupportedDlpackDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFieldUseMatcher(), this);
-  // Device-type maps may live in functions that read no tensor field. The
-  // device-type test comes first so that only real maps pay for finding
-  // their function.
-  auto InFunction = forFunction(
-      functionDecl(isDefinition(), unless(isImplicit()), unless(isDefaulted()))
-          .bind("fn"));
-  Finder->addMatcher(switchStmt(hasCondition(readsDeviceType()),
-                                unless(isExpansionInSystemHeader()),
-                                InFunction),
-                     this);
-  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
-                                         hasArgument(1, readsDeviceType()),
-                                         unless(isExpansionInSystemHeader()),
-                                         InFunction),
-                     this);
-  Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("find", "lookup"))),
-                        hasArgument(0, readsDeviceType()),
-                        unless(isExpansionInSystemHeader()), InFunction),
-      this);
-}
-
-void UnsupportedDlpackDeviceCheck::onStartOfTranslationUnit() {
-  // The facts are shared with the other DLPack checks for one translation
-  // unit; a new one starts afresh.
-  clearDLPackFactsCache();
-  Done.clear();
+  DLPackFieldCheck::storeOptions(Opts);
 }
 
 static std::string deviceTypeText(std::int64_t Raw) {
@@ -107,59 +71,52 @@ static std::string deviceTypeText(std::int64_t Raw) {
   return Name.empty() ? std::to_string(Raw) : Name.str();
 }
 
-void UnsupportedDlpackDeviceCheck::check(
-    const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || !Done.insert(FD).second)
+void UnsupportedDlpackDeviceCheck::checkUse(const FunctionDecl &FD,
+                                            const DLPackUse &Use,
+                                            ASTContext &Ctx) {
+  if (!Use.MapsDeviceTypes)
     return;
-
   // Syntactic: switches and tables that never fail on an unknown type.
-  if (FD->hasBody() && !FD->isDependentContext())
-    for (const SilentDeviceMapping &M :
-         findSilentDeviceMappings(*FD, *Result.Context)) {
-      switch (M.K) {
-      case SilentDeviceMapping::DefaultSharesCase:
-      case SilentDeviceMapping::DefaultRepeatsCase:
-      case SilentDeviceMapping::DefaultKeepsInitialValue:
-        diag(M.At->getBeginLoc(),
-             "'default' maps unknown device types to a supported platform "
-             "instead of failing");
-        if (M.SameAs)
-          diag(M.SameAs->getBeginLoc(),
-               M.K == SilentDeviceMapping::DefaultKeepsInitialValue
-                   ? "unknown types keep this initial value"
-                   : "the same result as this case",
-               DiagnosticIDs::Note);
-        break;
-      case SilentDeviceMapping::TableSubscript:
-      case SilentDeviceMapping::TableLookup:
-        diag(M.At->getBeginLoc(),
-             "table lookup maps an unknown device type to a default value "
-             "instead of failing");
-        break;
-      case SilentDeviceMapping::TableFallback:
-        diag(M.At->getBeginLoc(),
-             "device type missing from the table falls back to a platform "
-             "instead of failing");
-        break;
-      }
+  for (const SilentDeviceMapping &M : findSilentDeviceMappings(FD, Ctx)) {
+    switch (M.K) {
+    case SilentDeviceMapping::DefaultSharesCase:
+    case SilentDeviceMapping::DefaultRepeatsCase:
+    case SilentDeviceMapping::DefaultKeepsInitialValue:
       diag(M.At->getBeginLoc(),
-           "report an unsupported device type as an error (JAX raises "
-           "TypeError: Array passed to from_dlpack is on unsupported device "
-           "type)",
-           DiagnosticIDs::Note);
+           "'default' maps unknown device types to a supported platform "
+           "instead of failing");
+      if (M.SameAs)
+        diag(M.SameAs->getBeginLoc(),
+             M.K == SilentDeviceMapping::DefaultKeepsInitialValue
+                 ? "unknown types keep this initial value"
+                 : "the same result as this case",
+             DiagnosticIDs::Note);
+      break;
+    case SilentDeviceMapping::TableSubscript:
+    case SilentDeviceMapping::TableLookup:
+      diag(M.At->getBeginLoc(),
+           "table lookup maps an unknown device type to a default value "
+           "instead of failing");
+      break;
+    case SilentDeviceMapping::TableFallback:
+      diag(M.At->getBeginLoc(),
+           "device type missing from the table falls back to a platform "
+           "instead of failing");
+      break;
     }
-
-  const DLPackFacts *Facts = dlpackFactsFor(Result, Config);
-  if (!Facts)
-    return;
-  if (Facts->Skipped != SkipReason::None) {
-    if (ReportSkippedFunctions)
-      diag(FD->getLocation(), describeSkippedFunction(*FD, *Facts));
-    return;
+    diag(M.At->getBeginLoc(),
+         "report an unsupported device type as an error (JAX raises "
+         "TypeError: Array passed to from_dlpack is on unsupported device "
+         "type)",
+         DiagnosticIDs::Note);
   }
+}
+
+void UnsupportedDlpackDeviceCheck::checkFacts(const FunctionDecl &FD,
+                                              const DLPackFacts &Facts,
+                                              ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
-  for (const DLPackEvent &E : Facts->Events) {
+  for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::TensorCallArg) {
       if (!E.ProvenDeviceType || !Importers.matches(E.Callee) ||
           llvm::is_contained(Supported, *E.ProvenDeviceType))

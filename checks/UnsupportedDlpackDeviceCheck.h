@@ -11,37 +11,34 @@
 #ifndef INTEROP_CHECKS_UNSUPPORTEDDLPACKDEVICECHECK_H
 #define INTEROP_CHECKS_UNSUPPORTEDDLPACKDEVICECHECK_H
 
-#include "ClangTidyCheck.h"
+#include "DLPackFieldCheck.h"
 
 #include "lib/DLPackFlowModel.h"
 #include "lib/DLPackNames.h"
-#include "llvm/ADT/DenseSet.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace clang::tidy::interop {
 
-class UnsupportedDlpackDeviceCheck : public ClangTidyCheck {
+class UnsupportedDlpackDeviceCheck : public DLPackFieldCheck {
 public:
   UnsupportedDlpackDeviceCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
 
 private:
-  // Matches arrive once per DLPack field read; each function is judged once.
-  llvm::DenseSet<const FunctionDecl *> Done;
+  void checkUse(const FunctionDecl &FD, const clang::interop::DLPackUse &Use,
+                ASTContext &Ctx) override;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::DLPackFacts &Facts,
+                  ASTContext &Ctx) override;
   const std::string HostMemoryFunctions;
   const std::string HostDeviceGuards;
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
-  const bool ReportSkippedFunctions;
   clang::interop::QualifiedNameList HostFunctions;
   clang::interop::QualifiedNameList Importers;
   std::vector<std::int64_t> Supported;
-  clang::interop::DLPackModelConfig Config;
 };
 
 } // namespace clang::tidy::interop

@@ -1,9 +1,10 @@
 //===--- DLPackCheckSupport.h - what every DLPack check does ----*- C++ -*-===//
 //
 // The DLPack checks share one shape: match function definitions, keep only
-// those that touch DLPack fields (the cheap pre-filter), look up the model's
-// facts (computed once per function for all checks), and turn some of them
-// into diagnostics. This header holds the shared first three steps.
+// those that touch DLPack (the cheap pre-filter, dlpackUseOf), look up the
+// model's facts (computed once per function for all checks), and turn some of
+// them into diagnostics. This header holds what the check bases in checks/
+// need from lib/ for the first three steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,23 +20,15 @@
 
 namespace clang::interop {
 
-/// Function definitions outside system headers, bound to "fn".
+/// Function definitions outside system headers, bound to "fn". Checks match
+/// definitions, never calls or fields with `forFunction`: that would make
+/// clang-tidy build the parent map of the whole translation unit.
 ast_matchers::DeclarationMatcher dlpackFunctionMatcher();
 
-/// The pre-filter as a matcher: reads of the DLPack fields the field model
-/// reports on, outside system headers, with their enclosing function bound
-/// to "fn". Only functions that touch DLPack ever reach a check.
-ast_matchers::StatementMatcher dlpackFieldUseMatcher();
-
-/// The facts for the function bound to "fn", or null when it does not touch
-/// DLPack at all (the pre-filter) or is not analysable code.
-const DLPackFacts *
-dlpackFactsFor(const ast_matchers::MatchFinder::MatchResult &Result,
-               const DLPackModelConfig &Config = {});
-
-/// "function 'f' was not analysed: <reason>" for a skipped function.
-std::string describeSkippedFunction(const FunctionDecl &FD,
-                                    const DLPackFacts &Facts);
+/// True for a definition the models judge: it has a body, is not an
+/// uninstantiated template (instances are judged one by one) and is valid
+/// (the compiler reports invalid code itself).
+bool isJudgedDefinition(const FunctionDecl &FD);
 
 } // namespace clang::interop
 

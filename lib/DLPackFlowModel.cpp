@@ -14,9 +14,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Analysis/CFG.h"
-#include "clang/Analysis/FlowSensitive/CFGMatchSwitch.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/MatchSwitch.h"
 #include "clang/Analysis/FlowSensitive/NoopLattice.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 #include "clang/Lex/Lexer.h"
@@ -123,8 +123,8 @@ struct RunContext {
   llvm::DenseSet<const StorageLocation *> SeenTensors;
   /// Which callees read the strides field (see mayLookAtStrides).
   llvm::DenseMap<const FunctionDecl *, bool> StridesReaders;
-  /// Compiled HostDeviceGuards.
-  std::vector<llvm::Regex> HostGuards;
+  /// Compiled HostDeviceGuards (compiled once per configuration).
+  const std::vector<llvm::Regex> *HostGuards = nullptr;
   /// Subscripts/derefs that are assignment targets.
   llvm::DenseSet<const Expr *> WriteTargets;
   /// Member expressions on the left of an assignment (producer writes).
@@ -356,13 +356,12 @@ void markWriteChain(const Expr *LHS, RunContext &RC) {
 //===----------------------------------------------------------------------===//
 
 using State = TransferState<NoopLattice>;
-using MatchResult = am::MatchFinder::MatchResult;
 
 class DLPackFieldModel
     : public DataflowAnalysis<DLPackFieldModel, NoopLattice> {
 public:
   DLPackFieldModel(ASTContext &Ctx, Environment &Env, RunContext &RC)
-      : DataflowAnalysis(Ctx), RC(RC), TransferSwitch(buildTransferSwitch()) {
+      : DataflowAnalysis(Ctx), RC(RC) {
     // A host-ness guard over a device (IsHostDevice(t->device)) may name no
     // field at all, so its result lives on the DLDevice record itself.
     QualType BoolTy = Ctx.BoolTy;
@@ -377,8 +376,10 @@ public:
   static NoopLattice initialElement() { return {}; }
 
   void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
-    State S(L, Env);
-    TransferSwitch(Elt, getASTContext(), S);
+    if (std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>()) {
+      State S(L, Env);
+      dispatch(CS->getStmt(), S);
+    }
   }
 
   /// Conditions that are not booleans (C's `if (p)`, `if (t->byte_offset)`)
@@ -421,6 +422,12 @@ public:
       BoolValue *B1 = boolProp(&V1, Name), *B2 = boolProp(&V2, Name);
       if (!B1 || !B2)
         continue;
+      // Copies of one value share their facts: no new atom, no constraint
+      // for the solver.
+      if (B1 == B2) {
+        Joined.setProperty(Name, *B1);
+        continue;
+      }
       Arena &A = JoinedEnv.arena();
       BoolValue &J = JoinedEnv.makeAtomicBoolValue();
       const Formula &JF = J.formula();
@@ -444,22 +451,21 @@ public:
   }
 
 private:
-  CFGMatchSwitch<State> buildTransferSwitch();
+  /// Calls the transfer function of St's node kind. Plain C++ tests, not a
+  /// CFGMatchSwitch: that runs AST matchers on every statement, which cost
+  /// more than the whole model.
+  void dispatch(const Stmt *St, State &S);
 
   // Transfer functions, one per node kind.
-  void transferImplicitCast(const ImplicitCastExpr *E, const MatchResult &,
-                            State &S);
-  void transferExplicitCast(const ExplicitCastExpr *E, const MatchResult &,
-                            State &S);
-  void transferBinary(const BinaryOperator *E, const MatchResult &, State &S);
-  void transferUnary(const UnaryOperator *E, const MatchResult &, State &S);
-  void transferSubscript(const ArraySubscriptExpr *E, const MatchResult &,
-                         State &S);
-  void transferCall(const CallExpr *E, const MatchResult &, State &S);
-  void transferConstruct(const CXXConstructExpr *E, const MatchResult &,
-                         State &S);
-  void transferInitList(const InitListExpr *E, const MatchResult &, State &S);
-  void transferNew(const CXXNewExpr *E, const MatchResult &, State &S);
+  void transferImplicitCast(const ImplicitCastExpr *E, State &S);
+  void transferExplicitCast(const ExplicitCastExpr *E, State &S);
+  void transferBinary(const BinaryOperator *E, State &S);
+  void transferUnary(const UnaryOperator *E, State &S);
+  void transferSubscript(const ArraySubscriptExpr *E, State &S);
+  void transferCall(const CallExpr *E, State &S);
+  void transferConstruct(const CXXConstructExpr *E, State &S);
+  void transferInitList(const InitListExpr *E, State &S);
+  void transferNew(const CXXNewExpr *E, State &S);
   void createdHere(RecordStorageLocation *R, Environment &Env, int Depth = 0);
 
   // Helpers.
@@ -478,43 +484,35 @@ private:
   bool hostGuard(const CallExpr *E, Environment &Env);
 
   RunContext &RC;
-  CFGMatchSwitch<State> TransferSwitch;
 };
 
-CFGMatchSwitch<State> DLPackFieldModel::buildTransferSwitch() {
-  auto Bind = [this](auto Method) {
-    return [this, Method](const auto *Node, const MatchResult &R, State &S) {
-      (this->*Method)(Node, R, S);
-    };
-  };
-  return CFGMatchSwitchBuilder<State>()
-      // Field reads, bool conversions, implicit pointer/integer conversions.
-      .CaseOfCFGStmt<ImplicitCastExpr>(
-          am::implicitCastExpr(), Bind(&DLPackFieldModel::transferImplicitCast))
-      // static_cast<float *>(t->data), (int)t->device.device_type, ...
-      .CaseOfCFGStmt<ExplicitCastExpr>(
-          am::explicitCastExpr(), Bind(&DLPackFieldModel::transferExplicitCast))
-      // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
-      .CaseOfCFGStmt<BinaryOperator>(am::binaryOperator(),
-                                     Bind(&DLPackFieldModel::transferBinary))
-      // &p[byte_offset], C's !p, ++/-- targets.
-      .CaseOfCFGStmt<UnaryOperator>(am::unaryOperator(),
-                                    Bind(&DLPackFieldModel::transferUnary))
-      // strides[i] marks the strides as looked at.
-      .CaseOfCFGStmt<ArraySubscriptExpr>(
-          am::arraySubscriptExpr(), Bind(&DLPackFieldModel::transferSubscript))
-      // device-type readers, strides passed on, record assignment.
-      .CaseOfCFGStmt<CallExpr>(am::callExpr(),
-                               Bind(&DLPackFieldModel::transferCall))
-      .CaseOfCFGStmt<CXXConstructExpr>(
-          am::cxxConstructExpr(), Bind(&DLPackFieldModel::transferConstruct))
-      // DLTensor t = {...}: a producer's own tensor.
-      .CaseOfCFGStmt<InitListExpr>(am::initListExpr(),
-                                   Bind(&DLPackFieldModel::transferInitList))
-      // new DLManagedTensorVersioned: also a producer's own tensor.
-      .CaseOfCFGStmt<CXXNewExpr>(am::cxxNewExpr(),
-                                 Bind(&DLPackFieldModel::transferNew))
-      .Build();
+void DLPackFieldModel::dispatch(const Stmt *St, State &S) {
+  // Field reads, bool conversions, implicit pointer/integer conversions.
+  if (const auto *E = dyn_cast<ImplicitCastExpr>(St))
+    transferImplicitCast(E, S);
+  // static_cast<float *>(t->data), (int)t->device.device_type, ...
+  else if (const auto *E = dyn_cast<ExplicitCastExpr>(St))
+    transferExplicitCast(E, S);
+  // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
+  else if (const auto *E = dyn_cast<BinaryOperator>(St))
+    transferBinary(E, S);
+  // &p[byte_offset], C's !p, ++/-- targets.
+  else if (const auto *E = dyn_cast<UnaryOperator>(St))
+    transferUnary(E, S);
+  // strides[i] marks the strides as looked at.
+  else if (const auto *E = dyn_cast<ArraySubscriptExpr>(St))
+    transferSubscript(E, S);
+  // device-type readers, strides passed on, record assignment.
+  else if (const auto *E = dyn_cast<CallExpr>(St))
+    transferCall(E, S);
+  else if (const auto *E = dyn_cast<CXXConstructExpr>(St))
+    transferConstruct(E, S);
+  // DLTensor t = {...}: a producer's own tensor.
+  else if (const auto *E = dyn_cast<InitListExpr>(St))
+    transferInitList(E, S);
+  // new DLManagedTensorVersioned: also a producer's own tensor.
+  else if (const auto *E = dyn_cast<CXXNewExpr>(St))
+    transferNew(E, S);
 }
 
 void DLPackFieldModel::initFieldValue(Value &V, DLPackField F,
@@ -838,7 +836,7 @@ BoolValue *DLPackFieldModel::truthValue(Value &V, Environment &Env) {
 }
 
 void DLPackFieldModel::transferImplicitCast(const ImplicitCastExpr *E,
-                                            const MatchResult &, State &S) {
+                                            State &S) {
   Environment &Env = S.Env;
   switch (E->getCastKind()) {
   case CK_LValueToRValue: {
@@ -889,7 +887,7 @@ void DLPackFieldModel::transferImplicitCast(const ImplicitCastExpr *E,
 }
 
 void DLPackFieldModel::transferExplicitCast(const ExplicitCastExpr *E,
-                                            const MatchResult &, State &S) {
+                                            State &S) {
   switch (E->getCastKind()) {
   case CK_NoOp:
   case CK_BitCast:
@@ -907,8 +905,7 @@ void DLPackFieldModel::transferExplicitCast(const ExplicitCastExpr *E,
   }
 }
 
-void DLPackFieldModel::transferBinary(const BinaryOperator *E,
-                                      const MatchResult &, State &S) {
+void DLPackFieldModel::transferBinary(const BinaryOperator *E, State &S) {
   Environment &Env = S.Env;
   BinaryOperatorKind Op = E->getOpcode();
   if (E->isComparisonOp()) {
@@ -980,8 +977,7 @@ void DLPackFieldModel::transferBinary(const BinaryOperator *E,
   }
 }
 
-void DLPackFieldModel::transferUnary(const UnaryOperator *E,
-                                     const MatchResult &, State &S) {
+void DLPackFieldModel::transferUnary(const UnaryOperator *E, State &S) {
   Environment &Env = S.Env;
   switch (E->getOpcode()) {
   case UO_AddrOf: {
@@ -1026,12 +1022,11 @@ void DLPackFieldModel::transferUnary(const UnaryOperator *E,
 }
 
 void DLPackFieldModel::transferSubscript(const ArraySubscriptExpr *E,
-                                         const MatchResult &, State &S) {
+                                         State &S) {
   noteStridesSeen(E->getBase(), S.Env);
 }
 
-void DLPackFieldModel::transferCall(const CallExpr *E, const MatchResult &,
-                                    State &S) {
+void DLPackFieldModel::transferCall(const CallExpr *E, State &S) {
   Environment &Env = S.Env;
   const FunctionDecl *Callee = E->getDirectCallee();
   for (const Expr *Arg : E->arguments()) {
@@ -1092,7 +1087,7 @@ bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
       !E->getType()->isBooleanType() || !E->isPRValue())
     return false;
   llvm::StringRef Name = Callee->getName();
-  if (llvm::none_of(RC.HostGuards,
+  if (llvm::none_of(*RC.HostGuards,
                     [&](const llvm::Regex &R) { return R.match(Name); }))
     return false;
   const Expr *Arg = E->getArg(0)->IgnoreImplicit();
@@ -1116,8 +1111,7 @@ bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
   return true;
 }
 
-void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E,
-                                         const MatchResult &, State &S) {
+void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E, State &S) {
   for (const Expr *Arg : E->arguments()) {
     noteStridesSeen(Arg, S.Env);
     if (RecordStorageLocation *R = tensorArgRecord(Arg, S.Env))
@@ -1129,14 +1123,12 @@ void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E,
     createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
 }
 
-void DLPackFieldModel::transferInitList(const InitListExpr *E,
-                                        const MatchResult &, State &S) {
+void DLPackFieldModel::transferInitList(const InitListExpr *E, State &S) {
   if (E->isSemanticForm() && E->isPRValue() && E->getType()->isRecordType())
     createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
 }
 
-void DLPackFieldModel::transferNew(const CXXNewExpr *E, const MatchResult &,
-                                   State &S) {
+void DLPackFieldModel::transferNew(const CXXNewExpr *E, State &S) {
   // new DLManagedTensorVersioned (no initialiser): a producer's own tensor.
   if (auto *PV = S.Env.get<PointerValue>(*E))
     createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S.Env);
@@ -1303,8 +1295,11 @@ private:
     if (R && RC.LocalRecords.contains(R))
       E.Local = true;
     if (R) {
-      Value *O = fieldValue(R, DLPackField::ByteOffset, Env);
-      E.OffsetZeroProven = provesProp(Env, O, kZero);
+      // SAT queries dominate the diagnosis: ask only what can change a
+      // finding.
+      if (!E.OffsetApplied)
+        E.OffsetZeroProven =
+            provesProp(Env, fieldValue(R, DLPackField::ByteOffset, Env), kZero);
       Value *T = deviceTypeValueOf(R, Env);
       RecordStorageLocation *Dev = childRecordOf(R, DLPackField::Device);
       auto *Guard =
@@ -1315,10 +1310,11 @@ private:
       E.DeviceTypeChecked =
           hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
       Value *St = fieldValue(R, DLPackField::Strides, Env);
-      E.StridesNullProven = isLocal(St) || provesProp(Env, St, kNull);
       E.StridesConsidered = isLocal(St) ||
                             (St && RC.SeenStrides.contains(originOf(RC, St))) ||
                             RC.SeenTensors.contains(R);
+      E.StridesNullProven =
+          isLocal(St) || (!E.StridesConsidered && provesProp(Env, St, kNull));
     }
     if (auto *MP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataManaged)))
       if (auto *M = dyn_cast<RecordStorageLocation>(&MP->getPointeeLoc())) {
@@ -1326,7 +1322,8 @@ private:
         Value *F = fieldValue(M, DLPackField::Flags, Env);
         E.FlagsNeverRead = !F || (!isLocal(F) && !hasProp(F, kFlags));
         E.ReadOnlyClearProven =
-            isLocal(F) || provesProp(Env, F, kReadOnly, /*Negated=*/true);
+            isLocal(F) ||
+            (E.IsWrite && provesProp(Env, F, kReadOnly, /*Negated=*/true));
       }
   }
 
@@ -1452,38 +1449,53 @@ private:
   bool HasDeviceSwitch = false;
 };
 
-/// The same proof for `switch (mt->version.major) { case 1: ... }`.
-bool insideSupportedMajorCase(const Expr *Use, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*Use);
-  const Stmt *Prev = Use;
-  for (int Depth = 0; Depth < 64 && !Parents.empty(); ++Depth) {
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (const auto *Case = dyn_cast<CaseStmt>(P)) {
-      if (Case->getSubStmt() == Prev) {
-        // Walk up to the switch and check what it switches on.
-        DynTypedNodeList Up = Ctx.getParents(*Case);
-        for (int D2 = 0; D2 < 16 && !Up.empty(); ++D2) {
-          const Stmt *Q = Up[0].get<Stmt>();
-          if (!Q)
-            break;
-          if (const auto *SW = dyn_cast<SwitchStmt>(Q)) {
-            if (dlpackFieldOfMember(stripIdentityCasts(SW->getCond())) !=
-                DLPackField::Major)
-              return false;
-            std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
-            return V && V->getExtValue() == 1;
-          }
-          Up = Ctx.getParents(*Q);
-        }
-      }
-    }
-    Prev = P;
-    Parents = Ctx.getParents(*P);
+/// The same proof for `switch (mt->version.major) { case 1: ... }`: every
+/// statement under a `case 1:` label that no other label shares. Collected
+/// top-down once per function, so that no parent map is built (building one
+/// costs as much as parsing the translation unit again).
+class SupportedMajorCases : public RecursiveASTVisitor<SupportedMajorCases> {
+public:
+  SupportedMajorCases(const FunctionDecl &FD, ASTContext &Ctx) : Ctx(Ctx) {
+    TraverseStmt(FD.getBody());
   }
-  return false;
-}
+  bool contains(const Stmt *S) const { return Inside.contains(S); }
+
+  bool VisitSwitchStmt(SwitchStmt *SW) {
+    if (dlpackFieldOfMember(stripIdentityCasts(SW->getCond())) !=
+        DLPackField::Major)
+      return true;
+    // `case 1: case 2: use` and `case 2: case 1: use` reach the use with
+    // major 2 as well: a label that heads or ends a chain of labels proves
+    // nothing.
+    llvm::DenseSet<const SwitchCase *> Chained;
+    for (const SwitchCase *C = SW->getSwitchCaseList(); C;
+         C = C->getNextSwitchCase())
+      if (const auto *Next = dyn_cast<SwitchCase>(C->getSubStmt())) {
+        Chained.insert(C);
+        Chained.insert(Next);
+      }
+    for (const SwitchCase *C = SW->getSwitchCaseList(); C;
+         C = C->getNextSwitchCase()) {
+      const auto *Case = dyn_cast<CaseStmt>(C);
+      if (!Case || Case->getRHS() || Chained.contains(Case))
+        continue;
+      std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+      if (V && V->getExtValue() == 1)
+        collect(Case->getSubStmt());
+    }
+    return true;
+  }
+
+private:
+  void collect(const Stmt *S) {
+    if (!S || !Inside.insert(S).second)
+      return;
+    for (const Stmt *Child : S->children())
+      collect(Child);
+  }
+  ASTContext &Ctx;
+  llvm::DenseSet<const Stmt *> Inside;
+};
 
 //===----------------------------------------------------------------------===//
 // The pre-filter
@@ -1533,26 +1545,90 @@ public:
 /// type (imports of a known type), or dl_tensor/flags of a versioned tensor.
 /// A function that only writes fields (a producer) or only passes tensors
 /// around has nothing to report and is not analysed.
-class MentionsDLPack : public RecursiveASTVisitor<MentionsDLPack> {
+class DLPackUseScan : public RecursiveASTVisitor<DLPackUseScan> {
 public:
-  bool Found = false;
+  DLPackUse Use;
+
+  /// An event needs a read of data or strides, or an access to a versioned
+  /// tensor; a device-type read only matters with a tensor passed to a call
+  /// (a proven device type at an import). A producer that only fills in a
+  /// tensor's fields has nothing to judge.
+  void finish() {
+    Use.ReadsModelledFields =
+        ReadsPointerField || (ReadsDeviceType && PassesTensor);
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    // Visited before its operands: `t.data = p` writes the field.
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParens()))
+        Written.insert(ME);
+    return true;
+  }
   bool VisitMemberExpr(MemberExpr *ME) {
+    if (Written.contains(ME))
+      return true;
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     switch (classifyDLPackField(FD)) {
     case DLPackField::Data:
     case DLPackField::Strides:
+      ReadsPointerField = true;
+      break;
     case DLPackField::DeviceType:
-      Found = true;
+      ReadsDeviceType = true;
       break;
     case DLPackField::DLTensor:
     case DLPackField::Flags:
-      Found = dlpackOwnerOf(FD) == DLPackRecord::ManagedTensorVersioned;
+      if (dlpackOwnerOf(FD) == DLPackRecord::ManagedTensorVersioned)
+        ReadsPointerField = true;
       break;
     default:
       break;
     }
-    return !Found;
+    return true;
   }
+  bool VisitCallExpr(CallExpr *Call) {
+    for (const Expr *Arg : Call->arguments())
+      notePassed(Arg);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Ctor) {
+    for (const Expr *Arg : Ctor->arguments())
+      notePassed(Arg);
+    return true;
+  }
+  bool VisitSwitchStmt(SwitchStmt *SW) {
+    if (!Use.MapsDeviceTypes && readsDLPackDeviceType(SW->getCond()))
+      Use.MapsDeviceTypes = true;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (!Use.MapsDeviceTypes && Op->getOperator() == OO_Subscript &&
+        Op->getNumArgs() == 2 && readsDLPackDeviceType(Op->getArg(1)))
+      Use.MapsDeviceTypes = true;
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!Use.MapsDeviceTypes && MD && MD->getIdentifier() &&
+        (MD->getName() == "find" || MD->getName() == "lookup") &&
+        MC->getNumArgs() >= 1 && readsDLPackDeviceType(MC->getArg(0)))
+      Use.MapsDeviceTypes = true;
+    return true;
+  }
+
+private:
+  void notePassed(const Expr *Arg) {
+    if (!Arg || PassesTensor)
+      return;
+    DLPackRecord K =
+        classifyDLPackPointee(Arg->IgnoreParenImpCasts()->getType());
+    PassesTensor = K == DLPackRecord::Tensor || isManagedTensor(K);
+  }
+  llvm::DenseSet<const MemberExpr *> Written;
+  bool ReadsPointerField = false;
+  bool ReadsDeviceType = false;
+  bool PassesTensor = false;
 };
 
 } // namespace
@@ -1578,10 +1654,12 @@ namespace {
 struct FactsCache {
   const ASTContext *Ctx = nullptr;
   /// The pre-filter's answers, shared by every check.
-  llvm::DenseMap<const FunctionDecl *, bool> Mentions;
+  llvm::DenseMap<const FunctionDecl *, DLPackUse> Mentions;
   llvm::StringMap<
       llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DLPackFacts>>>
       ByConfig;
+  /// Compiled HostDeviceGuards per configuration key.
+  llvm::StringMap<std::vector<llvm::Regex>> HostGuards;
 };
 FactsCache &cache() {
   static FactsCache C;
@@ -1591,24 +1669,28 @@ FactsCache &cache() {
 
 void clearDLPackFactsCache() {
   cache().ByConfig.clear();
+  cache().HostGuards.clear();
   cache().Mentions.clear();
   cache().Ctx = nullptr;
 }
 
-bool mentionsDLPack(const FunctionDecl &FD) {
+const DLPackUse &dlpackUseOf(const FunctionDecl &FD) {
+  static const DLPackUse None;
   if (!FD.hasBody())
-    return false;
+    return None;
   FactsCache &C = cache();
   if (C.Ctx != &FD.getASTContext()) {
     C.ByConfig.clear();
+    C.HostGuards.clear();
     C.Mentions.clear();
     C.Ctx = &FD.getASTContext();
   }
-  auto [It, New] = C.Mentions.try_emplace(&FD, false);
+  auto [It, New] = C.Mentions.try_emplace(&FD);
   if (New) {
-    MentionsDLPack V;
+    DLPackUseScan V;
     V.TraverseStmt(FD.getBody());
-    It->second = V.Found;
+    V.finish();
+    It->second = V.Use;
   }
   return It->second;
 }
@@ -1618,10 +1700,12 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
   FactsCache &C = cache();
   if (C.Ctx != &Ctx) {
     C.ByConfig.clear();
+    C.HostGuards.clear();
     C.Mentions.clear();
     C.Ctx = &Ctx;
   }
-  auto &Slot = C.ByConfig[Config.key()][&FD];
+  std::string Key = Config.key();
+  auto &Slot = C.ByConfig[Key][&FD];
   if (Slot)
     return *Slot;
   Slot = std::make_unique<DLPackFacts>();
@@ -1629,11 +1713,14 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
 
   RunContext RC;
   RC.Config = &Config;
-  for (const std::string &G : Config.HostDeviceGuards) {
-    llvm::Regex R(G);
-    if (R.isValid())
-      RC.HostGuards.push_back(std::move(R));
-  }
+  auto [Guards, NewConfig] = C.HostGuards.try_emplace(Key);
+  if (NewConfig)
+    for (const std::string &G : Config.HostDeviceGuards) {
+      llvm::Regex R(G);
+      if (R.isValid())
+        Guards->second.push_back(std::move(R));
+    }
+  RC.HostGuards = &Guards->second;
   {
     AccessorParamFinder Finder;
     Finder.TraverseStmt(FD.getBody());
@@ -1657,6 +1744,7 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
 
   // Proofs the flow condition cannot carry: switch cases.
   std::unique_ptr<SwitchHostProof> Switches;
+  std::unique_ptr<SupportedMajorCases> MajorCases;
   for (DLPackEvent &E : Facts.Events) {
     if ((E.K == DLPackEvent::DataDeref || E.K == DLPackEvent::DataCallArg) &&
         !E.HostProven) {
@@ -1665,9 +1753,11 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
       const Stmt *At = E.K == DLPackEvent::DataCallArg ? E.Call : E.Use;
       E.HostProven = Switches->proves(At);
     }
-    if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked &&
-        insideSupportedMajorCase(E.Use, Ctx))
-      E.MajorChecked = true;
+    if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked) {
+      if (!MajorCases)
+        MajorCases = std::make_unique<SupportedMajorCases>(FD, Ctx);
+      E.MajorChecked = MajorCases->contains(E.Use);
+    }
   }
   // The diagnoser runs once per CFG element after the fixpoint, but an
   // element can be reported from both a Before and an After state in other

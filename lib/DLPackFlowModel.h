@@ -72,13 +72,16 @@ struct DLPackEvent {
   bool Local = false;
   /// Data events: byte_offset was added to this pointer on every path.
   bool OffsetApplied = false;
-  /// Data events: byte_offset is proven zero on every path.
+  /// Data events: byte_offset is proven zero on every path. Each SAT-proven
+  /// flag below is only proven where it can change a finding (here: only
+  /// when OffsetApplied is false); otherwise it stays false.
   bool OffsetZeroProven = false;
   /// Data events: the device type is proven host-accessible on every path.
   bool HostProven = false;
   /// Data events: the function compares or tests the device type at all.
   bool DeviceTypeChecked = false;
-  /// Data events: the tensor's strides are proven NULL (compact).
+  /// Data events: the tensor's strides are proven NULL (compact); only
+  /// proven when StridesConsidered is false.
   bool StridesNullProven = false;
   /// Data events: the function looks at this tensor's strides (reads an
   /// element or passes them on) somewhere.
@@ -88,7 +91,8 @@ struct DLPackEvent {
   bool CallPassesLayout = false;
   /// Data events: the data belongs to a DLManagedTensorVersioned.
   bool FromVersioned = false;
-  /// Data events on versioned tensors: READ_ONLY is proven clear.
+  /// Data events on versioned tensors: READ_ONLY is proven clear; only
+  /// proven for writes.
   bool ReadOnlyClearProven = false;
   /// Data events on versioned tensors: the flags were never read.
   bool FlagsNeverRead = false;
@@ -130,9 +134,20 @@ struct DLPackModelConfig {
   std::string key() const;
 };
 
-/// The cheap pre-filter: true when FD's body reads or writes a DLPack field
-/// or passes a DLPack pointer on. Does not build a CFG.
-bool mentionsDLPack(const FunctionDecl &FD);
+/// What a function's body does with DLPack, from one syntactic scan (no CFG,
+/// no parent map) cached per translation unit: the cheap pre-filter every
+/// DLPack check applies before any flow analysis.
+struct DLPackUse {
+  /// Has something the flow model reports on: a read (not a plain
+  /// assignment) of data or strides, an access to a versioned tensor's
+  /// dl_tensor or flags, or a device-type read together with a tensor
+  /// passed to a call (an import whose device type may be proven).
+  bool ReadsModelledFields = false;
+  /// Switches over, subscripts or looks up (find/lookup) a table by a DLPack
+  /// device type: what findSilentDeviceMappings judges.
+  bool MapsDeviceTypes = false;
+};
+const DLPackUse &dlpackUseOf(const FunctionDecl &FD);
 
 /// Runs the model over FD, once per function and configuration in a
 /// translation unit; later calls return the cached facts.

@@ -27,6 +27,13 @@ const char *describeSkip(SkipReason R) {
   return "unknown";
 }
 
+std::string describeSkip(SkipReason R, llvm::StringRef Detail) {
+  std::string S = describeSkip(R);
+  if (!Detail.empty())
+    S += " (" + Detail.str() + ")";
+  return S;
+}
+
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
   Why = SkipReason::None;
   if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())

@@ -63,6 +63,8 @@ enum class SkipReason {
 
 /// A one-line, lowercase description of a skip reason, for diagnostics.
 const char *describeSkip(SkipReason R);
+/// The same, followed by " (Detail)" where the runner left a detail.
+std::string describeSkip(SkipReason R, llvm::StringRef Detail);
 
 /// The cheap step: false (and why) for functions no model should analyse.
 /// Does not build the CFG.

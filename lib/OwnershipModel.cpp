@@ -17,8 +17,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Analysis/FlowSensitive/CFGMatchSwitch.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/MatchSwitch.h"
 #include "clang/Analysis/FlowSensitive/NoopLattice.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -121,7 +121,11 @@ struct Capsule {
 
 struct RunContext {
   bool IsDestructor = false;
-  std::vector<llvm::Regex> Sources, Takers;
+  /// Compiled TensorSources and OwnershipTakingImporters (once per
+  /// configuration, see OwnershipCache).
+  const std::vector<llvm::Regex> *SourcesP = nullptr, *TakersP = nullptr;
+  const std::vector<llvm::Regex> &sources() const { return *SourcesP; }
+  const std::vector<llvm::Regex> &takers() const { return *TakersP; }
   std::vector<Site> Sites;
   std::vector<Capsule> Capsules;
   llvm::DenseMap<const Stmt *, unsigned> SiteOfStmt;
@@ -176,7 +180,7 @@ public:
           DeletedParams.insert(P);
       return true;
     }
-    if (matchesAny(RC.Takers, Call->getDirectCallee()))
+    if (matchesAny(RC.takers(), Call->getDirectCallee()))
       for (const Expr *Arg : Call->arguments())
         if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(Arg)))
           KeptParams.insert(P);
@@ -184,7 +188,7 @@ public:
     // tensor was already handed on: nothing is obtained.
     if (!InLambda && isManagedPointer(Call->getType()) &&
         !Discarded.contains(Call) &&
-        matchesAny(RC.Sources, Call->getDirectCallee())) {
+        matchesAny(RC.sources(), Call->getDirectCallee())) {
       Site S;
       S.From = Site::Produced;
       S.At = Call;
@@ -309,13 +313,12 @@ private:
 //===----------------------------------------------------------------------===//
 
 using State = TransferState<NoopLattice>;
-using MatchResult = am::MatchFinder::MatchResult;
 
 class OwnershipAnalysis
     : public DataflowAnalysis<OwnershipAnalysis, NoopLattice> {
 public:
   OwnershipAnalysis(ASTContext &Ctx, Environment &Env, RunContext &RC)
-      : DataflowAnalysis(Ctx), RC(RC), TransferSwitch(buildTransferSwitch()) {
+      : DataflowAnalysis(Ctx), RC(RC) {
     QualType B = Ctx.BoolTy;
     auto Ghost = [&] { return &Env.createStorageLocation(B); };
     for (Site &S : RC.Sites) {
@@ -342,8 +345,10 @@ public:
 
   void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
     initialiseGhosts(Env);
-    State S(L, Env);
-    TransferSwitch(Elt, getASTContext(), S);
+    if (std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>()) {
+      State S(L, Env);
+      dispatch(CS->getStmt(), S);
+    }
   }
 
   /// C-style conditions on pointers (`if (p)`) in C++ go through a bool
@@ -358,7 +363,10 @@ public:
   }
 
 private:
-  CFGMatchSwitch<State> buildTransferSwitch();
+  /// Calls the transfer function of St's node kind. Plain C++ tests, not a
+  /// CFGMatchSwitch: that runs AST matchers on every statement, which cost
+  /// more than the whole model.
+  void dispatch(const Stmt *St, State &S);
 
   void initialiseGhosts(Environment &Env);
   void setGhost(Environment &Env, StorageLocation *L, bool V) {
@@ -371,7 +379,7 @@ private:
   int siteOf(const Expr *E, const Environment &Env) const;
   int adoptUnowned(const Expr *E, Environment &Env);
   void resetVar(const ValueDecl *V, Environment &Env);
-  void transferDecl(const DeclStmt *E, const MatchResult &, State &S);
+  void transferDecl(const DeclStmt *E, State &S);
   void mapValue(Value *V, unsigned Site);
   BoolValue *nullAtom(const Expr *E, Environment &Env);
   void handOff(unsigned S, const Stmt *Where, Environment &Env,
@@ -382,54 +390,45 @@ private:
   BoolValue *namesDiffer(const Expr *StrcmpCall, Environment &Env);
   BoolValue *namePointerEquals(const Expr *L, const Expr *R, Environment &Env);
   int capsuleOfName(const Expr *E) const;
-  void transferCall(const CallExpr *E, const MatchResult &, State &S);
-  void transferNew(const CXXNewExpr *E, const MatchResult &, State &S);
-  void transferDelete(const CXXDeleteExpr *E, const MatchResult &, State &S);
-  void transferCast(const CastExpr *E, const MatchResult &, State &S);
-  void transferReturn(const ReturnStmt *E, const MatchResult &, State &S);
-  void transferBinary(const BinaryOperator *E, const MatchResult &, State &S);
-  void transferLambda(const LambdaExpr *E, const MatchResult &, State &S);
-  void transferConstruct(const CXXConstructExpr *E, const MatchResult &,
-                         State &S);
+  void transferCall(const CallExpr *E, State &S);
+  void transferNew(const CXXNewExpr *E, State &S);
+  void transferDelete(const CXXDeleteExpr *E, State &S);
+  void transferCast(const CastExpr *E, State &S);
+  void transferReturn(const ReturnStmt *E, State &S);
+  void transferBinary(const BinaryOperator *E, State &S);
+  void transferLambda(const LambdaExpr *E, State &S);
+  void transferConstruct(const CXXConstructExpr *E, State &S);
 
   RunContext &RC;
-  CFGMatchSwitch<State> TransferSwitch;
 };
 
-CFGMatchSwitch<State> OwnershipAnalysis::buildTransferSwitch() {
-  auto Bind = [this](auto Method) {
-    return [this, Method](const auto *Node, const MatchResult &R, State &S) {
-      (this->*Method)(Node, R, S);
-    };
-  };
-  return CFGMatchSwitchBuilder<State>()
-      // Deleter calls, capsule calls, producers, hand-offs through calls.
-      .CaseOfCFGStmt<CallExpr>(am::callExpr(),
-                               Bind(&OwnershipAnalysis::transferCall))
-      // new DLManagedTensor
-      .CaseOfCFGStmt<CXXNewExpr>(am::cxxNewExpr(),
-                                 Bind(&OwnershipAnalysis::transferNew))
-      .CaseOfCFGStmt<CXXDeleteExpr>(am::cxxDeleteExpr(),
-                                    Bind(&OwnershipAnalysis::transferDelete))
-      // (DLManagedTensor *)malloc(...), casts keep the site, null tests.
-      .CaseOfCFGStmt<CastExpr>(am::castExpr(),
-                               Bind(&OwnershipAnalysis::transferCast))
-      // return mt;
-      .CaseOfCFGStmt<ReturnStmt>(am::returnStmt(),
-                                 Bind(&OwnershipAnalysis::transferReturn))
-      // holder->tensor = mt; mt == nullptr
-      .CaseOfCFGStmt<BinaryOperator>(am::binaryOperator(),
-                                     Bind(&OwnershipAnalysis::transferBinary))
-      // [mt] { ... }
-      .CaseOfCFGStmt<LambdaExpr>(am::lambdaExpr(),
-                                 Bind(&OwnershipAnalysis::transferLambda))
-      // DLManagedTensor *t = ts[i]; (a tracked variable's new tensor)
-      .CaseOfCFGStmt<DeclStmt>(am::declStmt(),
-                               Bind(&OwnershipAnalysis::transferDecl))
-      // std::unique_ptr<DLManagedTensor, D> guard(mt);
-      .CaseOfCFGStmt<CXXConstructExpr>(
-          am::cxxConstructExpr(), Bind(&OwnershipAnalysis::transferConstruct))
-      .Build();
+void OwnershipAnalysis::dispatch(const Stmt *St, State &S) {
+  // Deleter calls, capsule calls, producers, hand-offs through calls.
+  if (const auto *E = dyn_cast<CallExpr>(St))
+    transferCall(E, S);
+  // new DLManagedTensor
+  else if (const auto *E = dyn_cast<CXXNewExpr>(St))
+    transferNew(E, S);
+  else if (const auto *E = dyn_cast<CXXDeleteExpr>(St))
+    transferDelete(E, S);
+  // (DLManagedTensor *)malloc(...), casts keep the site, null tests.
+  else if (const auto *E = dyn_cast<CastExpr>(St))
+    transferCast(E, S);
+  // return mt;
+  else if (const auto *E = dyn_cast<ReturnStmt>(St))
+    transferReturn(E, S);
+  // holder->tensor = mt; mt == nullptr
+  else if (const auto *E = dyn_cast<BinaryOperator>(St))
+    transferBinary(E, S);
+  // [mt] { ... }
+  else if (const auto *E = dyn_cast<LambdaExpr>(St))
+    transferLambda(E, S);
+  // DLManagedTensor *t = ts[i]; (a tracked variable's new tensor)
+  else if (const auto *E = dyn_cast<DeclStmt>(St))
+    transferDecl(E, S);
+  // std::unique_ptr<DLManagedTensor, D> guard(mt);
+  else if (const auto *E = dyn_cast<CXXConstructExpr>(St))
+    transferConstruct(E, S);
 }
 
 void OwnershipAnalysis::initialiseGhosts(Environment &Env) {
@@ -477,8 +476,7 @@ void OwnershipAnalysis::resetVar(const ValueDecl *V, Environment &Env) {
   setGhost(Env, S.Handed, false);
 }
 
-void OwnershipAnalysis::transferDecl(const DeclStmt *E, const MatchResult &,
-                                     State &St) {
+void OwnershipAnalysis::transferDecl(const DeclStmt *E, State &St) {
   for (const Decl *D : E->decls())
     if (const auto *VD = dyn_cast<VarDecl>(D))
       resetVar(VD, St.Env);
@@ -554,12 +552,12 @@ void OwnershipAnalysis::handOff(unsigned S, const Stmt *Where, Environment &Env,
   // an importer that always takes it) makes a later deleter call wrong.
   setGhost(Env, St.Live, false);
   setGhost(Env, St.Escaped, true);
-  if (Strong || (Callee && matchesAny(RC.Takers, Callee))) {
+  if (Strong || (Callee && matchesAny(RC.takers(), Callee))) {
     setGhost(Env, St.Handed, true);
     if (!St.FirstHandOff)
       St.FirstHandOff = Where;
   }
-  if (St.CapsuleId >= 0 && Callee && matchesAny(RC.Takers, Callee)) {
+  if (St.CapsuleId >= 0 && Callee && matchesAny(RC.takers(), Callee)) {
     Capsule &C = RC.Capsules[St.CapsuleId];
     setGhost(Env, C.TakingImport, true);
     if (!C.TakingImportCall)
@@ -607,8 +605,7 @@ void OwnershipAnalysis::claim(int C, const Stmt *Where, bool IsRename,
   }
 }
 
-void OwnershipAnalysis::transferCall(const CallExpr *E, const MatchResult &,
-                                     State &St) {
+void OwnershipAnalysis::transferCall(const CallExpr *E, State &St) {
   Environment &Env = St.Env;
   ASTContext &Ctx = getASTContext();
 
@@ -857,8 +854,7 @@ BoolValue *OwnershipAnalysis::namePointerEquals(const Expr *L, const Expr *R,
   return &Eq;
 }
 
-void OwnershipAnalysis::transferNew(const CXXNewExpr *E, const MatchResult &,
-                                    State &St) {
+void OwnershipAnalysis::transferNew(const CXXNewExpr *E, State &St) {
   auto It = RC.SiteOfStmt.find(E);
   if (It == RC.SiteOfStmt.end())
     return;
@@ -879,15 +875,13 @@ void OwnershipAnalysis::transferNew(const CXXNewExpr *E, const MatchResult &,
   setGhost(Env, S.Escaped, false);
 }
 
-void OwnershipAnalysis::transferDelete(const CXXDeleteExpr *E,
-                                       const MatchResult &, State &St) {
+void OwnershipAnalysis::transferDelete(const CXXDeleteExpr *E, State &St) {
   int S = siteOf(E->getArgument(), St.Env);
   if (S >= 0)
     deleted(S, E, St.Env);
 }
 
-void OwnershipAnalysis::transferCast(const CastExpr *E, const MatchResult &,
-                                     State &St) {
+void OwnershipAnalysis::transferCast(const CastExpr *E, State &St) {
   Environment &Env = St.Env;
   switch (E->getCastKind()) {
   case CK_PointerToBoolean:
@@ -945,8 +939,7 @@ void OwnershipAnalysis::transferCast(const CastExpr *E, const MatchResult &,
       V->setProperty(kNull, *N);
 }
 
-void OwnershipAnalysis::transferReturn(const ReturnStmt *E, const MatchResult &,
-                                       State &St) {
+void OwnershipAnalysis::transferReturn(const ReturnStmt *E, State &St) {
   if (!E->getRetValue())
     return;
   int S = siteOf(E->getRetValue(), St.Env);
@@ -954,8 +947,7 @@ void OwnershipAnalysis::transferReturn(const ReturnStmt *E, const MatchResult &,
     handOff(S, E, St.Env, nullptr);
 }
 
-void OwnershipAnalysis::transferBinary(const BinaryOperator *E,
-                                       const MatchResult &, State &St) {
+void OwnershipAnalysis::transferBinary(const BinaryOperator *E, State &St) {
   Environment &Env = St.Env;
   if (E->getOpcode() == BO_EQ || E->getOpcode() == BO_NE) {
     const Expr *P = E->getLHS(), *Other = E->getRHS();
@@ -1008,8 +1000,7 @@ void OwnershipAnalysis::transferBinary(const BinaryOperator *E,
   handOff(S, E, Env, nullptr);
 }
 
-void OwnershipAnalysis::transferLambda(const LambdaExpr *E, const MatchResult &,
-                                       State &St) {
+void OwnershipAnalysis::transferLambda(const LambdaExpr *E, State &St) {
   Environment &Env = St.Env;
   for (const LambdaCapture &C : E->captures()) {
     if (!C.capturesVariable())
@@ -1034,7 +1025,7 @@ void OwnershipAnalysis::transferLambda(const LambdaExpr *E, const MatchResult &,
 }
 
 void OwnershipAnalysis::transferConstruct(const CXXConstructExpr *E,
-                                          const MatchResult &, State &St) {
+                                          State &St) {
   for (const Expr *Arg : E->arguments()) {
     int S = siteOf(Arg, St.Env);
     if (S >= 0)
@@ -1139,7 +1130,7 @@ private:
       bool Taker = false;
       if (Callee) {
         std::string Name = "::" + Callee->getQualifiedNameAsString();
-        for (const llvm::Regex &R : RC.Takers)
+        for (const llvm::Regex &R : RC.takers())
           Taker |= R.match(Name);
       }
       if (!Taker && C.Rename && allows(Env, C.Renamed))
@@ -1304,6 +1295,9 @@ struct OwnershipCache {
   llvm::StringMap<llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
                                  std::unique_ptr<OwnershipFacts>>>
       ByConfig;
+  /// Compiled (TensorSources, OwnershipTakingImporters) per configuration.
+  llvm::StringMap<std::pair<std::vector<llvm::Regex>, std::vector<llvm::Regex>>>
+      Compiled;
 };
 OwnershipCache &ownershipCache() {
   static OwnershipCache C;
@@ -1313,6 +1307,7 @@ OwnershipCache &ownershipCache() {
 
 void clearOwnershipFactsCache() {
   ownershipCache().ByConfig.clear();
+  ownershipCache().Compiled.clear();
   ownershipCache().Mentions.clear();
   ownershipCache().Ctx = nullptr;
 }
@@ -1323,6 +1318,7 @@ bool mentionsOwnership(const FunctionDecl &FD) {
   OwnershipCache &C = ownershipCache();
   if (C.Ctx != &FD.getASTContext()) {
     C.ByConfig.clear();
+    C.Compiled.clear();
     C.Mentions.clear();
     C.Ctx = &FD.getASTContext();
   }
@@ -1338,10 +1334,12 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   OwnershipCache &C = ownershipCache();
   if (C.Ctx != &Ctx) {
     C.ByConfig.clear();
+    C.Compiled.clear();
     C.Mentions.clear();
     C.Ctx = &Ctx;
   }
-  auto &Slot = C.ByConfig[Config.key()][{&FD, unsigned(IsCapsuleDestructor)}];
+  std::string Key = Config.key();
+  auto &Slot = C.ByConfig[Key][{&FD, unsigned(IsCapsuleDestructor)}];
   if (Slot)
     return *Slot;
   Slot = std::make_unique<OwnershipFacts>();
@@ -1350,12 +1348,21 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   RunContext RC;
   RC.FD = &FD;
   RC.IsDestructor = IsCapsuleDestructor;
-  for (const std::string &S : Config.TensorSources)
-    RC.Sources.emplace_back(S);
-  for (const std::string &S : Config.OwnershipTakingImporters)
-    RC.Takers.emplace_back(S);
-  llvm::erase_if(RC.Sources, [](const llvm::Regex &R) { return !R.isValid(); });
-  llvm::erase_if(RC.Takers, [](const llvm::Regex &R) { return !R.isValid(); });
+  auto [Compiled, NewConfig] = C.Compiled.try_emplace(Key);
+  if (NewConfig) {
+    auto Compile = [](const std::vector<std::string> &Patterns,
+                      std::vector<llvm::Regex> &Out) {
+      for (const std::string &S : Patterns) {
+        llvm::Regex R(S);
+        if (R.isValid())
+          Out.push_back(std::move(R));
+      }
+    };
+    Compile(Config.TensorSources, Compiled->second.first);
+    Compile(Config.OwnershipTakingImporters, Compiled->second.second);
+  }
+  RC.SourcesP = &Compiled->second.first;
+  RC.TakersP = &Compiled->second.second;
 
   if (FD.getBody()) {
     PreScan Scan(RC, Ctx);

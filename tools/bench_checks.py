@@ -22,6 +22,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sysconfig
 import sys
 import time
 
@@ -253,6 +254,153 @@ GUARDS = {
 }
 
 
+# Bridge code over the DLPack C ABI and the CPython capsule API, for the
+# DLPack ABI checks: consumers, producers, capsules, device-type maps. Every
+# function reads DLPack fields or handles a managed tensor, so each is
+# analysed by the DLPack field model and most by the ownership model too. The
+# last pattern is the one mistake (data used without byte_offset).
+DLPACK_PRELUDE = """#include <interop/dlpack.h>
+#include <cstring>
+#include <stdexcept>
+struct Holder { std::vector<int64_t> shape; std::vector<float> data; DLManagedTensor mt; };
+static void capsule_destructor(PyObject *capsule) {
+  PyObject *type, *value, *trace;
+  PyErr_Fetch(&type, &value, &trace);
+  if (PyCapsule_IsValid(capsule, "dltensor")) {
+    auto *mt = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+    if (mt && mt->deleter)
+      mt->deleter(mt);
+  }
+  PyErr_Restore(type, value, trace);
+}
+"""
+
+DLPACK_PATTERNS = [
+    # a consumer of a versioned capsule: name, version, device, strides
+    """int d{i}(PyObject *capsule, std::vector<float> &out) {{
+  if (!PyCapsule_IsValid(capsule, "dltensor_versioned"))
+    return -1;
+  auto *mt = static_cast<DLManagedTensorVersioned *>(
+      PyCapsule_GetPointer(capsule, "dltensor_versioned"));
+  if (!mt || mt->version.major != DLPACK_MAJOR_VERSION)
+    return -1;
+  const DLTensor &t = mt->dl_tensor;
+  if (t.device.device_type != kDLCPU || t.dtype.code != kDLFloat)
+    return -1;
+  size_t n = 1;
+  int64_t expected = 1;
+  for (int k = t.ndim - 1; k >= 0; --k) {{
+    if (t.strides && t.strides[k] != expected)
+      return -1;
+    expected *= t.shape[k];
+    n *= static_cast<size_t>(t.shape[k]);
+  }}
+  const auto *first = reinterpret_cast<const float *>(
+      static_cast<const char *>(t.data) + t.byte_offset);
+  out.assign(first, first + n);
+  PyCapsule_SetName(capsule, "used_dltensor_versioned");
+  mt->deleter(mt);
+  return 0;
+}}""",
+    # one element, strides-aware
+    """double d{i}(const DLTensor *t, int64_t k) {{
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    return 0.0;
+  int64_t step = t->strides ? t->strides[0] : 1;
+  const double *p = reinterpret_cast<const double *>(
+      static_cast<const char *>(t->data) + t->byte_offset);
+  return p[k * step];
+}}""",
+    # a producer: the holder owns shape and data, the deleter frees it
+    """DLManagedTensor *d{i}(std::vector<float> values) {{
+  auto *h = new Holder;
+  h->data = std::move(values);
+  h->shape = {{static_cast<int64_t>(h->data.size())}};
+  DLTensor &t = h->mt.dl_tensor;
+  t.data = h->data.data();
+  t.device = {{kDLCPU, 0}};
+  t.ndim = 1;
+  t.dtype = {{kDLFloat, 32, 1}};
+  t.shape = h->shape.data();
+  t.strides = nullptr;
+  t.byte_offset = 0;
+  h->mt.manager_ctx = h;
+  h->mt.deleter = [](DLManagedTensor *self) {{
+    delete static_cast<Holder *>(self->manager_ctx);
+  }};
+  return &h->mt;
+}}""",
+    # a capsule for a produced tensor
+    """PyObject *d{i}(DLManagedTensor *mt) {{
+  PyObject *capsule = PyCapsule_New(mt, "dltensor", capsule_destructor);
+  if (!capsule) {{
+    mt->deleter(mt);
+    return nullptr;
+  }}
+  return capsule;
+}}""",
+    # a write into a versioned tensor, READ_ONLY checked
+    """void d{i}(DLManagedTensorVersioned *mt, float v) {{
+  if (mt->version.major != DLPACK_MAJOR_VERSION) {{
+    mt->deleter(mt);
+    return;
+  }}
+  DLTensor &t = mt->dl_tensor;
+  if ((mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ||
+      t.device.device_type != kDLCPU) {{
+    mt->deleter(mt);
+    return;
+  }}
+  float *p = reinterpret_cast<float *>(static_cast<char *>(t.data) +
+                                       t.byte_offset);
+  p[0] = v;
+  mt->deleter(mt);
+}}""",
+    # a device-type map that fails on unknown types
+    """const char *d{i}(const DLDevice &d) {{
+  switch (d.device_type) {{
+  case kDLCPU:
+    return "cpu";
+  case kDLCUDA:
+    return "cuda";
+  default:
+    throw std::invalid_argument("unsupported device type " +
+                                std::to_string(static_cast<int>(d.device_type)));
+  }}
+}}""",
+    # a compact copy, strides compared with the compact ones
+    """bool d{i}(const DLTensor &t, void *dst, size_t bytes) {{
+  if (t.device.device_type != kDLCPU)
+    return false;
+  if (t.strides) {{
+    int64_t expected = 1;
+    for (int k = t.ndim - 1; k >= 0; --k) {{
+      if (t.strides[k] != expected)
+        return false;
+      expected *= t.shape[k];
+    }}
+  }}
+  std::memcpy(dst, static_cast<const char *>(t.data) + t.byte_offset, bytes);
+  return true;
+}}""",
+    # the one mistake in the file: byte_offset ignored
+    """float d{i}(const DLTensor &t) {{
+  if (t.device.device_type != kDLCPU)
+    return 0.f;
+  return *static_cast<const float *>(t.data);
+}}""",
+]
+
+
+def render_dlpack(n):
+    """2n functions of DLPack bridge code (the size of the other TUs)."""
+    body = [DLPACK_PATTERNS[i % len(DLPACK_PATTERNS)].format(i=i)
+            for i in range(2 * n)]
+    # Python.h first, as CPython asks.
+    return "\n".join(["#include <Python.h>", HEADERS, DLPACK_PRELUDE,
+                      "\n\n".join(body)]) + "\n"
+
+
 def render(kind, n):
     s = SUBST[kind]
     out = [HEADERS, PRELUDE[kind]]
@@ -351,28 +499,37 @@ def main():
     plugin = os.path.join(args.build, "checks", "InteropTidy.so")
     include = os.path.join(root, "runtime", "include")
     files = {}
-    for kind in ("interop", "plain", "optional"):
+    for kind in ("interop", "plain", "optional", "dlpack"):
         path = os.path.join(out, kind + ".cpp")
         with open(path, "w") as f:
-            f.write(render(kind, args.functions))
+            f.write(render_dlpack(args.functions) if kind == "dlpack" else
+                    render(kind, args.functions))
         files[kind] = path
 
+    # The five seed checks: the four array/device checks and seed 004's.
     seed = ("interop-sharded-dlpack-export,interop-nonaddressable-dlpack-import,"
-            "interop-sharded-cuda-array-interface,interop-tpu-dlpack-memory-kind")
+            "interop-sharded-cuda-array-interface,interop-tpu-dlpack-memory-kind,"
+            "interop-unsupported-dlpack-device")
+    python_include = sysconfig.get_paths()["include"]  # for <Python.h>
+
     def tidy(path, checks):
         return [args.clang_tidy, "--load=" + plugin, "--quiet",
-                "-checks=-*," + checks, path, "--", "-std=c++17", "-I" + include]
+                "-checks=-*," + checks, path, "--", "-std=c++17", "-I" + include,
+                "-isystem", python_include]
 
     rows = [
         ("interop TU", "baseline: " + args.trivial, files["interop"], args.trivial),
-        ("interop TU", "+ the 4 array/device checks", files["interop"],
+        ("interop TU", "+ the 5 seed checks", files["interop"],
          args.trivial + "," + seed),
         ("interop TU", "+ every interop-* check", files["interop"],
          args.trivial + ",interop-*"),
         ("no-interop TU", "baseline: " + args.trivial, files["plain"], args.trivial),
-        ("no-interop TU", "+ the 4 array/device checks", files["plain"],
+        ("no-interop TU", "+ the 5 seed checks", files["plain"],
          args.trivial + "," + seed),
         ("no-interop TU", "+ every interop-* check", files["plain"],
+         args.trivial + ",interop-*"),
+        ("DLPack TU", "baseline: " + args.trivial, files["dlpack"], args.trivial),
+        ("DLPack TU", "+ every interop-* check", files["dlpack"],
          args.trivial + ",interop-*"),
         ("optional TU", "baseline: " + args.trivial, files["optional"], args.trivial),
         ("optional TU", "+ bugprone-unchecked-optional-access", files["optional"],

@@ -118,6 +118,37 @@ Imported *by_switch(DLManagedTensorVersioned *t) {
   }
 }
 
+// Labels that share a body: major 2 reaches the use as well.
+Imported *by_shared_label(DLManagedTensorVersioned *t) {
+  switch (t->version.major) {
+  case 1:
+  case 2:
+    return new Imported(t, t->dl_tensor.ndim);
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
+    // CHECK-MESSAGES: :[[@LINE-2]]:31: note: a consumer that does not support the major version must call the deleter and touch no other field
+  default:
+    t->deleter(t);
+    return nullptr;
+  }
+}
+
+// A switch on something else inside the supported case: still proven.
+Imported *nested_switch(DLManagedTensorVersioned *t, int mode) {
+  switch (t->version.major) {
+  case 1: {
+    switch (mode) {
+    case 0:
+      return new Imported(t, t->dl_tensor.ndim);
+    default:
+      return new Imported(t, 0);
+    }
+  }
+  default:
+    t->deleter(t);
+    return nullptr;
+  }
+}
+
 // An accessor of a parameter leaves the check to whoever handed the tensor
 // in (the runtime's read_only_flag helper, say).
 bool read_only_flag(const DLManagedTensorVersioned &m) {

@@ -1,0 +1,48 @@
+//===--- DLPackFieldCheck.cpp - shared driver of the DLPack flow checks ---===//
+
+#include "DLPackFieldCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+DLPackFieldCheck::DLPackFieldCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {}
+
+void DLPackFieldCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void DLPackFieldCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFunctionMatcher(), this);
+}
+
+void DLPackFieldCheck::onStartOfTranslationUnit() {
+  // The facts are shared by the DLPack checks for one translation unit; a
+  // new one starts afresh.
+  clearDLPackFactsCache();
+}
+
+void DLPackFieldCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || !isJudgedDefinition(*FD))
+    return;
+  const DLPackUse Use = dlpackUseOf(*FD); // two flags; copied
+  checkUse(*FD, Use, *Result.Context);
+  if (!Use.ReadsModelledFields)
+    return;
+  const DLPackFacts &Facts = getDLPackFacts(*FD, *Result.Context, Config);
+  if (Facts.Skipped == SkipReason::None)
+    checkFacts(*FD, Facts, *Result.Context);
+  else if (ReportSkippedFunctions)
+    diag(FD->getLocation(), "function %0 was not analysed: %1")
+        << FD << describeSkip(Facts.Skipped, Facts.Detail);
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,92 @@
+//===--- DLPackOwnershipCheck.cpp - shared driver of the ownership checks -===//
+
+#include "DLPackOwnershipCheck.h"
+
+#include "lib/DLPackCheckSupport.h"
+#include "lib/DLPackNames.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <vector>
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+DLPackOwnershipCheck::DLPackOwnershipCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      OwnershipTakingImporters(Options.getLocalOrGlobal(
+          "OwnershipTakingImporters",
+          llvm::join(OwnershipModelConfig().OwnershipTakingImporters, ";"))),
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+  Config.OwnershipTakingImporters.clear();
+  for (StringRef S : splitOptionList(OwnershipTakingImporters))
+    Config.OwnershipTakingImporters.push_back(S.str());
+}
+
+void DLPackOwnershipCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "OwnershipTakingImporters", OwnershipTakingImporters);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+}
+
+void DLPackOwnershipCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(dlpackFunctionMatcher(), this);
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
+                                  "PyCapsule_New", "PyCapsule_SetDestructor",
+                                  "PyCapsule_GetPointer"))),
+                              unless(isExpansionInSystemHeader()))
+                         .bind("capsule"),
+                     this);
+}
+
+void DLPackOwnershipCheck::onStartOfTranslationUnit() {
+  // The ownership facts are shared by both checks for one translation unit;
+  // a new one starts afresh.
+  Functions.clear();
+  Destructors.clear();
+  clearOwnershipFactsCache();
+}
+
+void DLPackOwnershipCheck::check(const MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn")) {
+    if (isJudgedDefinition(*FD) && mentionsOwnership(*FD))
+      Functions.insert(FD);
+    return;
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("capsule")) {
+    CapsuleCall K = classifyCapsuleCall(Call);
+    unsigned DestructorArg = K == CapsuleCall::New             ? 2
+                             : K == CapsuleCall::SetDestructor ? 1
+                                                               : ~0u;
+    if (DestructorArg < Call->getNumArgs())
+      if (const FunctionDecl *D =
+              destructorFunction(Call->getArg(DestructorArg)))
+        Destructors.insert(D->getCanonicalDecl());
+    checkCapsuleCall(*Call, K, *Ctx);
+    return;
+  }
+  checkOtherMatch(Result);
+}
+
+void DLPackOwnershipCheck::onEndOfTranslationUnit() {
+  std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
+  Functions.clear();
+  for (const FunctionDecl *FD : Work) {
+    bool IsDestructor = Destructors.contains(FD->getCanonicalDecl());
+    checkFunction(*FD, IsDestructor, *Ctx);
+    const OwnershipFacts &Facts =
+        getOwnershipFacts(*FD, *Ctx, IsDestructor, Config);
+    if (Facts.Skipped == SkipReason::None)
+      checkFacts(*FD, Facts, *Ctx);
+    else if (ReportSkippedFunctions)
+      diag(FD->getLocation(), "function %0 was not analysed: %1")
+          << FD << describeSkip(Facts.Skipped, Facts.Detail);
+  }
+  Destructors.clear();
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,71 @@
+//===--- DLPackOwnershipCheck.h - shared driver of the ownership checks -*- C++
+//-*-===//
+//
+// interop-dlpack-capsule-protocol and interop-dlpack-deleter-ownership read
+// the same ownership facts (lib/OwnershipModel), and a function's role
+// depends on the whole translation unit: it is a capsule destructor if any
+// PyCapsule_New or PyCapsule_SetDestructor names it, possibly after its
+// definition. This base collects the functions the pre-filter keeps and the
+// destructors, and at the end of the translation unit fetches each
+// function's facts (computed once for both checks), reports a skipped
+// function when ReportSkippedFunctions asks, and hands the facts to the check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
+#define INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
+
+#include "ClangTidyCheck.h"
+
+#include "lib/CapsuleAPI.h"
+#include "lib/OwnershipModel.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::tidy::interop {
+
+class DLPackOwnershipCheck : public ClangTidyCheck {
+public:
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  /// Function definitions and the PyCapsule_New, _SetDestructor and
+  /// _GetPointer calls; a check may add matchers of its own.
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() final;
+
+protected:
+  DLPackOwnershipCheck(StringRef Name, ClangTidyContext *Context);
+
+  /// One capsule API call, once its destructor (if any) is recorded.
+  virtual void checkCapsuleCall(const CallExpr &Call,
+                                clang::interop::CapsuleCall Kind,
+                                ASTContext &Ctx) {}
+  /// A match of a check's own matchers.
+  virtual void
+  checkOtherMatch(const ast_matchers::MatchFinder::MatchResult &Result) {}
+  /// Every collected function at the end of the translation unit, before
+  /// its facts: for findings that need no flow analysis.
+  virtual void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,
+                             ASTContext &Ctx) {}
+  /// Reports what the facts of an analysed function show.
+  virtual void checkFacts(const FunctionDecl &FD,
+                          const clang::interop::OwnershipFacts &Facts,
+                          ASTContext &Ctx) = 0;
+
+  /// The model's configuration; a check's options adjust it in its
+  /// constructor. Checks with equal configurations share one analysis.
+  clang::interop::OwnershipModelConfig Config;
+
+private:
+  const std::string OwnershipTakingImporters;
+  const bool ReportSkippedFunctions;
+  llvm::SetVector<const FunctionDecl *> Functions;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
+  ASTContext *Ctx = nullptr;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
