@@ -40,8 +40,7 @@ UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
                                                "::interop::from_dlpack$")),
       SupportedDeviceTypes(
           Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
-      HostFunctions(splitOptionList(HostMemoryFunctions)),
-      Importers(splitOptionList(ImportFunctions)) {
+      HostFunctions(splitOptionList(HostMemoryFunctions)) {
   for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
     if (std::optional<std::int64_t> V = parseDLPackDeviceType(T))
       Supported.push_back(*V);
@@ -55,6 +54,10 @@ UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
   Config.HostDeviceGuards.clear();
   for (StringRef G : splitOptionList(HostDeviceGuards))
     Config.HostDeviceGuards.push_back(G.str());
+  // The model reports tensors passed to these calls only.
+  Config.ImportFunctions.clear();
+  for (StringRef F : splitOptionList(ImportFunctions))
+    Config.ImportFunctions.push_back(F.str());
 }
 
 void UnsupportedDlpackDeviceCheck::storeOptions(
@@ -118,7 +121,7 @@ void UnsupportedDlpackDeviceCheck::checkFacts(const FunctionDecl &FD,
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::TensorCallArg) {
-      if (!E.ProvenDeviceType || !Importers.matches(E.Callee) ||
+      if (!E.ProvenDeviceType ||
           llvm::is_contained(Supported, *E.ProvenDeviceType))
         continue;
       diag(E.Use->getBeginLoc(),

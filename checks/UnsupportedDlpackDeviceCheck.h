@@ -37,7 +37,6 @@ private:
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
   clang::interop::QualifiedNameList HostFunctions;
-  clang::interop::QualifiedNameList Importers;
   std::vector<std::int64_t> Supported;
 };
 

@@ -9,6 +9,9 @@
 
 #include "DLPackFlowModel.h"
 
+#include "DLPackNames.h"
+#include "ModelCache.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -111,6 +114,12 @@ bool provesProp(const Environment &Env, const Value *V, llvm::StringRef Name,
 // Side tables of one run (flow-insensitive facts and note locations)
 //===----------------------------------------------------------------------===//
 
+/// The parts of a DLPackModelConfig that are compiled before use.
+struct CompiledConfig {
+  std::vector<llvm::Regex> HostGuards;
+  QualifiedNameList Importers;
+};
+
 struct RunContext {
   const DLPackModelConfig *Config = nullptr;
   /// Where each tracked value was first read.
@@ -123,8 +132,8 @@ struct RunContext {
   llvm::DenseSet<const StorageLocation *> SeenTensors;
   /// Which callees read the strides field (see mayLookAtStrides).
   llvm::DenseMap<const FunctionDecl *, bool> StridesReaders;
-  /// Compiled HostDeviceGuards (compiled once per configuration).
-  const std::vector<llvm::Regex> *HostGuards = nullptr;
+  /// HostDeviceGuards and ImportFunctions, compiled once per configuration.
+  const CompiledConfig *Compiled = nullptr;
   /// Subscripts/derefs that are assignment targets.
   llvm::DenseSet<const Expr *> WriteTargets;
   /// Member expressions on the left of an assignment (producer writes).
@@ -378,7 +387,10 @@ public:
   void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
     if (std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>()) {
       State S(L, Env);
-      dispatch(CS->getStmt(), S);
+      dispatchOnNode<ImplicitCastExpr, ExplicitCastExpr, BinaryOperator,
+                     UnaryOperator, ArraySubscriptExpr, CallExpr,
+                     CXXConstructExpr, InitListExpr, CXXNewExpr>(
+          CS->getStmt(), [&](const auto *E) { transferNode(E, S); });
     }
   }
 
@@ -451,21 +463,24 @@ public:
   }
 
 private:
-  /// Calls the transfer function of St's node kind. Plain C++ tests, not a
-  /// CFGMatchSwitch: that runs AST matchers on every statement, which cost
-  /// more than the whole model.
-  void dispatch(const Stmt *St, State &S);
-
-  // Transfer functions, one per node kind.
-  void transferImplicitCast(const ImplicitCastExpr *E, State &S);
-  void transferExplicitCast(const ExplicitCastExpr *E, State &S);
-  void transferBinary(const BinaryOperator *E, State &S);
-  void transferUnary(const UnaryOperator *E, State &S);
-  void transferSubscript(const ArraySubscriptExpr *E, State &S);
-  void transferCall(const CallExpr *E, State &S);
-  void transferConstruct(const CXXConstructExpr *E, State &S);
-  void transferInitList(const InitListExpr *E, State &S);
-  void transferNew(const CXXNewExpr *E, State &S);
+  // Transfer functions, one per node kind (see transfer()).
+  // Field reads, bool conversions, implicit pointer/integer conversions.
+  void transferNode(const ImplicitCastExpr *E, State &S);
+  // static_cast<float *>(t->data), (int)t->device.device_type, ...
+  void transferNode(const ExplicitCastExpr *E, State &S);
+  // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
+  void transferNode(const BinaryOperator *E, State &S);
+  // &p[byte_offset], C's !p, ++/-- targets.
+  void transferNode(const UnaryOperator *E, State &S);
+  // strides[i] marks the strides as looked at.
+  void transferNode(const ArraySubscriptExpr *E, State &S);
+  // device-type readers, strides passed on, record assignment.
+  void transferNode(const CallExpr *E, State &S);
+  void transferNode(const CXXConstructExpr *E, State &S);
+  // DLTensor t = {...}: a producer's own tensor.
+  void transferNode(const InitListExpr *E, State &S);
+  // new DLManagedTensorVersioned: also a producer's own tensor.
+  void transferNode(const CXXNewExpr *E, State &S);
   void createdHere(RecordStorageLocation *R, Environment &Env, int Depth = 0);
 
   // Helpers.
@@ -486,33 +501,15 @@ private:
   RunContext &RC;
 };
 
-void DLPackFieldModel::dispatch(const Stmt *St, State &S) {
-  // Field reads, bool conversions, implicit pointer/integer conversions.
-  if (const auto *E = dyn_cast<ImplicitCastExpr>(St))
-    transferImplicitCast(E, S);
-  // static_cast<float *>(t->data), (int)t->device.device_type, ...
-  else if (const auto *E = dyn_cast<ExplicitCastExpr>(St))
-    transferExplicitCast(E, S);
-  // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
-  else if (const auto *E = dyn_cast<BinaryOperator>(St))
-    transferBinary(E, S);
-  // &p[byte_offset], C's !p, ++/-- targets.
-  else if (const auto *E = dyn_cast<UnaryOperator>(St))
-    transferUnary(E, S);
-  // strides[i] marks the strides as looked at.
-  else if (const auto *E = dyn_cast<ArraySubscriptExpr>(St))
-    transferSubscript(E, S);
-  // device-type readers, strides passed on, record assignment.
-  else if (const auto *E = dyn_cast<CallExpr>(St))
-    transferCall(E, S);
-  else if (const auto *E = dyn_cast<CXXConstructExpr>(St))
-    transferConstruct(E, S);
-  // DLTensor t = {...}: a producer's own tensor.
-  else if (const auto *E = dyn_cast<InitListExpr>(St))
-    transferInitList(E, S);
-  // new DLManagedTensorVersioned: also a producer's own tensor.
-  else if (const auto *E = dyn_cast<CXXNewExpr>(St))
-    transferNew(E, S);
+/// Marks V as the value of a field (Marker) and gives it the atoms the
+/// model's conditions constrain, once.
+void markField(Value &V, llvm::StringRef Marker,
+               std::initializer_list<llvm::StringRef> Atoms, Environment &Env) {
+  if (V.getProperty(Marker))
+    return;
+  V.setProperty(Marker, Env.getBoolLiteralValue(true));
+  for (llvm::StringRef A : Atoms)
+    atomProp(V, A, Env);
 }
 
 void DLPackFieldModel::initFieldValue(Value &V, DLPackField F,
@@ -540,35 +537,19 @@ void DLPackFieldModel::initFieldValue(Value &V, DLPackField F,
     }
     break;
   case DLPackField::Strides:
-    if (!V.getProperty(kStrides)) {
-      V.setProperty(kStrides, Env.getBoolLiteralValue(true));
-      atomProp(V, kNull, Env);
-    }
+    markField(V, kStrides, {kNull}, Env);
     break;
   case DLPackField::ByteOffset:
-    if (!V.getProperty(kByteOffset)) {
-      V.setProperty(kByteOffset, Env.getBoolLiteralValue(true));
-      atomProp(V, kZero, Env);
-    }
+    markField(V, kByteOffset, {kZero}, Env);
     break;
   case DLPackField::DeviceType:
-    if (!V.getProperty(kDeviceType)) {
-      V.setProperty(kDeviceType, Env.getBoolLiteralValue(true));
-      atomProp(V, kHost, Env);
-    }
+    markField(V, kDeviceType, {kHost}, Env);
     break;
   case DLPackField::Major:
-    if (!V.getProperty(kMajor)) {
-      V.setProperty(kMajor, Env.getBoolLiteralValue(true));
-      atomProp(V, kMajorOk, Env);
-      atomProp(V, kMajorAssertOk, Env);
-    }
+    markField(V, kMajor, {kMajorOk, kMajorAssertOk}, Env);
     break;
   case DLPackField::Flags:
-    if (!V.getProperty(kFlags)) {
-      V.setProperty(kFlags, Env.getBoolLiteralValue(true));
-      atomProp(V, kReadOnly, Env);
-    }
+    markField(V, kFlags, {kReadOnly}, Env);
     break;
   default:
     return;
@@ -835,8 +816,7 @@ BoolValue *DLPackFieldModel::truthValue(Value &V, Environment &Env) {
   return nullptr;
 }
 
-void DLPackFieldModel::transferImplicitCast(const ImplicitCastExpr *E,
-                                            State &S) {
+void DLPackFieldModel::transferNode(const ImplicitCastExpr *E, State &S) {
   Environment &Env = S.Env;
   switch (E->getCastKind()) {
   case CK_LValueToRValue: {
@@ -886,8 +866,7 @@ void DLPackFieldModel::transferImplicitCast(const ImplicitCastExpr *E,
   }
 }
 
-void DLPackFieldModel::transferExplicitCast(const ExplicitCastExpr *E,
-                                            State &S) {
+void DLPackFieldModel::transferNode(const ExplicitCastExpr *E, State &S) {
   switch (E->getCastKind()) {
   case CK_NoOp:
   case CK_BitCast:
@@ -905,7 +884,7 @@ void DLPackFieldModel::transferExplicitCast(const ExplicitCastExpr *E,
   }
 }
 
-void DLPackFieldModel::transferBinary(const BinaryOperator *E, State &S) {
+void DLPackFieldModel::transferNode(const BinaryOperator *E, State &S) {
   Environment &Env = S.Env;
   BinaryOperatorKind Op = E->getOpcode();
   if (E->isComparisonOp()) {
@@ -977,7 +956,7 @@ void DLPackFieldModel::transferBinary(const BinaryOperator *E, State &S) {
   }
 }
 
-void DLPackFieldModel::transferUnary(const UnaryOperator *E, State &S) {
+void DLPackFieldModel::transferNode(const UnaryOperator *E, State &S) {
   Environment &Env = S.Env;
   switch (E->getOpcode()) {
   case UO_AddrOf: {
@@ -1021,12 +1000,11 @@ void DLPackFieldModel::transferUnary(const UnaryOperator *E, State &S) {
   }
 }
 
-void DLPackFieldModel::transferSubscript(const ArraySubscriptExpr *E,
-                                         State &S) {
+void DLPackFieldModel::transferNode(const ArraySubscriptExpr *E, State &S) {
   noteStridesSeen(E->getBase(), S.Env);
 }
 
-void DLPackFieldModel::transferCall(const CallExpr *E, State &S) {
+void DLPackFieldModel::transferNode(const CallExpr *E, State &S) {
   Environment &Env = S.Env;
   const FunctionDecl *Callee = E->getDirectCallee();
   for (const Expr *Arg : E->arguments()) {
@@ -1087,7 +1065,7 @@ bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
       !E->getType()->isBooleanType() || !E->isPRValue())
     return false;
   llvm::StringRef Name = Callee->getName();
-  if (llvm::none_of(*RC.HostGuards,
+  if (llvm::none_of(RC.Compiled->HostGuards,
                     [&](const llvm::Regex &R) { return R.match(Name); }))
     return false;
   const Expr *Arg = E->getArg(0)->IgnoreImplicit();
@@ -1111,7 +1089,7 @@ bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
   return true;
 }
 
-void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E, State &S) {
+void DLPackFieldModel::transferNode(const CXXConstructExpr *E, State &S) {
   for (const Expr *Arg : E->arguments()) {
     noteStridesSeen(Arg, S.Env);
     if (RecordStorageLocation *R = tensorArgRecord(Arg, S.Env))
@@ -1123,12 +1101,12 @@ void DLPackFieldModel::transferConstruct(const CXXConstructExpr *E, State &S) {
     createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
 }
 
-void DLPackFieldModel::transferInitList(const InitListExpr *E, State &S) {
+void DLPackFieldModel::transferNode(const InitListExpr *E, State &S) {
   if (E->isSemanticForm() && E->isPRValue() && E->getType()->isRecordType())
     createdHere(&S.Env.getResultObjectLocation(*E), S.Env);
 }
 
-void DLPackFieldModel::transferNew(const CXXNewExpr *E, State &S) {
+void DLPackFieldModel::transferNode(const CXXNewExpr *E, State &S) {
   // new DLManagedTensorVersioned (no initialiser): a producer's own tensor.
   if (auto *PV = S.Env.get<PointerValue>(*E))
     createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S.Env);
@@ -1251,6 +1229,8 @@ private:
   void tensorArgument(const Expr *Call, const FunctionDecl *Callee, unsigned I,
                       const Expr *Arg, const Environment &Env,
                       llvm::SmallVectorImpl<DLPackEvent> &Out) {
+    if (!Callee || !RC.Compiled->Importers.matches(Callee))
+      return;
     QualType T = Arg->IgnoreParenImpCasts()->getType();
     DLPackRecord K = classifyDLPackPointee(T);
     if (K != DLPackRecord::Tensor && !isManagedTensor(K))
@@ -1638,74 +1618,39 @@ private:
 //===----------------------------------------------------------------------===//
 
 std::string DLPackModelConfig::key() const {
-  std::string K;
-  for (const std::string &M : DebugOnlyAssertMacros)
-    K += M + ";";
-  K += "|";
-  for (const std::string &G : HostDeviceGuards)
-    K += G + ";";
-  K += "|" + std::to_string(Bounds.MaxSATIterations) + "|" +
-       std::to_string(Bounds.MaxBlockVisits) + "|" +
-       std::to_string(Bounds.MaxCFGBlocks);
-  return K;
+  return modelConfigKey(
+      {&DebugOnlyAssertMacros, &HostDeviceGuards, &ImportFunctions}, Bounds);
 }
 
 namespace {
-struct FactsCache {
-  const ASTContext *Ctx = nullptr;
-  /// The pre-filter's answers, shared by every check.
-  llvm::DenseMap<const FunctionDecl *, DLPackUse> Mentions;
-  llvm::StringMap<
-      llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DLPackFacts>>>
-      ByConfig;
-  /// Compiled HostDeviceGuards per configuration key.
-  llvm::StringMap<std::vector<llvm::Regex>> HostGuards;
-};
+using FactsCache =
+    ModelCache<DLPackUse, const FunctionDecl *, DLPackFacts, CompiledConfig>;
 FactsCache &cache() {
   static FactsCache C;
   return C;
 }
 } // namespace
 
-void clearDLPackFactsCache() {
-  cache().ByConfig.clear();
-  cache().HostGuards.clear();
-  cache().Mentions.clear();
-  cache().Ctx = nullptr;
-}
+void clearDLPackFactsCache() { cache().clear(); }
 
 const DLPackUse &dlpackUseOf(const FunctionDecl &FD) {
   static const DLPackUse None;
   if (!FD.hasBody())
     return None;
-  FactsCache &C = cache();
-  if (C.Ctx != &FD.getASTContext()) {
-    C.ByConfig.clear();
-    C.HostGuards.clear();
-    C.Mentions.clear();
-    C.Ctx = &FD.getASTContext();
-  }
-  auto [It, New] = C.Mentions.try_emplace(&FD);
-  if (New) {
+  return cache().use(FD, [](const FunctionDecl &FD) {
     DLPackUseScan V;
     V.TraverseStmt(FD.getBody());
     V.finish();
-    It->second = V.Use;
-  }
-  return It->second;
+    return V.Use;
+  });
 }
 
 const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                   const DLPackModelConfig &Config) {
   FactsCache &C = cache();
-  if (C.Ctx != &Ctx) {
-    C.ByConfig.clear();
-    C.HostGuards.clear();
-    C.Mentions.clear();
-    C.Ctx = &Ctx;
-  }
+  C.enter(Ctx);
   std::string Key = Config.key();
-  auto &Slot = C.ByConfig[Key][&FD];
+  std::unique_ptr<DLPackFacts> &Slot = C.facts(Key, &FD);
   if (Slot)
     return *Slot;
   Slot = std::make_unique<DLPackFacts>();
@@ -1713,14 +1658,14 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
 
   RunContext RC;
   RC.Config = &Config;
-  auto [Guards, NewConfig] = C.HostGuards.try_emplace(Key);
-  if (NewConfig)
-    for (const std::string &G : Config.HostDeviceGuards) {
-      llvm::Regex R(G);
-      if (R.isValid())
-        Guards->second.push_back(std::move(R));
-    }
-  RC.HostGuards = &Guards->second;
+  RC.Compiled = &C.compiled(Key, [&Config] {
+    CompiledConfig Out;
+    Out.HostGuards = compileRegexes(Config.HostDeviceGuards);
+    std::vector<llvm::StringRef> Importers(Config.ImportFunctions.begin(),
+                                           Config.ImportFunctions.end());
+    Out.Importers = QualifiedNameList(Importers);
+    return Out;
+  });
   {
     AccessorParamFinder Finder;
     Finder.TraverseStmt(FD.getBody());

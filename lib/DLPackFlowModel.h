@@ -52,7 +52,8 @@ struct DLPackEvent {
     StridesDeref,
     /// `dl_tensor` or `flags` of a DLManagedTensorVersioned accessed.
     VersionedAccess,
-    /// A pointer to a DLTensor or managed tensor passed to a call.
+    /// A pointer to a DLTensor or managed tensor passed to one of the
+    /// configuration's ImportFunctions.
     TensorCallArg,
   };
   Kind K;
@@ -129,6 +130,10 @@ struct DLPackModelConfig {
   /// Bool-returning functions of a device or tensor whose true result means
   /// "host-accessible" (unanchored regexes over the function's name).
   std::vector<std::string> HostDeviceGuards = {"[Hh]ost", "[Cc]pu", "CPU"};
+  /// Functions that import a tensor (QualifiedNameList patterns): only
+  /// tensors passed to these get TensorCallArg events, so that no other call
+  /// pays for proving a device type.
+  std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
   FlowBounds Bounds;
 
   std::string key() const;

@@ -70,6 +70,17 @@ std::string describeSkip(SkipReason R, llvm::StringRef Detail);
 /// Does not build the CFG.
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why);
 
+/// Calls Visit with St cast to the first of NodeTs it is an instance of (no
+/// call when it is none). The flow models dispatch their transfer functions
+/// with it: plain type tests, where a CFGMatchSwitch would run AST matchers
+/// on every statement (which cost more than a whole model).
+template <typename... NodeTs, typename VisitFn>
+void dispatchOnNode(const Stmt *St, VisitFn &&Visit) {
+  (void)((llvm::isa<NodeTs>(St) ? (Visit(llvm::cast<NodeTs>(St)), true)
+                                : false) ||
+         ...);
+}
+
 /// Counts the blocks of FD's CFG the way the framework builds it; used to
 /// enforce MaxCFGBlocks before the expensive fixpoint.
 template <typename Diag> struct FlowResult {

@@ -8,6 +8,8 @@
 
 #include "OwnershipModel.h"
 
+#include "ModelCache.h"
+
 #include "CapsuleAPI.h"
 #include "DLPackFields.h"
 #include "DLPackTypes.h"
@@ -141,6 +143,29 @@ struct RunContext {
   llvm::DenseSet<const Value *> CapsuleResults;
   const FunctionDecl *FD = nullptr;
 };
+
+/// The tracked site E evaluates to (through parentheses and identity casts),
+/// or -1.
+int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
+  if (!E)
+    return -1;
+  for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)}) {
+    if (!X)
+      continue;
+    Value *V = Env.getValue(*X);
+    if (!V)
+      continue;
+    auto It = RC.SiteOfValue.find(V);
+    if (It != RC.SiteOfValue.end())
+      return It->second;
+    if (auto *PV = dyn_cast<PointerValue>(V)) {
+      auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
+      if (L != RC.SiteOfLoc.end())
+        return L->second;
+    }
+  }
+  return -1;
+}
 
 /// Finds sites and capsules in a body (lambdas included, for owned
 /// parameters deleted inside them).
@@ -345,9 +370,15 @@ public:
 
   void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
     initialiseGhosts(Env);
+    // Deleter and capsule calls, producers and hand-offs through calls;
+    // new/delete; casts (malloc results, null tests); returns; assignments
+    // into holders and null comparisons; lambda captures; declarations of
+    // tracked variables; RAII guards (std::unique_ptr<DLManagedTensor, D>).
     if (std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>()) {
       State S(L, Env);
-      dispatch(CS->getStmt(), S);
+      dispatchOnNode<CallExpr, CXXNewExpr, CXXDeleteExpr, CastExpr, ReturnStmt,
+                     BinaryOperator, LambdaExpr, DeclStmt, CXXConstructExpr>(
+          CS->getStmt(), [&](const auto *E) { transferNode(E, S); });
     }
   }
 
@@ -363,11 +394,6 @@ public:
   }
 
 private:
-  /// Calls the transfer function of St's node kind. Plain C++ tests, not a
-  /// CFGMatchSwitch: that runs AST matchers on every statement, which cost
-  /// more than the whole model.
-  void dispatch(const Stmt *St, State &S);
-
   void initialiseGhosts(Environment &Env);
   void setGhost(Environment &Env, StorageLocation *L, bool V) {
     Env.setValue(*L, Env.getBoolLiteralValue(V));
@@ -379,8 +405,12 @@ private:
   int siteOf(const Expr *E, const Environment &Env) const;
   int adoptUnowned(const Expr *E, Environment &Env);
   void resetVar(const ValueDecl *V, Environment &Env);
-  void transferDecl(const DeclStmt *E, State &S);
+  void transferNode(const DeclStmt *E, State &S);
   void mapValue(Value *V, unsigned Site);
+  /// E produces a tracked tensor (a producer's call, new, a cast of an
+  /// allocation): its site is live again and holds E's value. False when E
+  /// is not a site.
+  bool obtainedAt(const Expr *E, Environment &Env);
   BoolValue *nullAtom(const Expr *E, Environment &Env);
   void handOff(unsigned S, const Stmt *Where, Environment &Env,
                const FunctionDecl *Callee, bool Strong = true);
@@ -390,46 +420,19 @@ private:
   BoolValue *namesDiffer(const Expr *StrcmpCall, Environment &Env);
   BoolValue *namePointerEquals(const Expr *L, const Expr *R, Environment &Env);
   int capsuleOfName(const Expr *E) const;
-  void transferCall(const CallExpr *E, State &S);
-  void transferNew(const CXXNewExpr *E, State &S);
-  void transferDelete(const CXXDeleteExpr *E, State &S);
-  void transferCast(const CastExpr *E, State &S);
-  void transferReturn(const ReturnStmt *E, State &S);
-  void transferBinary(const BinaryOperator *E, State &S);
-  void transferLambda(const LambdaExpr *E, State &S);
-  void transferConstruct(const CXXConstructExpr *E, State &S);
+  BoolValue *comparedCapsule(const Expr *L, const Expr *R, Environment &Env,
+                             CapsuleName &N);
+  void transferNode(const CallExpr *E, State &S);
+  void transferNode(const CXXNewExpr *E, State &S);
+  void transferNode(const CXXDeleteExpr *E, State &S);
+  void transferNode(const CastExpr *E, State &S);
+  void transferNode(const ReturnStmt *E, State &S);
+  void transferNode(const BinaryOperator *E, State &S);
+  void transferNode(const LambdaExpr *E, State &S);
+  void transferNode(const CXXConstructExpr *E, State &S);
 
   RunContext &RC;
 };
-
-void OwnershipAnalysis::dispatch(const Stmt *St, State &S) {
-  // Deleter calls, capsule calls, producers, hand-offs through calls.
-  if (const auto *E = dyn_cast<CallExpr>(St))
-    transferCall(E, S);
-  // new DLManagedTensor
-  else if (const auto *E = dyn_cast<CXXNewExpr>(St))
-    transferNew(E, S);
-  else if (const auto *E = dyn_cast<CXXDeleteExpr>(St))
-    transferDelete(E, S);
-  // (DLManagedTensor *)malloc(...), casts keep the site, null tests.
-  else if (const auto *E = dyn_cast<CastExpr>(St))
-    transferCast(E, S);
-  // return mt;
-  else if (const auto *E = dyn_cast<ReturnStmt>(St))
-    transferReturn(E, S);
-  // holder->tensor = mt; mt == nullptr
-  else if (const auto *E = dyn_cast<BinaryOperator>(St))
-    transferBinary(E, S);
-  // [mt] { ... }
-  else if (const auto *E = dyn_cast<LambdaExpr>(St))
-    transferLambda(E, S);
-  // DLManagedTensor *t = ts[i]; (a tracked variable's new tensor)
-  else if (const auto *E = dyn_cast<DeclStmt>(St))
-    transferDecl(E, S);
-  // std::unique_ptr<DLManagedTensor, D> guard(mt);
-  else if (const auto *E = dyn_cast<CXXConstructExpr>(St))
-    transferConstruct(E, S);
-}
 
 void OwnershipAnalysis::initialiseGhosts(Environment &Env) {
   if (Env.getValue(*RC.Sentinel))
@@ -476,7 +479,7 @@ void OwnershipAnalysis::resetVar(const ValueDecl *V, Environment &Env) {
   setGhost(Env, S.Handed, false);
 }
 
-void OwnershipAnalysis::transferDecl(const DeclStmt *E, State &St) {
+void OwnershipAnalysis::transferNode(const DeclStmt *E, State &St) {
   for (const Decl *D : E->decls())
     if (const auto *VD = dyn_cast<VarDecl>(D))
       resetVar(VD, St.Env);
@@ -497,24 +500,7 @@ int OwnershipAnalysis::adoptUnowned(const Expr *E, Environment &Env) {
 }
 
 int OwnershipAnalysis::siteOf(const Expr *E, const Environment &Env) const {
-  if (!E)
-    return -1;
-  for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)}) {
-    if (!X)
-      continue;
-    Value *V = Env.getValue(*X);
-    if (!V)
-      continue;
-    auto It = RC.SiteOfValue.find(V);
-    if (It != RC.SiteOfValue.end())
-      return It->second;
-    if (auto *PV = dyn_cast<PointerValue>(V)) {
-      auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
-      if (L != RC.SiteOfLoc.end())
-        return L->second;
-    }
-  }
-  return -1;
+  return siteOfExpr(RC, E, Env);
 }
 
 BoolValue *OwnershipAnalysis::nullAtom(const Expr *E, Environment &Env) {
@@ -605,7 +591,7 @@ void OwnershipAnalysis::claim(int C, const Stmt *Where, bool IsRename,
   }
 }
 
-void OwnershipAnalysis::transferCall(const CallExpr *E, State &St) {
+void OwnershipAnalysis::transferNode(const CallExpr *E, State &St) {
   Environment &Env = St.Env;
   ASTContext &Ctx = getASTContext();
 
@@ -745,23 +731,7 @@ void OwnershipAnalysis::transferCall(const CallExpr *E, State &St) {
   }
 
   // A producer: the caller owns what it returns.
-  auto It = RC.SiteOfStmt.find(E);
-  if (It != RC.SiteOfStmt.end()) {
-    Site &S = RC.Sites[It->second];
-    Value *V = Env.getValue(*E);
-    if (!V) {
-      V = Env.createValue(E->getType());
-      if (V)
-        Env.setValue(*E, *V);
-    }
-    if (V)
-      Env.setValue(*S.Obtained, *V);
-    mapValue(V, It->second);
-    setGhost(Env, S.Live, true);
-    setGhost(Env, S.Deleted, false);
-    setGhost(Env, S.Handed, false);
-    setGhost(Env, S.Escaped, false);
-  }
+  obtainedAt(E, Env);
 
   // strcmp(PyCapsule_GetName(c), "dltensor") == 0 is handled where the
   // result is compared; here only hand-offs remain.
@@ -800,6 +770,25 @@ int OwnershipAnalysis::capsuleOfName(const Expr *E) const {
   return -1;
 }
 
+/// For a comparison of a capsule's name with a name (either side first):
+/// the capsule's "unconsumed" ghost, and in N what the other side names;
+/// null when neither side is a tracked capsule's name.
+BoolValue *OwnershipAnalysis::comparedCapsule(const Expr *L, const Expr *R,
+                                              Environment &Env,
+                                              CapsuleName &N) {
+  int C = capsuleOfName(L);
+  if (C < 0) {
+    std::swap(L, R);
+    C = capsuleOfName(L);
+  }
+  if (C < 0)
+    return nullptr;
+  auto *U = Env.get<BoolValue>(*RC.Capsules[C].Unconsumed);
+  if (U)
+    N = classifyCapsuleName(R, getASTContext());
+  return U;
+}
+
 /// strcmp(name-of(c), "dltensor") as "the names differ": not unconsumed
 /// (for an unconsumed name) or unconsumed (for a used_ name).
 BoolValue *OwnershipAnalysis::namesDiffer(const Expr *E, Environment &Env) {
@@ -809,18 +798,10 @@ BoolValue *OwnershipAnalysis::namesDiffer(const Expr *E, Environment &Env) {
       (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
       Call->getNumArgs() != 2)
     return nullptr;
-  const Expr *Name = Call->getArg(0), *Lit = Call->getArg(1);
-  int C = capsuleOfName(Name);
-  if (C < 0) {
-    std::swap(Name, Lit);
-    C = capsuleOfName(Name);
-  }
-  if (C < 0)
-    return nullptr;
-  auto *U = Env.get<BoolValue>(*RC.Capsules[C].Unconsumed);
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Env, N);
   if (!U)
     return nullptr;
-  CapsuleName N = classifyCapsuleName(Lit, getASTContext());
   if (isUnconsumedName(N))
     return &Env.makeNot(*U);
   if (isUsedName(N))
@@ -833,18 +814,9 @@ BoolValue *OwnershipAnalysis::namesDiffer(const Expr *E, Environment &Env) {
 /// implies the name).
 BoolValue *OwnershipAnalysis::namePointerEquals(const Expr *L, const Expr *R,
                                                 Environment &Env) {
-  int C = capsuleOfName(L);
-  if (C < 0) {
-    std::swap(L, R);
-    C = capsuleOfName(L);
-  }
-  if (C < 0)
-    return nullptr;
-  auto *U = Env.get<BoolValue>(*RC.Capsules[C].Unconsumed);
-  if (!U)
-    return nullptr;
-  CapsuleName N = classifyCapsuleName(R, getASTContext());
-  if (!isUnconsumedName(N) && !isUsedName(N))
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(L, R, Env, N);
+  if (!U || (!isUnconsumedName(N) && !isUsedName(N)))
     return nullptr;
   BoolValue &Eq = Env.makeAtomicBoolValue();
   Arena &A = Env.arena();
@@ -854,34 +826,38 @@ BoolValue *OwnershipAnalysis::namePointerEquals(const Expr *L, const Expr *R,
   return &Eq;
 }
 
-void OwnershipAnalysis::transferNew(const CXXNewExpr *E, State &St) {
+void OwnershipAnalysis::transferNode(const CXXNewExpr *E, State &St) {
+  obtainedAt(E, St.Env);
+}
+
+bool OwnershipAnalysis::obtainedAt(const Expr *E, Environment &Env) {
   auto It = RC.SiteOfStmt.find(E);
   if (It == RC.SiteOfStmt.end())
-    return;
-  Environment &Env = St.Env;
+    return false;
   Site &S = RC.Sites[It->second];
   Value *V = Env.getValue(*E);
-  if (!V) {
+  if (!V && E->isPRValue()) {
     V = Env.createValue(E->getType());
-    if (!V)
-      return;
-    Env.setValue(*E, *V);
+    if (V)
+      Env.setValue(*E, *V);
   }
-  Env.setValue(*S.Obtained, *V);
+  if (V)
+    Env.setValue(*S.Obtained, *V);
   mapValue(V, It->second);
   setGhost(Env, S.Live, true);
   setGhost(Env, S.Deleted, false);
   setGhost(Env, S.Handed, false);
   setGhost(Env, S.Escaped, false);
+  return true;
 }
 
-void OwnershipAnalysis::transferDelete(const CXXDeleteExpr *E, State &St) {
+void OwnershipAnalysis::transferNode(const CXXDeleteExpr *E, State &St) {
   int S = siteOf(E->getArgument(), St.Env);
   if (S >= 0)
     deleted(S, E, St.Env);
 }
 
-void OwnershipAnalysis::transferCast(const CastExpr *E, State &St) {
+void OwnershipAnalysis::transferNode(const CastExpr *E, State &St) {
   Environment &Env = St.Env;
   switch (E->getCastKind()) {
   case CK_PointerToBoolean:
@@ -900,25 +876,9 @@ void OwnershipAnalysis::transferCast(const CastExpr *E, State &St) {
   }
   if (!E->getType()->isPointerType())
     return;
-  auto It = RC.SiteOfStmt.find(E);
-  if (It != RC.SiteOfStmt.end()) {
-    // (DLManagedTensor *)malloc(sizeof(DLManagedTensor))
-    Site &S = RC.Sites[It->second];
-    Value *V = Env.getValue(*E);
-    if (!V && E->isPRValue()) {
-      V = Env.createValue(E->getType());
-      if (V)
-        Env.setValue(*E, *V);
-    }
-    if (V)
-      Env.setValue(*S.Obtained, *V);
-    mapValue(V, It->second);
-    setGhost(Env, S.Live, true);
-    setGhost(Env, S.Deleted, false);
-    setGhost(Env, S.Handed, false);
-    setGhost(Env, S.Escaped, false);
+  // (DLManagedTensor *)malloc(sizeof(DLManagedTensor))
+  if (obtainedAt(E, Env))
     return;
-  }
   // Casts keep the site: static_cast<DLManagedTensor *>(PyCapsule_GetPointer
   // (...)) names the same tensor.
   int S = siteOf(E->getSubExpr(), Env);
@@ -939,7 +899,7 @@ void OwnershipAnalysis::transferCast(const CastExpr *E, State &St) {
       V->setProperty(kNull, *N);
 }
 
-void OwnershipAnalysis::transferReturn(const ReturnStmt *E, State &St) {
+void OwnershipAnalysis::transferNode(const ReturnStmt *E, State &St) {
   if (!E->getRetValue())
     return;
   int S = siteOf(E->getRetValue(), St.Env);
@@ -947,7 +907,7 @@ void OwnershipAnalysis::transferReturn(const ReturnStmt *E, State &St) {
     handOff(S, E, St.Env, nullptr);
 }
 
-void OwnershipAnalysis::transferBinary(const BinaryOperator *E, State &St) {
+void OwnershipAnalysis::transferNode(const BinaryOperator *E, State &St) {
   Environment &Env = St.Env;
   if (E->getOpcode() == BO_EQ || E->getOpcode() == BO_NE) {
     const Expr *P = E->getLHS(), *Other = E->getRHS();
@@ -1000,7 +960,7 @@ void OwnershipAnalysis::transferBinary(const BinaryOperator *E, State &St) {
   handOff(S, E, Env, nullptr);
 }
 
-void OwnershipAnalysis::transferLambda(const LambdaExpr *E, State &St) {
+void OwnershipAnalysis::transferNode(const LambdaExpr *E, State &St) {
   Environment &Env = St.Env;
   for (const LambdaCapture &C : E->captures()) {
     if (!C.capturesVariable())
@@ -1024,8 +984,7 @@ void OwnershipAnalysis::transferLambda(const LambdaExpr *E, State &St) {
   }
 }
 
-void OwnershipAnalysis::transferConstruct(const CXXConstructExpr *E,
-                                          State &St) {
+void OwnershipAnalysis::transferNode(const CXXConstructExpr *E, State &St) {
   for (const Expr *Arg : E->arguments()) {
     int S = siteOf(Arg, St.Env);
     if (S >= 0)
@@ -1066,22 +1025,7 @@ public:
 
 private:
   int siteOf(const Expr *E, const Environment &Env) const {
-    for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)}) {
-      if (!X)
-        continue;
-      Value *V = Env.getValue(*X);
-      if (!V)
-        continue;
-      auto It = RC.SiteOfValue.find(V);
-      if (It != RC.SiteOfValue.end())
-        return It->second;
-      if (auto *PV = dyn_cast<PointerValue>(V)) {
-        auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
-        if (L != RC.SiteOfLoc.end())
-          return L->second;
-      }
-    }
-    return -1;
+    return siteOfExpr(RC, E, Env);
   }
 
   static bool allows(const Environment &Env, StorageLocation *L) {
@@ -1275,71 +1219,42 @@ bool mentionsOwnershipImpl(const Stmt *Body) {
 //===----------------------------------------------------------------------===//
 
 std::string OwnershipModelConfig::key() const {
-  std::string K;
-  for (const std::string &S : TensorSources)
-    K += S + ";";
-  K += "|";
-  for (const std::string &S : OwnershipTakingImporters)
-    K += S + ";";
-  K += "|" + std::to_string(Bounds.MaxSATIterations) + "|" +
-       std::to_string(Bounds.MaxBlockVisits) + "|" +
-       std::to_string(Bounds.MaxCFGBlocks);
-  return K;
+  return modelConfigKey({&TensorSources, &OwnershipTakingImporters}, Bounds);
 }
 
 namespace {
-struct OwnershipCache {
-  const ASTContext *Ctx = nullptr;
-  /// The pre-filter's answers, shared by both ownership checks.
-  llvm::DenseMap<const FunctionDecl *, bool> Mentions;
-  llvm::StringMap<llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
-                                 std::unique_ptr<OwnershipFacts>>>
-      ByConfig;
-  /// Compiled (TensorSources, OwnershipTakingImporters) per configuration.
-  llvm::StringMap<std::pair<std::vector<llvm::Regex>, std::vector<llvm::Regex>>>
-      Compiled;
+/// TensorSources and OwnershipTakingImporters, compiled.
+struct CompiledConfig {
+  std::vector<llvm::Regex> Sources, Takers;
 };
+/// Facts per function and role (capsule destructor or not).
+using OwnershipCache =
+    ModelCache<bool, std::pair<const FunctionDecl *, unsigned>, OwnershipFacts,
+               CompiledConfig>;
 OwnershipCache &ownershipCache() {
   static OwnershipCache C;
   return C;
 }
 } // namespace
 
-void clearOwnershipFactsCache() {
-  ownershipCache().ByConfig.clear();
-  ownershipCache().Compiled.clear();
-  ownershipCache().Mentions.clear();
-  ownershipCache().Ctx = nullptr;
-}
+void clearOwnershipFactsCache() { ownershipCache().clear(); }
 
 bool mentionsOwnership(const FunctionDecl &FD) {
   if (!FD.hasBody())
     return false;
-  OwnershipCache &C = ownershipCache();
-  if (C.Ctx != &FD.getASTContext()) {
-    C.ByConfig.clear();
-    C.Compiled.clear();
-    C.Mentions.clear();
-    C.Ctx = &FD.getASTContext();
-  }
-  auto [It, New] = C.Mentions.try_emplace(&FD, false);
-  if (New)
-    It->second = mentionsOwnershipImpl(FD.getBody());
-  return It->second;
+  return ownershipCache().use(FD, [](const FunctionDecl &FD) {
+    return mentionsOwnershipImpl(FD.getBody());
+  });
 }
 
 const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                         bool IsCapsuleDestructor,
                                         const OwnershipModelConfig &Config) {
   OwnershipCache &C = ownershipCache();
-  if (C.Ctx != &Ctx) {
-    C.ByConfig.clear();
-    C.Compiled.clear();
-    C.Mentions.clear();
-    C.Ctx = &Ctx;
-  }
+  C.enter(Ctx);
   std::string Key = Config.key();
-  auto &Slot = C.ByConfig[Key][{&FD, unsigned(IsCapsuleDestructor)}];
+  std::unique_ptr<OwnershipFacts> &Slot =
+      C.facts(Key, {&FD, unsigned(IsCapsuleDestructor)});
   if (Slot)
     return *Slot;
   Slot = std::make_unique<OwnershipFacts>();
@@ -1348,21 +1263,12 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   RunContext RC;
   RC.FD = &FD;
   RC.IsDestructor = IsCapsuleDestructor;
-  auto [Compiled, NewConfig] = C.Compiled.try_emplace(Key);
-  if (NewConfig) {
-    auto Compile = [](const std::vector<std::string> &Patterns,
-                      std::vector<llvm::Regex> &Out) {
-      for (const std::string &S : Patterns) {
-        llvm::Regex R(S);
-        if (R.isValid())
-          Out.push_back(std::move(R));
-      }
-    };
-    Compile(Config.TensorSources, Compiled->second.first);
-    Compile(Config.OwnershipTakingImporters, Compiled->second.second);
-  }
-  RC.SourcesP = &Compiled->second.first;
-  RC.TakersP = &Compiled->second.second;
+  const CompiledConfig &Compiled = C.compiled(Key, [&Config] {
+    return CompiledConfig{compileRegexes(Config.TensorSources),
+                          compileRegexes(Config.OwnershipTakingImporters)};
+  });
+  RC.SourcesP = &Compiled.Sources;
+  RC.TakersP = &Compiled.Takers;
 
   if (FD.getBody()) {
     PreScan Scan(RC, Ctx);
