@@ -6,6 +6,7 @@
 #include "lib/DLPackNames.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <vector>
@@ -34,12 +35,6 @@ void DLPackOwnershipCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 
 void DLPackOwnershipCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(dlpackFunctionMatcher(), this);
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
-                                  "PyCapsule_New", "PyCapsule_SetDestructor",
-                                  "PyCapsule_GetPointer"))),
-                              unless(isExpansionInSystemHeader()))
-                         .bind("capsule"),
-                     this);
 }
 
 void DLPackOwnershipCheck::onStartOfTranslationUnit() {
@@ -52,39 +47,52 @@ void DLPackOwnershipCheck::onStartOfTranslationUnit() {
 
 void DLPackOwnershipCheck::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
-  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn")) {
-    if (isJudgedDefinition(*FD) && mentionsOwnership(*FD))
-      Functions.insert(FD);
-    return;
-  }
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("capsule")) {
-    CapsuleCall K = classifyCapsuleCall(Call);
-    unsigned DestructorArg = K == CapsuleCall::New             ? 2
-                             : K == CapsuleCall::SetDestructor ? 1
-                                                               : ~0u;
-    if (DestructorArg < Call->getNumArgs())
-      if (const FunctionDecl *D =
-              destructorFunction(Call->getArg(DestructorArg)))
-        Destructors.insert(D->getCanonicalDecl());
-    checkCapsuleCall(*Call, K, *Ctx);
-    return;
-  }
-  checkOtherMatch(Result);
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (FD && isJudgedDefinition(*FD) && mentionsOwnership(*FD))
+    Functions.insert(FD);
 }
 
 void DLPackOwnershipCheck::onEndOfTranslationUnit() {
   std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
   Functions.clear();
+  // Every destructor is known before any function is judged.
+  std::vector<CapsuleSites> Sites;
+  Sites.reserve(Work.size());
   for (const FunctionDecl *FD : Work) {
-    bool IsDestructor = Destructors.contains(FD->getCanonicalDecl());
-    checkFunction(*FD, IsDestructor, *Ctx);
+    Sites.push_back(findCapsuleSites(FD->getBody()));
+    for (const CallExpr *Call : Sites.back().CapsuleCalls) {
+      CapsuleCall K = classifyCapsuleCall(Call);
+      unsigned DestructorArg = K == CapsuleCall::New             ? 2
+                               : K == CapsuleCall::SetDestructor ? 1
+                                                                 : ~0u;
+      if (DestructorArg < Call->getNumArgs())
+        if (const FunctionDecl *D =
+                destructorFunction(Call->getArg(DestructorArg)))
+          Destructors.insert(D->getCanonicalDecl());
+    }
+  }
+  // A lambda's body is walked with its enclosing function and on its own.
+  llvm::DenseSet<const Stmt *> Judged;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    const FunctionDecl &FD = *Work[I];
+    for (const CallExpr *Call : Sites[I].CapsuleCalls)
+      if (Judged.insert(Call).second)
+        checkCapsuleCall(*Call, classifyCapsuleCall(Call), *Ctx);
+    for (const CallExpr *Call : Sites[I].DeleterCalls)
+      if (Judged.insert(Call).second)
+        checkDeleterCall(*Call, *Ctx);
+    for (auto [Cast, Call] : Sites[I].PointerCasts)
+      if (Judged.insert(Cast).second)
+        checkPointerCast(*Cast, *Call, *Ctx);
+    bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
+    checkFunction(FD, IsDestructor, *Ctx);
     const OwnershipFacts &Facts =
-        getOwnershipFacts(*FD, *Ctx, IsDestructor, Config);
+        getOwnershipFacts(FD, *Ctx, IsDestructor, Config);
     if (Facts.Skipped == SkipReason::None)
-      checkFacts(*FD, Facts, *Ctx);
+      checkFacts(FD, Facts, *Ctx);
     else if (ReportSkippedFunctions)
-      diag(FD->getLocation(), "function %0 was not analysed: %1")
-          << FD << describeSkip(Facts.Skipped, Facts.Detail);
+      diag(FD.getLocation(), "function %0 was not analysed: %1")
+          << &FD << describeSkip(Facts.Skipped, Facts.Detail);
   }
   Destructors.clear();
 }

@@ -5,10 +5,14 @@
 // the same ownership facts (lib/OwnershipModel), and a function's role
 // depends on the whole translation unit: it is a capsule destructor if any
 // PyCapsule_New or PyCapsule_SetDestructor names it, possibly after its
-// definition. This base collects the functions the pre-filter keeps and the
-// destructors, and at the end of the translation unit fetches each
-// function's facts (computed once for both checks), reports a skipped
-// function when ReportSkippedFunctions asks, and hands the facts to the check.
+// definition. This base collects the functions the pre-filter keeps; at the
+// end of the translation unit it finds their capsule calls (so every
+// destructor is known first), hands the calls and casts the checks judge one
+// by one to the check, fetches each function's facts (computed once for both
+// checks), reports a skipped function when ReportSkippedFunctions asks, and
+// hands the facts to the check. Only function definitions are matched: the
+// calls are found by one walk of the bodies the pre-filter kept, which costs
+// less than a matcher per call kind over the whole translation unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,9 +32,7 @@ namespace clang::tidy::interop {
 class DLPackOwnershipCheck : public ClangTidyCheck {
 public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  /// Function definitions and the PyCapsule_New, _SetDestructor and
-  /// _GetPointer calls; a check may add matchers of its own.
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
   void onEndOfTranslationUnit() final;
@@ -38,13 +40,16 @@ public:
 protected:
   DLPackOwnershipCheck(StringRef Name, ClangTidyContext *Context);
 
-  /// One capsule API call, once its destructor (if any) is recorded.
+  /// One PyCapsule_New, _SetDestructor or _GetPointer call, once every
+  /// capsule destructor of the translation unit is known.
   virtual void checkCapsuleCall(const CallExpr &Call,
                                 clang::interop::CapsuleCall Kind,
                                 ASTContext &Ctx) {}
-  /// A match of a check's own matchers.
-  virtual void
-  checkOtherMatch(const ast_matchers::MatchFinder::MatchResult &Result) {}
+  /// A call through a field named `deleter`.
+  virtual void checkDeleterCall(const CallExpr &Call, ASTContext &Ctx) {}
+  /// An explicit cast of a PyCapsule_GetPointer call.
+  virtual void checkPointerCast(const ExplicitCastExpr &Cast,
+                                const CallExpr &GetPointer, ASTContext &Ctx) {}
   /// Every collected function at the end of the translation unit, before
   /// its facts: for findings that need no flow analysis.
   virtual void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,

@@ -15,21 +15,6 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-void DlpackCapsuleProtocolCheck::registerMatchers(MatchFinder *Finder) {
-  DLPackOwnershipCheck::registerMatchers(Finder);
-  // The struct a consumer reads the capsule's pointer as: a cast of the
-  // PyCapsule_GetPointer call. Matched top-down: walking up from the call
-  // would build the translation unit's parent map.
-  Finder->addMatcher(
-      explicitCastExpr(
-          hasSourceExpression(ignoringParenImpCasts(
-              callExpr(callee(functionDecl(hasName("PyCapsule_GetPointer"))),
-                       argumentCountIs(2), unless(isExpansionInSystemHeader()))
-                  .bind("read"))))
-          .bind("cast"),
-      this);
-}
-
 static StringRef nameFor(DLPackRecord R) {
   return R == DLPackRecord::ManagedTensorVersioned ? "dltensor_versioned"
                                                    : "dltensor";
@@ -87,18 +72,15 @@ void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
   }
 }
 
-void DlpackCapsuleProtocolCheck::checkOtherMatch(
-    const MatchFinder::MatchResult &Result) {
+void DlpackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
+                                                  const CallExpr &GetPointer,
+                                                  ASTContext &Ctx) {
   // The struct the consumer reads the pointer as must match the name.
-  const auto *Cast = Result.Nodes.getNodeAs<ExplicitCastExpr>("cast");
-  const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
-  if (!Cast || !Read)
-    return;
-  CapsuleName Name = classifyCapsuleName(Read->getArg(1), *Result.Context);
-  DLPackRecord As = classifyDLPackPointee(Cast->getType());
+  CapsuleName Name = classifyCapsuleName(GetPointer.getArg(1), Ctx);
+  DLPackRecord As = classifyDLPackPointee(Cast.getType());
   if (isUnconsumedName(Name) && isManagedTensor(As) &&
       nameFor(As) != capsuleNameText(Name))
-    diag(Cast->getBeginLoc(), "capsule named '%0' read as a %1")
+    diag(Cast.getBeginLoc(), "capsule named '%0' read as a %1")
         << capsuleNameText(Name) << structName(As);
 }
 

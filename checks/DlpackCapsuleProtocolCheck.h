@@ -19,13 +19,12 @@ class DlpackCapsuleProtocolCheck : public DLPackOwnershipCheck {
 public:
   DlpackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
       : DLPackOwnershipCheck(Name, Context) {}
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
 
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
                         ASTContext &Ctx) override;
-  void checkOtherMatch(
-      const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void checkPointerCast(const ExplicitCastExpr &Cast,
+                        const CallExpr &GetPointer, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,
                      ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,

@@ -33,16 +33,6 @@ void DlpackDeleterOwnershipCheck::storeOptions(
   DLPackOwnershipCheck::storeOptions(Opts);
 }
 
-void DlpackDeleterOwnershipCheck::registerMatchers(MatchFinder *Finder) {
-  DLPackOwnershipCheck::registerMatchers(Finder);
-  // A deleter called with the address of a by-value managed tensor.
-  Finder->addMatcher(callExpr(callee(expr(ignoringParenImpCasts(memberExpr(
-                                  member(fieldDecl(hasName("deleter"))))))),
-                              unless(isExpansionInSystemHeader()))
-                         .bind("call"),
-                     this);
-}
-
 /// The by-value managed tensor whose address is passed: `&copy`,
 /// `&this->dlm`.
 static const NamedDecl *byValueTensor(const Expr *Arg) {
@@ -65,19 +55,16 @@ static const NamedDecl *byValueTensor(const Expr *Arg) {
   return nullptr;
 }
 
-void DlpackDeleterOwnershipCheck::checkOtherMatch(
-    const MatchFinder::MatchResult &Result) {
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
-    if (!isDeleterCall(Call))
-      return;
-    if (const NamedDecl *Copy = byValueTensor(Call->getArg(0))) {
-      diag(Call->getBeginLoc(),
-           "deleter called on %0, a by-value copy of the managed tensor; it "
-           "frees the copy's address, not the tensor the producer allocated")
-          << Copy << Call->getSourceRange();
-      diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note)
-          << Copy;
-    }
+void DlpackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
+                                                   ASTContext &Ctx) {
+  if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
+    return;
+  if (const NamedDecl *Copy = byValueTensor(Call.getArg(0))) {
+    diag(Call.getBeginLoc(),
+         "deleter called on %0, a by-value copy of the managed tensor; it "
+         "frees the copy's address, not the tensor the producer allocated")
+        << Copy << Call.getSourceRange();
+    diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note) << Copy;
   }
 }
 

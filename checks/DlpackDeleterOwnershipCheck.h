@@ -17,13 +17,11 @@ class DlpackDeleterOwnershipCheck : public DLPackOwnershipCheck {
 public:
   DlpackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
 
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
                         ASTContext &Ctx) override;
-  void checkOtherMatch(
-      const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void checkDeleterCall(const CallExpr &Call, ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;

@@ -305,4 +305,43 @@ bool callsDeleter(const FunctionDecl *FD) {
   return F.Found;
 }
 
+namespace {
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  CapsuleSites Sites;
+  bool VisitCallExpr(CallExpr *Call) {
+    switch (classifyCapsuleCall(Call)) {
+    case CapsuleCall::New:
+    case CapsuleCall::SetDestructor:
+    case CapsuleCall::GetPointer:
+      Sites.CapsuleCalls.push_back(Call);
+      return true;
+    default:
+      break;
+    }
+    const auto *ME =
+        dyn_cast_or_null<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (F && F->getIdentifier() && F->getName() == "deleter")
+      Sites.DeleterCalls.push_back(Call);
+    return true;
+  }
+  bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
+    const auto *Call =
+        dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
+    if (Call && Call->getNumArgs() == 2 &&
+        classifyCapsuleCall(Call) == CapsuleCall::GetPointer)
+      Sites.PointerCasts.push_back({Cast, Call});
+    return true;
+  }
+};
+} // namespace
+
+CapsuleSites findCapsuleSites(const Stmt *Body) {
+  SiteFinder F;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Sites);
+}
+
 } // namespace clang::interop

@@ -95,6 +95,20 @@ struct CapsuleConsumption {
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
                                                         ASTContext &Ctx);
 
+/// What the ownership checks judge call by call in one body, found in one
+/// walk (lambdas inside the body included).
+struct CapsuleSites {
+  /// PyCapsule_New, PyCapsule_SetDestructor and PyCapsule_GetPointer calls.
+  std::vector<const CallExpr *> CapsuleCalls;
+  /// Calls through a field named `deleter` (isDeleterCall narrows them).
+  std::vector<const CallExpr *> DeleterCalls;
+  /// Explicit casts of a PyCapsule_GetPointer call: the struct a consumer
+  /// reads the capsule's pointer as.
+  std::vector<std::pair<const ExplicitCastExpr *, const CallExpr *>>
+      PointerCasts;
+};
+CapsuleSites findCapsuleSites(const Stmt *Body);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_CAPSULEAPI_H
