@@ -1430,9 +1430,12 @@ private:
 };
 
 /// The same proof for `switch (mt->version.major) { case 1: ... }`: every
-/// statement under a `case 1:` label that no other label shares. Collected
-/// top-down once per function, so that no parent map is built (building one
-/// costs as much as parsing the translation unit again).
+/// statement from a `case 1:` label to the next label, when nothing else can
+/// reach it: the label heads no chain of labels (`case 1: case 2:` and
+/// `case 2: case 1:` reach it with major 2), and the statement before it
+/// cannot fall through into it. Collected top-down once per function, so
+/// that no parent map is built (building one costs as much as parsing the
+/// translation unit again).
 class SupportedMajorCases : public RecursiveASTVisitor<SupportedMajorCases> {
 public:
   SupportedMajorCases(const FunctionDecl &FD, ASTContext &Ctx) : Ctx(Ctx) {
@@ -1444,29 +1447,50 @@ public:
     if (dlpackFieldOfMember(stripIdentityCasts(SW->getCond())) !=
         DLPackField::Major)
       return true;
-    // `case 1: case 2: use` and `case 2: case 1: use` reach the use with
-    // major 2 as well: a label that heads or ends a chain of labels proves
-    // nothing.
-    llvm::DenseSet<const SwitchCase *> Chained;
-    for (const SwitchCase *C = SW->getSwitchCaseList(); C;
-         C = C->getNextSwitchCase())
-      if (const auto *Next = dyn_cast<SwitchCase>(C->getSubStmt())) {
-        Chained.insert(C);
-        Chained.insert(Next);
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(SW->getBody());
+    if (!Body) {
+      // switch (major) case 1: stmt;
+      if (const auto *C = dyn_cast_or_null<SwitchCase>(SW->getBody()))
+        if (isSupportedLabel(C))
+          collect(C->getSubStmt());
+      return true;
+    }
+    // Labels nested deeper than the body's statements (Duff's device) are
+    // not looked at: they prove nothing here.
+    const Stmt *Prev = nullptr;
+    bool InCase = false;
+    for (const Stmt *S : Body->body()) {
+      if (const auto *C = dyn_cast<SwitchCase>(S)) {
+        InCase = isSupportedLabel(C) && (!Prev || endsInJump(Prev));
+        if (InCase)
+          collect(C->getSubStmt());
+      } else if (InCase) {
+        collect(S);
       }
-    for (const SwitchCase *C = SW->getSwitchCaseList(); C;
-         C = C->getNextSwitchCase()) {
-      const auto *Case = dyn_cast<CaseStmt>(C);
-      if (!Case || Case->getRHS() || Chained.contains(Case))
-        continue;
-      std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
-      if (V && V->getExtValue() == 1)
-        collect(Case->getSubStmt());
+      Prev = S;
     }
     return true;
   }
 
 private:
+  /// `case 1:` alone: not a range, not chained with another label.
+  bool isSupportedLabel(const SwitchCase *C) const {
+    const auto *Case = dyn_cast<CaseStmt>(C);
+    if (!Case || Case->getRHS() || isa<SwitchCase>(Case->getSubStmt()))
+      return false;
+    std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+    return V && V->getExtValue() == 1;
+  }
+  /// The statement never falls through to the next one.
+  static bool endsInJump(const Stmt *S) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      return !CS->body_empty() && endsInJump(CS->body_back());
+    if (const auto *C = dyn_cast<SwitchCase>(S))
+      return endsInJump(C->getSubStmt());
+    if (const auto *E = dyn_cast<Expr>(S))
+      return isa<CXXThrowExpr>(E->IgnoreParenImpCasts());
+    return isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt>(S);
+  }
   void collect(const Stmt *S) {
     if (!S || !Inside.insert(S).second)
       return;

@@ -132,6 +132,37 @@ Imported *by_shared_label(DLManagedTensorVersioned *t) {
   }
 }
 
+// Several statements under an unbraced `case 1:` are all proven.
+Imported *unbraced_case(DLManagedTensorVersioned *t) {
+  switch (t->version.major) {
+  case 0:
+    t->deleter(t);
+    return nullptr;
+  case 1:
+    if (!t->dl_tensor.data)
+      return nullptr;
+    return new Imported(t, t->dl_tensor.ndim);
+  default:
+    t->deleter(t);
+    return nullptr;
+  }
+}
+
+// Case 0 falls through into case 1: major 0 reaches the use too.
+Imported *falls_into_case(DLManagedTensorVersioned *t, int verbose) {
+  switch (t->version.major) {
+  case 0:
+    verbose = 1;
+  case 1:
+    return new Imported(t, t->dl_tensor.ndim + verbose);
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
+    // CHECK-MESSAGES: :[[@LINE-2]]:31: note: a consumer that does not support the major version must call the deleter and touch no other field
+  default:
+    t->deleter(t);
+    return nullptr;
+  }
+}
+
 // A switch on something else inside the supported case: still proven.
 Imported *nested_switch(DLManagedTensorVersioned *t, int mode) {
   switch (t->version.major) {

@@ -1,0 +1,559 @@
+// Unit tests of the ownership model (lib/OwnershipModel.h) on annotated
+// snippets.
+//
+// A snippet marks every line where the model must produce an event with the
+// event's kind and, optionally, keys to compare, e.g.
+// `// [[double-delete related=-1]]`. Several events on one line are
+// separated by `;`. Every event must be annotated and every annotation must
+// match an event, so a snippet cannot pass by being ignored.
+//
+// Events that judge an exit (leak, not-claimed) sit on the exit's line (the
+// closing brace when the function falls off its end); the others on the line
+// of the call or use they are about. Keys:
+//
+//   exit: return|throw|end (leak, not-claimed)
+//   site: where the leaked tensor was obtained or the import happened
+//   param: the leaked parameter's name, or none
+//   related: the earlier delete, the hand-off, the rename, where the capsule
+//     pointer was taken
+//
+// Locations are the line's offset from the event's line ("-2") or "none".
+// Functions listed as capsule destructors run with IsCapsuleDestructor.
+
+#include "lib/OwnershipModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include "snippet_annotations.h"
+#include "gtest/gtest.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace clang::ast_matchers;
+using namespace interop_test;
+
+namespace {
+
+const char *kindName(OwnershipEvent::Kind K) {
+  switch (K) {
+  case OwnershipEvent::Leak:
+    return "leak";
+  case OwnershipEvent::DoubleDelete:
+    return "double-delete";
+  case OwnershipEvent::DeleteAfterHandOff:
+    return "delete-after-handoff";
+  case OwnershipEvent::CapsulePointerUnchecked:
+    return "capsule-unchecked";
+  case OwnershipEvent::RenameBeforeImport:
+    return "rename-before-import";
+  case OwnershipEvent::NotClaimedAfterImport:
+    return "not-claimed";
+  case OwnershipEvent::DestructorUncheckedDelete:
+    return "dtor-unchecked-delete";
+  case OwnershipEvent::DestructorClearsError:
+    return "dtor-clears-error";
+  }
+  return "?";
+}
+
+bool judgesAnExit(const OwnershipEvent &E) {
+  return E.K == OwnershipEvent::Leak ||
+         E.K == OwnershipEvent::NotClaimedAfterImport;
+}
+
+SourceLocation siteOf(const OwnershipEvent &E) {
+  if (E.At)
+    return E.At->getBeginLoc();
+  return E.Param ? E.Param->getLocation() : SourceLocation();
+}
+
+unsigned eventLine(const OwnershipEvent &E, const SourceManager &SM) {
+  return lineOf(SM, judgesAnExit(E) ? E.ExitLoc : siteOf(E));
+}
+
+std::map<std::string, std::string> describe(const OwnershipEvent &E,
+                                            const SourceManager &SM) {
+  unsigned Line = eventLine(E, SM);
+  auto Offset = [&](SourceLocation L) -> std::string {
+    if (L.isInvalid())
+      return "none";
+    return std::to_string(int(lineOf(SM, L)) - int(Line));
+  };
+  std::map<std::string, std::string> D;
+  D["site"] = Offset(siteOf(E));
+  D["param"] = E.Param ? E.Param->getNameAsString() : "none";
+  D["related"] =
+      Offset(E.Related ? E.Related->getBeginLoc() : SourceLocation());
+  if (judgesAnExit(E))
+    D["exit"] = E.Exit == OwnershipEvent::Return  ? "return"
+                : E.Exit == OwnershipEvent::Throw ? "throw"
+                                                  : "end";
+  return D;
+}
+
+/// The mock CPython capsule API, the 1.x dlpack.h, malloc, and a few
+/// stand-ins for the frameworks the lit tests quote.
+const char *Prelude = R"cpp(#include <Python.h>
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+struct python_error {};
+struct runtime_error {
+  explicit runtime_error(const char *what);
+};
+namespace at {
+struct Tensor {};
+Tensor fromDLPack(DLManagedTensor *src);
+DLManagedTensor *toDLPack(const Tensor &t);
+} // namespace at
+namespace interop {
+struct Device {};
+struct Array {};
+template <class T> struct Result {
+  bool ok() const;
+};
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
+} // namespace interop
+struct Buffer {
+  static Buffer Empty();
+  static Buffer Wrap(DLManagedTensor *owner);
+};
+PyObject *wrap(const at::Tensor &t);
+)cpp";
+
+std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
+  return tooling::buildASTFromCodeWithArgs(
+      Code,
+      {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
+       "-I" INTEROP_TEST_INPUTS "/dlpack/v1"},
+      "snippet.cpp");
+}
+
+/// Parses Prelude + Snippet, runs the model over every function of the main
+/// file (those in Destructors as capsule destructors) and checks the
+/// annotations. Returns a description of every mismatch.
+std::string runSnippet(llvm::StringRef Snippet,
+                       const std::set<std::string> &Destructors = {}) {
+  // A fresh ASTContext may reuse the address of the previous snippet's.
+  clearOwnershipFactsCache();
+  std::string Code = std::string(Prelude) + Snippet.str();
+  unsigned PreludeLines = llvm::count(llvm::StringRef(Prelude), '\n');
+  std::unique_ptr<ASTUnit> AST = parseCpp(Code);
+  if (!AST)
+    return "snippet did not parse";
+  ASTContext &Ctx = AST->getASTContext();
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return "snippet has compile errors";
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
+
+  std::string Errors;
+  std::map<unsigned, std::vector<ReportedEvent>> Got;
+  auto Fns = match(functionDecl(isDefinition(), isExpansionInMainFile(),
+                                unless(isImplicit()))
+                       .bind("fn"),
+                   Ctx);
+  std::set<std::string> DestructorsSeen;
+  for (const BoundNodes &N : Fns) {
+    const auto *FD = N.getNodeAs<FunctionDecl>("fn");
+    bool IsDestructor =
+        FD->getIdentifier() && Destructors.count(FD->getName().str());
+    if (IsDestructor)
+      DestructorsSeen.insert(FD->getName().str());
+    const OwnershipFacts &F = getOwnershipFacts(*FD, Ctx, IsDestructor);
+    if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
+      continue;
+    if (F.Skipped != SkipReason::None) {
+      Errors += "function " + FD->getNameAsString() +
+                " skipped: " + describeSkip(F.Skipped, F.Detail) + "\n";
+      continue;
+    }
+    for (const OwnershipEvent &E : F.Events)
+      Got[eventLine(E, SM)].push_back({kindName(E.K), describe(E, SM)});
+  }
+  for (const std::string &D : Destructors)
+    if (!DestructorsSeen.count(D))
+      Errors += "no function " + D + "\n";
+
+  return Errors +
+         compareEvents(std::move(Got), std::move(Expected), PreludeLines);
+}
+
+#define EXPECT_SNIPPET(...) EXPECT_EQ(runSnippet(__VA_ARGS__), "")
+
+//===----------------------------------------------------------------------===//
+// Deleter ownership
+//===----------------------------------------------------------------------===//
+
+TEST(OwnershipDeleter, LeakOnAnEarlyReturn) {
+  // The fixed form deletes on the early path and stays silent.
+  EXPECT_SNIPPET(R"cpp(
+Buffer leaks(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  if (mt->dl_tensor.data == nullptr)
+    return Buffer::Empty(); // [[leak exit=return site=-2 param=none]]
+  return Buffer::Wrap(mt);
+}
+Buffer fixed(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  if (mt->dl_tensor.data == nullptr) {
+    mt->deleter(mt);
+    return Buffer::Empty();
+  }
+  return Buffer::Wrap(mt);
+}
+)cpp");
+}
+
+TEST(OwnershipDeleter, OwnedParameterLeaksOnAThrow) {
+  // The parameter is owned: deleted on one path (the lambda), handed on
+  // (to the lambda) on the other.
+  EXPECT_SNIPPET(R"cpp(
+struct Deleter {
+  template <class F> Deleter(F f) {}
+};
+at::Tensor from_blob(void *data, const Deleter &deleter);
+at::Tensor leaks(DLManagedTensor *src) {
+  if (src->dl_tensor.device.device_type == kDLOpenCL)
+    throw runtime_error("unsupported device"); // [[leak exit=throw param=src site=-2]]
+  auto deleter = [src](void *) { src->deleter(src); };
+  return from_blob(src->dl_tensor.data, deleter);
+}
+at::Tensor fixed(DLManagedTensor *src) {
+  auto deleter = [src](void *) { src->deleter(src); };
+  if (src->dl_tensor.device.device_type == kDLOpenCL) {
+    deleter(nullptr);
+    throw runtime_error("unsupported device");
+  }
+  return from_blob(src->dl_tensor.data, deleter);
+}
+)cpp");
+}
+
+TEST(OwnershipDeleter, LeakWhenFallingOffTheEnd) {
+  // A capsule destructor that takes the tensor and forgets it.
+  EXPECT_SNIPPET(R"cpp(
+void forgets(PyObject *capsule) {
+  if (!PyCapsule_IsValid(capsule, "dltensor"))
+    return;
+  DLManagedTensor *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  (void)mt;
+} // [[leak exit=end site=-2]]
+)cpp",
+                 {"forgets"});
+}
+
+TEST(OwnershipDeleter, DoubleDelete) {
+  // Deleted on the error path, then again by the common cleanup; a pointer
+  // the function did not obtain is tracked for double deletion too.
+  EXPECT_SNIPPET(R"cpp(
+int validate(const DLTensor &t);
+void twice(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  if (validate(mt->dl_tensor) != 0)
+    mt->deleter(mt);
+  mt->deleter(mt); // [[double-delete related=-1]]
+}
+void on_release(void *opaque) {
+  DLManagedTensor *mt = static_cast<DLManagedTensor *>(opaque);
+  mt->deleter(mt);
+  mt->deleter(mt); // [[double-delete related=-1]]
+}
+void once(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  if (validate(mt->dl_tensor) != 0) {
+    mt->deleter(mt);
+    return;
+  }
+  mt->deleter(mt);
+}
+)cpp");
+}
+
+TEST(OwnershipDeleter, DeleteAfterHandOff) {
+  // Handing the tensor to a capsule gives it away; deleting it only when
+  // the capsule could not be made is right.
+  EXPECT_SNIPPET(R"cpp(
+void destructor(PyObject *capsule);
+PyObject *wrong(const at::Tensor &source, bool log) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  PyObject *capsule = PyCapsule_New(mt, "dltensor", destructor);
+  if (log)
+    mt->deleter(mt); // [[delete-after-handoff related=-2]]
+  return capsule;
+}
+PyObject *fixed(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  PyObject *capsule = PyCapsule_New(mt, "dltensor", destructor);
+  if (capsule != nullptr)
+    return capsule;
+  mt->deleter(mt);
+  return nullptr;
+}
+)cpp");
+}
+
+TEST(OwnershipDeleter, CorrelatedConditionsAndNullChecks) {
+  // Ownership decided once and relied on later; a NULL tensor or deleter
+  // means there is nothing to free.
+  EXPECT_SNIPPET(R"cpp(
+bool try_import(DLManagedTensor *t);
+void import_or_release(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  bool handed = false;
+  if (mt->dl_tensor.ndim > 0)
+    handed = try_import(mt);
+  if (!handed)
+    mt->deleter(mt);
+}
+void release(DLManagedTensor *t) {
+  if (t && t->deleter)
+    t->deleter(t);
+}
+)cpp");
+}
+
+//===----------------------------------------------------------------------===//
+// The capsule protocol, consumer side
+//===----------------------------------------------------------------------===//
+
+TEST(OwnershipCapsule, ConsumerRenamesAfterImport) {
+  // The correct consumer (rename once the import succeeded, or clear the
+  // destructor) is silent; renaming first leaves nobody to delete the
+  // tensor when the import throws.
+  EXPECT_SNIPPET(R"cpp(
+PyObject *renames_after(PyObject *data) {
+  DLManagedTensor *mt =
+      (DLManagedTensor *)PyCapsule_GetPointer(data, "dltensor");
+  if (!mt)
+    throw python_error();
+  at::Tensor t = at::fromDLPack(mt);
+  PyCapsule_SetName(data, "used_dltensor");
+  return wrap(t);
+}
+PyObject *clears_destructor(PyObject *data) {
+  auto *mt = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(data, "dltensor"));
+  if (mt == nullptr)
+    return nullptr;
+  at::Tensor t = at::fromDLPack(mt);
+  PyCapsule_SetDestructor(data, nullptr);
+  return wrap(t);
+}
+PyObject *renames_before(PyObject *data) {
+  DLManagedTensor *mt =
+      (DLManagedTensor *)PyCapsule_GetPointer(data, "dltensor");
+  if (!mt)
+    throw python_error();
+  PyCapsule_SetName(data, "used_dltensor");
+  at::Tensor t = at::fromDLPack(mt); // [[rename-before-import related=-1]]
+  return wrap(t);
+}
+)cpp");
+}
+
+TEST(OwnershipCapsule, PointerUsedWithoutANullCheck) {
+  EXPECT_SNIPPET(R"cpp(
+int64_t unchecked(PyObject *data) {
+  auto *mt = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(data, "dltensor"));
+  return mt->dl_tensor.ndim; // [[capsule-unchecked related=-1]]
+}
+int64_t checked(PyObject *data) {
+  auto *mt = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(data, "dltensor"));
+  if (mt == nullptr)
+    return -1;
+  return mt->dl_tensor.ndim;
+}
+)cpp");
+}
+
+TEST(OwnershipCapsule, ImporterThatAlwaysTakesOwnership) {
+  // interop::from_dlpack (OwnershipTakingImporters) owns the tensor even
+  // when it fails, so the capsule must be claimed on its failure path too;
+  // renaming first is right for it.
+  EXPECT_SNIPPET(R"cpp(
+PyObject *wrap_array(const interop::Result<interop::Array> &r);
+PyObject *claims_late(PyObject *capsule, const interop::Device &device) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    return nullptr;
+  interop::Result<interop::Array> r = interop::from_dlpack(mt, device);
+  if (!r.ok())
+    return nullptr; // [[not-claimed exit=return site=-2]]
+  PyCapsule_SetName(capsule, "used_dltensor");
+  return wrap_array(r);
+}
+PyObject *claims_first(PyObject *capsule, const interop::Device &device) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    return nullptr;
+  PyCapsule_SetName(capsule, "used_dltensor");
+  interop::Result<interop::Array> r = interop::from_dlpack(mt, device);
+  if (!r.ok())
+    return nullptr;
+  return wrap_array(r);
+}
+)cpp");
+}
+
+//===----------------------------------------------------------------------===//
+// Capsule destructors
+//===----------------------------------------------------------------------===//
+
+const char *DestructorSnippet = R"cpp(
+void unchecked(PyObject *capsule) {
+  DLManagedTensor *mt = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (mt != nullptr && mt->deleter != nullptr)
+    mt->deleter(mt); // [[dtor-unchecked-delete]]
+}
+void clears_error(PyObject *capsule) {
+  if (PyCapsule_IsValid(capsule, "dltensor")) {
+    auto *mt = static_cast<DLManagedTensor *>(
+        PyCapsule_GetPointer(capsule, "dltensor"));
+    if (mt->deleter)
+      mt->deleter(mt);
+  } else {
+    PyErr_Clear(); // [[dtor-clears-error]]
+  }
+}
+void saves_error(PyObject *capsule) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (PyCapsule_IsValid(capsule, "dltensor")) {
+    auto *mt = static_cast<DLManagedTensor *>(
+        PyCapsule_GetPointer(capsule, "dltensor"));
+    if (mt->deleter)
+      mt->deleter(mt);
+  } else {
+    PyErr_Clear();
+  }
+  PyErr_Restore(type, value, traceback);
+}
+void pointer_checked(PyObject *capsule) {
+  PyObject *saved = PyErr_GetRaisedException();
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    PyErr_Clear();
+  else if (mt->deleter)
+    mt->deleter(mt);
+  PyErr_SetRaisedException(saved);
+}
+)cpp";
+
+TEST(OwnershipDestructor, UncheckedDeleteAndClearedError) {
+  // The deleter must run only while the capsule is unconsumed
+  // (PyCapsule_IsValid, or a pointer taken under the unconsumed name and
+  // proven non-NULL), and an exception in flight must be saved around
+  // PyErr_Clear.
+  EXPECT_SNIPPET(DestructorSnippet, {"unchecked", "clears_error", "saves_error",
+                                     "pointer_checked"});
+}
+
+TEST(OwnershipDestructor, TheRoleMatters) {
+  // The same functions, not passed as capsule destructors: a consumer may
+  // delete and clear errors as it likes. Cached facts are per role.
+  std::string Plain = DestructorSnippet;
+  for (const char *Marker :
+       {" // [[dtor-unchecked-delete]]", " // [[dtor-clears-error]]"})
+    Plain.erase(Plain.find(Marker), llvm::StringRef(Marker).size());
+  EXPECT_SNIPPET(Plain);
+}
+
+//===----------------------------------------------------------------------===//
+// The pre-filter and the cache
+//===----------------------------------------------------------------------===//
+
+TEST(OwnershipPreFilter, MentionsOwnership) {
+  clearOwnershipFactsCache();
+  auto AST = parseCpp(std::string(Prelude) + R"cpp(
+int64_t reads_fields(const DLManagedTensor *t) { return t->dl_tensor.ndim; }
+void deletes(DLManagedTensor *t) { t->deleter(t); }
+void *capsule_api(PyObject *c) { return PyCapsule_GetPointer(c, "dltensor"); }
+DLManagedTensor *creates() { return new DLManagedTensor(); }
+DLManagedTensor *allocates() {
+  return static_cast<DLManagedTensor *>(malloc(sizeof(DLManagedTensor)));
+}
+void obtains(const at::Tensor &t) { Buffer::Wrap(at::toDLPack(t)); }
+int unrelated(int x) { return x + 1; }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  auto Mentions = [&](llvm::StringRef Name) {
+    return mentionsOwnership(*functionNamed(Ctx, Name));
+  };
+  EXPECT_FALSE(Mentions("reads_fields"));
+  EXPECT_TRUE(Mentions("deletes"));
+  EXPECT_TRUE(Mentions("capsule_api"));
+  EXPECT_TRUE(Mentions("creates"));
+  EXPECT_TRUE(Mentions("allocates"));
+  EXPECT_TRUE(Mentions("obtains"));
+  EXPECT_FALSE(Mentions("unrelated"));
+  clearOwnershipFactsCache();
+}
+
+TEST(OwnershipCache, OneRunPerFunctionRoleAndConfiguration) {
+  clearOwnershipFactsCache();
+  auto AST = parseCpp(std::string(Prelude) + R"cpp(
+void f(PyObject *capsule) {
+  auto *mt = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
+  if (mt)
+    mt->deleter(mt);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *FD = functionNamed(Ctx, "f");
+  const OwnershipFacts &Plain = getOwnershipFacts(*FD, Ctx, false);
+  EXPECT_EQ(&Plain, &getOwnershipFacts(*FD, Ctx, false));
+  EXPECT_TRUE(Plain.Events.empty());
+  const OwnershipFacts &Dtor = getOwnershipFacts(*FD, Ctx, true);
+  EXPECT_NE(&Plain, &Dtor);
+  ASSERT_EQ(Dtor.Events.size(), 1u);
+  EXPECT_EQ(Dtor.Events[0].K, OwnershipEvent::DestructorUncheckedDelete);
+  OwnershipModelConfig Other;
+  Other.OwnershipTakingImporters = {"::mine::import$"};
+  EXPECT_NE(&Dtor, &getOwnershipFacts(*FD, Ctx, true, Other));
+  clearOwnershipFactsCache();
+}
+
+TEST(OwnershipSkips, CIsNotAnalysed) {
+  clearOwnershipFactsCache();
+  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
+      R"c(#include <Python.h>
+#include <dlpack/dlpack.h>
+void release(PyObject *capsule) {
+  DLManagedTensor *mt =
+      (DLManagedTensor *)PyCapsule_GetPointer(capsule, "dltensor");
+  mt->deleter(mt);
+  mt->deleter(mt);
+}
+)c",
+      {"-I" INTEROP_TEST_INPUTS, "-I" INTEROP_TEST_INPUTS "/dlpack/v1"},
+      "snippet.c");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  const FunctionDecl *FD = functionNamed(Ctx, "release");
+  EXPECT_TRUE(mentionsOwnership(*FD));
+  const OwnershipFacts &F = getOwnershipFacts(*FD, Ctx, false);
+  EXPECT_EQ(F.Skipped, SkipReason::BuildFailed);
+  EXPECT_TRUE(F.Events.empty());
+  clearOwnershipFactsCache();
+}
+
+} // namespace

@@ -1,0 +1,149 @@
+//===--- snippet_annotations.h - annotated snippets for lib/ tests -*- C++
+//-*-===//
+//
+// The DLPack and ownership model tests mark each line where the model must
+// report an event with the event's kind and the facts to compare:
+// `// [[kind key=value key=value; kind]]` (several events on one line are
+// separated by `;`). compareEvents() pairs what the model reported with the
+// annotations, kind by kind and in order, and describes every mismatch: an
+// event without an annotation, an annotation without an event, or a fact
+// with another value. A snippet cannot pass by being ignored.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_TEST_LIB_SNIPPET_ANNOTATIONS_H
+#define INTEROP_TEST_LIB_SNIPPET_ANNOTATIONS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace interop_test {
+
+/// One annotated event: its kind and the facts it must have.
+struct Expectation {
+  std::string Kind;
+  std::map<std::string, std::string> Keys;
+};
+
+/// One event the model reported: its kind and every fact it can be asked.
+struct ReportedEvent {
+  std::string Kind;
+  std::map<std::string, std::string> Facts;
+};
+
+/// line -> the events expected there; FirstLine is the snippet's first line
+/// in the parsed file.
+inline std::map<unsigned, std::vector<Expectation>>
+parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
+  std::map<unsigned, std::vector<Expectation>> Result;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Code.split(Lines, '\n');
+  for (unsigned I = 0; I < Lines.size(); ++I) {
+    llvm::StringRef L = Lines[I];
+    size_t Open = L.find("// [[");
+    if (Open == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef Body = L.substr(Open + 5);
+    Body = Body.take_until([](char C) { return C == ']'; });
+    llvm::SmallVector<llvm::StringRef> Events;
+    Body.split(Events, ';', -1, false);
+    for (llvm::StringRef Ev : Events) {
+      llvm::SmallVector<llvm::StringRef> Words;
+      Ev.split(Words, ' ', -1, false);
+      if (Words.empty())
+        continue;
+      Expectation E;
+      E.Kind = Words[0].str();
+      for (llvm::StringRef W : llvm::ArrayRef(Words).drop_front()) {
+        auto [K, V] = W.split('=');
+        E.Keys[K.str()] = V.str();
+      }
+      Result[FirstLine + I].push_back(std::move(E));
+    }
+  }
+  return Result;
+}
+
+inline unsigned lineOf(const clang::SourceManager &SM,
+                       clang::SourceLocation Loc) {
+  return SM.getPresumedLineNumber(SM.getExpansionLoc(Loc));
+}
+
+/// Every mismatch between Got and Expected (both by line of the parsed
+/// file), one per line of text; empty when they agree. Lines are reported
+/// relative to the snippet, which starts after PreludeLines.
+inline std::string
+compareEvents(std::map<unsigned, std::vector<ReportedEvent>> Got,
+              std::map<unsigned, std::vector<Expectation>> Expected,
+              unsigned PreludeLines) {
+  std::string Errors;
+  std::set<unsigned> Lines;
+  for (const auto &[L, _] : Got)
+    Lines.insert(L);
+  for (const auto &[L, _] : Expected)
+    Lines.insert(L);
+  for (unsigned Line : Lines) {
+    if (Line <= PreludeLines) {
+      Errors += "event in the prelude, line " + std::to_string(Line) + "\n";
+      continue;
+    }
+    std::string Where = "line " + std::to_string(Line - PreludeLines) + ": ";
+    std::map<std::string, std::vector<const ReportedEvent *>> GotByKind;
+    for (const ReportedEvent &E : Got[Line])
+      GotByKind[E.Kind].push_back(&E);
+    std::map<std::string, std::vector<const Expectation *>> WantByKind;
+    for (const Expectation &X : Expected[Line])
+      WantByKind[X.Kind].push_back(&X);
+    std::set<std::string> Kinds;
+    for (const auto &[K, _] : GotByKind)
+      Kinds.insert(K);
+    for (const auto &[K, _] : WantByKind)
+      Kinds.insert(K);
+    for (const std::string &K : Kinds) {
+      const auto &G = GotByKind[K];
+      const auto &W = WantByKind[K];
+      if (G.size() != W.size()) {
+        Errors += Where + std::to_string(G.size()) + " " + K + " event(s), " +
+                  std::to_string(W.size()) + " annotated\n";
+        continue;
+      }
+      // Pair in order: events and annotations both follow the source.
+      for (size_t I = 0; I < G.size(); ++I)
+        for (const auto &[Key, Want] : W[I]->Keys) {
+          auto It = G[I]->Facts.find(Key);
+          std::string Have =
+              It == G[I]->Facts.end() ? "<no key " + Key + ">" : It->second;
+          if (Have != Want)
+            Errors += Where + K + ": " + Key + " is " + Have + ", expected " +
+                      Want + "\n";
+        }
+    }
+  }
+  return Errors;
+}
+
+/// The one definition of a function named Name in Ctx.
+inline const clang::FunctionDecl *functionNamed(clang::ASTContext &Ctx,
+                                                llvm::StringRef Name) {
+  using namespace clang::ast_matchers;
+  auto Found =
+      match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
+  EXPECT_EQ(Found.size(), 1u) << Name.str();
+  return Found.empty() ? nullptr
+                       : Found[0].getNodeAs<clang::FunctionDecl>("fn");
+}
+
+} // namespace interop_test
+
+#endif // INTEROP_TEST_LIB_SNIPPET_ANNOTATIONS_H
