@@ -27,11 +27,14 @@ void DLPackFieldCheck::onStartOfTranslationUnit() {
   // The facts are shared by the DLPack checks for one translation unit; a
   // new one starts afresh.
   clearDLPackFactsCache();
+  MayUseDLPack.reset();
 }
 
 void DLPackFieldCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!MayUseDLPack)
+    MayUseDLPack = translationUnitMayUseDLPack(*Result.Context);
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || !isJudgedDefinition(*FD))
+  if (!*MayUseDLPack || !FD || !isJudgedDefinition(*FD))
     return;
   const DLPackUse Use = dlpackUseOf(*FD); // two flags; copied
   checkUse(*FD, Use, *Result.Context);

@@ -18,6 +18,8 @@
 
 #include "lib/DLPackFlowModel.h"
 
+#include <optional>
+
 namespace clang::tidy::interop {
 
 class DLPackFieldCheck : public ClangTidyCheck {
@@ -46,6 +48,8 @@ protected:
 
 private:
   const bool ReportSkippedFunctions;
+  /// translationUnitMayUseDLPack, once per translation unit.
+  std::optional<bool> MayUseDLPack;
 };
 
 } // namespace clang::tidy::interop

@@ -43,12 +43,15 @@ void DLPackOwnershipCheck::onStartOfTranslationUnit() {
   Functions.clear();
   Destructors.clear();
   clearOwnershipFactsCache();
+  MayUseDLPack.reset();
 }
 
 void DLPackOwnershipCheck::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
+  if (!MayUseDLPack)
+    MayUseDLPack = translationUnitMayUseDLPack(*Ctx);
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (FD && isJudgedDefinition(*FD) && mentionsOwnership(*FD))
+  if (*MayUseDLPack && FD && isJudgedDefinition(*FD) && mentionsOwnership(*FD))
     Functions.insert(FD);
 }
 

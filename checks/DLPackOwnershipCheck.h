@@ -27,6 +27,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
+
 namespace clang::tidy::interop {
 
 class DLPackOwnershipCheck : public ClangTidyCheck {
@@ -69,6 +71,8 @@ private:
   llvm::SetVector<const FunctionDecl *> Functions;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
   ASTContext *Ctx = nullptr;
+  /// translationUnitMayUseDLPack, once per translation unit.
+  std::optional<bool> MayUseDLPack;
 };
 
 } // namespace clang::tidy::interop

@@ -30,6 +30,14 @@ ast_matchers::DeclarationMatcher dlpackFunctionMatcher();
 /// (the compiler reports invalid code itself).
 bool isJudgedDefinition(const FunctionDecl &FD);
 
+/// False when no DLPack record name (DLTensor, DLManagedTensor...) and no
+/// PyCapsule function name the checks know was ever spelled in the
+/// translation unit: then no function in it can touch DLPack or a DLPack
+/// capsule, and the checks skip their per-function scans (what they would
+/// otherwise cost code that never uses DLPack). True when identifiers may
+/// come from a precompiled preamble or module, which are loaded lazily.
+bool translationUnitMayUseDLPack(const ASTContext &Ctx);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_DLPACKCHECKSUPPORT_H

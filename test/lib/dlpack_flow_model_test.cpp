@@ -21,6 +21,7 @@
 // assert, check) are written as the line's offset from the event's line
 // ("0", "-2") or "none". Booleans are yes/no.
 
+#include "lib/DLPackCheckSupport.h"
 #include "lib/DLPackFlowModel.h"
 
 #include "clang/AST/ASTContext.h"
@@ -644,6 +645,22 @@ const char *name(DLDeviceType type) {
   EXPECT_TRUE(Use("name").MapsDeviceTypes);
   EXPECT_FALSE(Use("name").ReadsModelledFields);
   clearDLPackFactsCache();
+}
+
+TEST(DLPackPreFilter, TranslationUnitsWithoutDLPack) {
+  // A TU that never spells a DLPack or capsule name needs no scan at all.
+  auto Plain = parseCpp("int twice(int x) { return 2 * x; }");
+  ASSERT_TRUE(Plain);
+  EXPECT_FALSE(translationUnitMayUseDLPack(Plain->getASTContext()));
+  auto WithHeader =
+      parseCpp("#include <dlpack/dlpack.h>\nint f() { return 0; }");
+  ASSERT_TRUE(WithHeader);
+  EXPECT_TRUE(translationUnitMayUseDLPack(WithHeader->getASTContext()));
+  // A device-type map needs only the enum's name.
+  auto OwnEnum = parseCpp("enum DLDeviceType { kDLCPU = 1 };\n"
+                          "int map(DLDeviceType t) { return t == kDLCPU; }");
+  ASSERT_TRUE(OwnEnum);
+  EXPECT_TRUE(translationUnitMayUseDLPack(OwnEnum->getASTContext()));
 }
 
 TEST(DLPackCache, OneRunPerFunctionAndConfiguration) {
