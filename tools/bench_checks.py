@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Measures what the array/device checks add to clang-tidy's time.
+"""Measures what the interop-* checks add to clang-tidy's time.
 
   bench_checks.py --build BUILD [--functions N] [--runs R] [--out DIR]
 
-Generates three translation units of the same shape (standard headers, N
-functions of guards, loops, copies and calls):
+Generates four translation units (standard headers, 2N functions each):
 
-  interop.cpp   the functions use the interop runtime's API (<interop/interop.h>):
-                exports, imports, CUDA array interfaces, gathers, guards;
+  interop.cpp   guards, loops, copies and calls over the interop runtime's
+                API (<interop/interop.h>): exports, imports, CUDA array
+                interfaces, gathers;
   plain.cpp     the same functions over a plain struct: no interop call at all;
-  optional.cpp  the same functions over std::optional, for comparison with
-                bugprone-unchecked-optional-access.
+  dlpack.cpp    DLPack bridge code over the C ABI and the capsule API
+                (<Python.h>, <interop/dlpack.h>), for the ABI checks;
+  optional.cpp  the shape of interop.cpp over std::optional, for comparison
+                with bugprone-unchecked-optional-access.
 
-and times clang-tidy on each, with one trivial check as the baseline and with
-the checks added. Prints min and median wall-clock seconds and the overhead of
-the checks over the baseline (CPU time, user + system). This is a benchmark,
-not a test: it asserts nothing.
+and runs clang-tidy on each, with one trivial check as the baseline and with
+the checks added, interleaving the configurations. Prints min and median CPU
+seconds (user + system) or instruction counts, and the overhead of the checks
+over the baseline. This is a benchmark, not a test: it asserts nothing.
 """
 import argparse
 import os
