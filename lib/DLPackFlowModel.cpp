@@ -25,6 +25,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -120,8 +121,12 @@ struct CompiledConfig {
   QualifiedNameList Importers;
 };
 
+class DLPackEventCollector;
+
 struct RunContext {
   const DLPackModelConfig *Config = nullptr;
+  /// Judges statements into events (after the fixpoint).
+  DLPackEventCollector *Collector = nullptr;
   /// Where each tracked value was first read.
   llvm::DenseMap<const Value *, const Expr *> ReadSite;
   /// Clones made for casts and arithmetic point back at the value read.
@@ -391,8 +396,14 @@ public:
                      UnaryOperator, ArraySubscriptExpr, CallExpr,
                      CXXConstructExpr, InitListExpr, CXXNewExpr>(
           CS->getStmt(), [&](const auto *E) { transferNode(E, S); });
+      record(CS->getStmt(), Env);
     }
   }
+
+  /// The events of every recorded statement, judged in its recorded state.
+  /// Called after the fixpoint (the side tables the judgement reads, such as
+  /// which subscripts only take an address, are complete only then).
+  std::vector<DLPackEvent> judgeRecorded();
 
   /// Conditions that are not booleans (C's `if (p)`, `if (t->byte_offset)`)
   /// do not get a value the framework can branch on, so their meaning is
@@ -463,6 +474,12 @@ public:
   }
 
 private:
+  /// Keeps a copy of the state after St when St may have events: the
+  /// fixpoint's last visit of a block sees its final state, so judging these
+  /// after the fixpoint finds what a diagnosis pass would, without that
+  /// pass re-transferring every block.
+  void record(const Stmt *St, const Environment &Env);
+
   // Transfer functions, one per node kind (see transfer()).
   // Field reads, bool conversions, implicit pointer/integer conversions.
   void transferNode(const ImplicitCastExpr *E, State &S);
@@ -499,6 +516,9 @@ private:
   bool hostGuard(const CallExpr *E, Environment &Env);
 
   RunContext &RC;
+  /// The state after each statement that may have events, on its last
+  /// visit (null when the last visit found none).
+  llvm::MapVector<const Stmt *, std::shared_ptr<Environment>> Recorded;
 };
 
 /// Marks V as the value of a field (Marker) and gives it the atoms the
@@ -1138,15 +1158,18 @@ class DLPackEventCollector {
 public:
   explicit DLPackEventCollector(RunContext &RC) : RC(RC) {}
 
-  llvm::SmallVector<DLPackEvent>
-  operator()(const CFGElement &Elt, ASTContext &Ctx,
-             const TransferStateForDiagnostics<NoopLattice> &S) {
+  /// Whether St can have events in this state, without any SAT query: what
+  /// decides whether the state is kept for judge().
+  bool mayReport(const Stmt *St, const Environment &Env) {
+    DryRun = true;
+    bool Any = !judge(St, Env).empty();
+    DryRun = false;
+    return Any;
+  }
+
+  /// The events at St, in the state after it.
+  llvm::SmallVector<DLPackEvent> judge(const Stmt *St, const Environment &Env) {
     llvm::SmallVector<DLPackEvent> Out;
-    auto CS = Elt.getAs<CFGStmt>();
-    if (!CS)
-      return Out;
-    const Stmt *St = CS->getStmt();
-    const Environment &Env = S.Env;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
       if (!RC.AddressOnly.contains(AS))
         accessed(AS, AS->getBase(), Env, Out);
@@ -1187,7 +1210,7 @@ private:
       E.K = DLPackEvent::StridesDeref;
       E.Use = Use;
       E.FieldRead = readSiteOf(RC, V);
-      E.NonNullProven = provesProp(Env, V, kNull, /*Negated=*/true);
+      E.NonNullProven = propHolds(Env, V, kNull, /*Negated=*/true);
       Out.push_back(E);
     }
   }
@@ -1247,7 +1270,7 @@ private:
       if (!P.getKey().starts_with(kDeviceEqPrefix))
         continue;
       auto *B = dyn_cast<BoolValue>(P.getValue());
-      if (!B || !Env.proves(B->formula()))
+      if (!B || !holds(Env, B->formula()))
         continue;
       std::int64_t Raw;
       if (P.getKey().drop_front(kDeviceEqPrefix.size()).getAsInteger(10, Raw))
@@ -1268,7 +1291,7 @@ private:
 
   void dataFacts(DLPackEvent &E, Value &D, const Environment &Env) {
     E.FieldRead = readSiteOf(RC, &D);
-    E.OffsetApplied = provesProp(Env, &D, kDataOffset);
+    E.OffsetApplied = propHolds(Env, &D, kDataOffset);
     auto *TP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataTensor));
     auto *R =
         TP ? dyn_cast<RecordStorageLocation>(&TP->getPointeeLoc()) : nullptr;
@@ -1279,14 +1302,14 @@ private:
       // finding.
       if (!E.OffsetApplied)
         E.OffsetZeroProven =
-            provesProp(Env, fieldValue(R, DLPackField::ByteOffset, Env), kZero);
+            propHolds(Env, fieldValue(R, DLPackField::ByteOffset, Env), kZero);
       Value *T = deviceTypeValueOf(R, Env);
       RecordStorageLocation *Dev = childRecordOf(R, DLPackField::Device);
       auto *Guard =
           Dev ? Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField))
               : nullptr;
-      E.HostProven = isLocal(T) || provesProp(Env, T, kHost) ||
-                     (Guard && Env.proves(Guard->formula()));
+      E.HostProven = isLocal(T) || propHolds(Env, T, kHost) ||
+                     (Guard && holds(Env, Guard->formula()));
       E.DeviceTypeChecked =
           hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
       Value *St = fieldValue(R, DLPackField::Strides, Env);
@@ -1294,7 +1317,7 @@ private:
                             (St && RC.SeenStrides.contains(originOf(RC, St))) ||
                             RC.SeenTensors.contains(R);
       E.StridesNullProven =
-          isLocal(St) || (!E.StridesConsidered && provesProp(Env, St, kNull));
+          isLocal(St) || (!E.StridesConsidered && propHolds(Env, St, kNull));
     }
     if (auto *MP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataManaged)))
       if (auto *M = dyn_cast<RecordStorageLocation>(&MP->getPointeeLoc())) {
@@ -1303,7 +1326,7 @@ private:
         E.FlagsNeverRead = !F || (!isLocal(F) && !hasProp(F, kFlags));
         E.ReadOnlyClearProven =
             isLocal(F) ||
-            (E.IsWrite && provesProp(Env, F, kReadOnly, /*Negated=*/true));
+            (E.IsWrite && propHolds(Env, F, kReadOnly, /*Negated=*/true));
       }
   }
 
@@ -1344,17 +1367,48 @@ private:
     if (isLocal(Major)) {
       E.MajorChecked = true;
     } else {
-      E.MajorChecked = provesProp(Env, Major, kMajorOk);
+      E.MajorChecked = propHolds(Env, Major, kMajorOk);
       E.MajorAssertedOnly =
-          !E.MajorChecked && provesProp(Env, Major, kMajorAssertOk);
+          !E.MajorChecked && propHolds(Env, Major, kMajorAssertOk);
       if (E.MajorAssertedOnly)
         E.AssertCheck = RC.AtomSite.lookup(Major);
     }
     Out.push_back(E);
   }
 
+  /// Proofs are SAT queries; a dry run answers "maybe" without asking.
+  bool holds(const Environment &Env, const Formula &F) const {
+    return DryRun || Env.proves(F);
+  }
+  bool propHolds(const Environment &Env, const Value *V, llvm::StringRef Name,
+                 bool Negated = false) const {
+    if (DryRun)
+      return boolProp(V, Name) != nullptr;
+    return provesProp(Env, V, Name, Negated);
+  }
+
+  bool DryRun = false;
   RunContext &RC;
 };
+
+void DLPackFieldModel::record(const Stmt *St, const Environment &Env) {
+  if (!RC.Collector)
+    return;
+  if (RC.Collector->mayReport(St, Env))
+    Recorded[St] = std::make_shared<Environment>(Env.fork());
+  else if (auto It = Recorded.find(St); It != Recorded.end())
+    It->second = nullptr;
+}
+
+std::vector<DLPackEvent> DLPackFieldModel::judgeRecorded() {
+  std::vector<DLPackEvent> Out;
+  for (const auto &[St, Env] : Recorded)
+    if (Env)
+      for (DLPackEvent &E : RC.Collector->judge(St, *Env))
+        Out.push_back(std::move(E));
+  Recorded.clear();
+  return Out;
+}
 
 //===----------------------------------------------------------------------===//
 // Switches over a device type
@@ -1698,18 +1752,22 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
         RC.AccessorParams.insert(P);
   }
   DLPackEventCollector Collector(RC);
+  RC.Collector = &Collector;
+  std::vector<DLPackEvent> Judged;
   FlowResult<DLPackEvent> R =
       runFlowAnalysisWith<DLPackFieldModel, DLPackEvent>(
           FD, Ctx,
           [&RC](ASTContext &C, Environment &Env) {
             return DLPackFieldModel(C, Env, RC);
           },
-          DiagnosisCallbacks<DLPackFieldModel, DLPackEvent>{nullptr, Collector},
-          Config.Bounds);
+          DiagnosisCallbacks<DLPackFieldModel, DLPackEvent>{nullptr, nullptr},
+          Config.Bounds, /*OnExit=*/nullptr,
+          [&Judged](DLPackFieldModel &M) { Judged = M.judgeRecorded(); });
 
   Facts.Skipped = R.Skipped;
   Facts.Detail = R.Detail;
-  Facts.Events.assign(R.Diagnostics.begin(), R.Diagnostics.end());
+  if (R.Skipped == SkipReason::None)
+    Facts.Events = std::move(Judged);
 
   // Proofs the flow condition cannot carry: switch cases.
   std::unique_ptr<SwitchHostProof> Switches;
