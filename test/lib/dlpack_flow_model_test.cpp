@@ -127,10 +127,12 @@ Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
 } // namespace interop
 )cpp";
 
+/// The compiler arguments of every snippet.
+const std::vector<std::string> Args = {
+    "-std=c++17", "-I" INTEROP_TEST_INPUTS "/dlpack/v1", "-UNDEBUG"};
+
 std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS "/dlpack/v1", "-UNDEBUG"},
-      "snippet.cpp");
+  return tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
 }
 
 /// Parses Prelude + Snippet, runs the model over every function of the main
@@ -139,25 +141,15 @@ std::string runSnippet(llvm::StringRef Snippet,
                        const DLPackModelConfig &Config = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
   clearDLPackFactsCache();
-  std::string Code = std::string(Prelude) + Snippet.str();
-  unsigned PreludeLines = llvm::count(llvm::StringRef(Prelude), '\n');
-  std::unique_ptr<ASTUnit> AST = parseCpp(Code);
-  if (!AST)
-    return "snippet did not parse";
-  ASTContext &Ctx = AST->getASTContext();
-  if (Ctx.getDiagnostics().hasErrorOccurred())
-    return "snippet has compile errors";
+  ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
+  if (!P.Error.empty())
+    return P.Error;
+  ASTContext &Ctx = P.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
 
   std::string Errors;
   std::map<unsigned, std::vector<ReportedEvent>> Got;
-  auto Fns = match(functionDecl(isDefinition(), isExpansionInMainFile(),
-                                unless(isImplicit()))
-                       .bind("fn"),
-                   Ctx);
-  for (const BoundNodes &N : Fns) {
-    const auto *FD = N.getNodeAs<FunctionDecl>("fn");
+  for (const FunctionDecl *FD : P.Functions) {
     const DLPackFacts &F = getDLPackFacts(*FD, Ctx, Config);
     if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
       continue;
@@ -172,7 +164,7 @@ std::string runSnippet(llvm::StringRef Snippet,
   }
 
   return Errors +
-         compareEvents(std::move(Got), std::move(Expected), PreludeLines);
+         compareEvents(std::move(Got), std::move(P.Expected), P.PreludeLines);
 }
 
 #define EXPECT_SNIPPET(Code) EXPECT_EQ(runSnippet(Code), "")

@@ -130,12 +130,12 @@ struct Buffer {
 PyObject *wrap(const at::Tensor &t);
 )cpp";
 
+/// The compiler arguments of every snippet.
+const std::vector<std::string> Args = {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
+                                       "-I" INTEROP_TEST_INPUTS "/dlpack/v1"};
+
 std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(
-      Code,
-      {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
-       "-I" INTEROP_TEST_INPUTS "/dlpack/v1"},
-      "snippet.cpp");
+  return tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
 }
 
 /// Parses Prelude + Snippet, runs the model over every function of the main
@@ -145,26 +145,16 @@ std::string runSnippet(llvm::StringRef Snippet,
                        const std::set<std::string> &Destructors = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
   clearOwnershipFactsCache();
-  std::string Code = std::string(Prelude) + Snippet.str();
-  unsigned PreludeLines = llvm::count(llvm::StringRef(Prelude), '\n');
-  std::unique_ptr<ASTUnit> AST = parseCpp(Code);
-  if (!AST)
-    return "snippet did not parse";
-  ASTContext &Ctx = AST->getASTContext();
-  if (Ctx.getDiagnostics().hasErrorOccurred())
-    return "snippet has compile errors";
+  ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
+  if (!P.Error.empty())
+    return P.Error;
+  ASTContext &Ctx = P.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
 
   std::string Errors;
   std::map<unsigned, std::vector<ReportedEvent>> Got;
-  auto Fns = match(functionDecl(isDefinition(), isExpansionInMainFile(),
-                                unless(isImplicit()))
-                       .bind("fn"),
-                   Ctx);
   std::set<std::string> DestructorsSeen;
-  for (const BoundNodes &N : Fns) {
-    const auto *FD = N.getNodeAs<FunctionDecl>("fn");
+  for (const FunctionDecl *FD : P.Functions) {
     bool IsDestructor =
         FD->getIdentifier() && Destructors.count(FD->getName().str());
     if (IsDestructor)
@@ -185,7 +175,7 @@ std::string runSnippet(llvm::StringRef Snippet,
       Errors += "no function " + D + "\n";
 
   return Errors +
-         compareEvents(std::move(Got), std::move(Expected), PreludeLines);
+         compareEvents(std::move(Got), std::move(P.Expected), P.PreludeLines);
 }
 
 #define EXPECT_SNIPPET(...) EXPECT_EQ(runSnippet(__VA_ARGS__), "")

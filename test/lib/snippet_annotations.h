@@ -17,6 +17,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -24,6 +26,7 @@
 #include "gtest/gtest.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -131,6 +134,44 @@ compareEvents(std::map<unsigned, std::vector<ReportedEvent>> Got,
     }
   }
   return Errors;
+}
+
+/// A snippet parsed after its prelude: the AST, the prelude's length in
+/// lines, the snippet's annotations, and the definitions of the main file.
+struct ParsedSnippet {
+  std::unique_ptr<clang::ASTUnit> AST;
+  unsigned PreludeLines = 0;
+  std::map<unsigned, std::vector<Expectation>> Expected;
+  std::vector<const clang::FunctionDecl *> Functions;
+  /// Why there is nothing to check: it did not parse or does not compile.
+  std::string Error;
+};
+
+inline ParsedSnippet parseSnippet(llvm::StringRef Prelude,
+                                  llvm::StringRef Snippet,
+                                  const std::vector<std::string> &Args) {
+  using namespace clang::ast_matchers;
+  ParsedSnippet P;
+  P.PreludeLines = llvm::count(Prelude, '\n');
+  P.AST = clang::tooling::buildASTFromCodeWithArgs(
+      Prelude.str() + Snippet.str(), Args, "snippet.cpp");
+  if (!P.AST) {
+    P.Error = "snippet did not parse";
+    return P;
+  }
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  if (Ctx.getDiagnostics().hasErrorOccurred()) {
+    P.Error = "snippet has compile errors";
+    return P;
+  }
+  P.Expected = parseAnnotations(Snippet, P.PreludeLines + 1);
+  for (const BoundNodes &N :
+       match(functionDecl(isDefinition(), isExpansionInMainFile(),
+                          unless(isImplicit()))
+                 .bind("fn"),
+             Ctx))
+    P.Functions.push_back(N.getNodeAs<clang::FunctionDecl>("fn"));
+  return P;
 }
 
 /// The one definition of a function named Name in Ctx.
