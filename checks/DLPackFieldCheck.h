@@ -1,5 +1,4 @@
-//===--- DLPackFieldCheck.h - shared driver of the DLPack flow checks -*- C++
-//-*-===//
+//===--- DLPackFieldCheck.h - driver of the DLPack flow checks -*- C++ -*-===//
 //
 // interop-dlpack-byte-offset, -strides, -version and
 // interop-unsupported-dlpack-device read the same facts (lib/DLPackFlowModel)

@@ -1,5 +1,4 @@
-//===--- DLPackOwnershipCheck.h - shared driver of the ownership checks -*- C++
-//-*-===//
+//===--- DLPackOwnershipCheck.h - ownership checks' driver ------*- C++ -*-===//
 //
 // interop-dlpack-capsule-protocol and interop-dlpack-deleter-ownership read
 // the same ownership facts (lib/OwnershipModel), and a function's role

@@ -1,5 +1,4 @@
-//===--- ShardedDlpackExportCheck.h - interop-sharded-dlpack-export -*- C++
-//-*-===//
+//===--- ShardedDlpackExportCheck.h - seed 000 check ------------*- C++ -*-===//
 //
 // Flags `to_dlpack` of an array not proven to be on a single device on every
 // path to the call.

@@ -1,5 +1,4 @@
-//===--- TpuDlpackMemoryKindCheck.h - interop-tpu-dlpack-memory-kind -*- C++
-//-*-===//
+//===--- TpuDlpackMemoryKindCheck.h - seed 003 check ------------*- C++ -*-===//
 //
 // Flags `to_dlpack` of an array known to be on TPU whose memory kind is not
 // proven to be pinned host.

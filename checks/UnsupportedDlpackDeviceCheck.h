@@ -1,5 +1,4 @@
-//===--- UnsupportedDlpackDeviceCheck.h - interop-unsupported-dlpack-device
-//===//
+//===--- UnsupportedDlpackDeviceCheck.h - seed 004 --------------*- C++ -*-===//
 //
 // Flags host access to an imported DLTensor's data with no device-type check
 // on that path, a switch or table over DLDeviceType that silently maps unknown

@@ -1,5 +1,4 @@
-//===--- ApiModel.h - the array/device API the checks know, as data -*- C++
-//-*-===//
+//===--- ApiModel.h - the array/device API, as data -------------*- C++ -*-===//
 //
 // The seed checks reason about "arrays", "shardings", "devices" and a handful
 // of functions over them. Which C++ names play those roles is data: the

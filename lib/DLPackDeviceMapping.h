@@ -1,5 +1,4 @@
-//===--- DLPackDeviceMapping.h - device-type maps that never fail -*- C++
-//-*-===//
+//===--- DLPackDeviceMapping.h - device-type maps ---------------*- C++ -*-===//
 //
 // A consumer maps a DLPack device type onto its own platforms with a switch
 // or a table. The mapping is wrong when an unknown device type silently

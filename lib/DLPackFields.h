@@ -1,5 +1,4 @@
-//===--- DLPackFields.h - DLPack fields and device types by name -*- C++
-//-*-===//
+//===--- DLPackFields.h - DLPack fields by name -----------------*- C++ -*-===//
 //
 // Field-level recognisers for the DLPack C ABI, on top of DLPackTypes.h. Every
 // generation of dlpack.h names the same fields the same way (0.x calls the

@@ -1,5 +1,4 @@
-//===--- ModelCache.h - per-translation-unit memo of a flow model -*- C++
-//-*-===//
+//===--- ModelCache.h - per-TU memo of a flow model -------------*- C++ -*-===//
 //
 // Every check that reads a model's facts asks for them per function; the
 // model runs once per function and configuration, and the memo lives until

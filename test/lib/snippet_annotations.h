@@ -1,5 +1,4 @@
-//===--- snippet_annotations.h - annotated snippets for lib/ tests -*- C++
-//-*-===//
+//===--- snippet_annotations.h - annotated snippets -------------*- C++ -*-===//
 //
 // The DLPack and ownership model tests mark each line where the model must
 // report an event with the event's kind and the facts to compare:
