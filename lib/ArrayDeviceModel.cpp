@@ -2,6 +2,8 @@
 
 #include "ArrayDeviceModel.h"
 
+#include "FlowAnalysis.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -944,22 +946,7 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
                    /*isUnsigned=*/false);
     llvm::APSInt KK = K.extend(128);
     KK.setIsSigned(true);
-    switch (Op) {
-    case BO_EQ:
-      return V == KK;
-    case BO_NE:
-      return V != KK;
-    case BO_LT:
-      return V < KK;
-    case BO_LE:
-      return V <= KK;
-    case BO_GT:
-      return V > KK;
-    case BO_GE:
-      return V >= KK;
-    default:
-      return false;
-    }
+    return evaluateComparison(Op, V, KK);
   };
   bool AtOne = Eval(1);
   bool AllTrue = true, AllFalse = true;
@@ -983,21 +970,6 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
   const Formula &C = A.makeAtomRef(A.makeAtom());
   Env.assume(AtOne ? A.makeImplies(One, C) : A.makeImplies(One, A.makeNot(C)));
   return C;
-}
-
-BinaryOperatorKind mirror(BinaryOperatorKind Op) {
-  switch (Op) {
-  case BO_LT:
-    return BO_GT;
-  case BO_GT:
-    return BO_LT;
-  case BO_LE:
-    return BO_GE;
-  case BO_GE:
-    return BO_LE;
-  default:
-    return Op;
-  }
 }
 
 /// MemoryKind::kPinnedHost, Platform::kTpu: an enumerator of the memory-kind
@@ -1059,7 +1031,7 @@ void transferComparison(const ApiModel &M, const BinaryOperator *BO,
     if (!V)
       continue;
     const Expr *Other = Sides[1 - I];
-    BinaryOperatorKind SideOp = I == 0 ? Op : mirror(Op);
+    BinaryOperatorKind SideOp = I == 0 ? Op : mirroredComparison(Op);
     if (auto *One = dyn_cast_or_null<BoolValue>(V->getProperty(kCountIsOne))) {
       Expr::EvalResult K;
       if (Other->isValueDependent() ||

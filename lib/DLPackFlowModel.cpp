@@ -730,41 +730,6 @@ BoolValue *DLPackFieldModel::deviceEquals(Value &T, std::int64_t K,
   return &Eq;
 }
 
-static BinaryOperatorKind reverseComparison(BinaryOperatorKind Op) {
-  switch (Op) {
-  case BO_LT:
-    return BO_GT;
-  case BO_GT:
-    return BO_LT;
-  case BO_LE:
-    return BO_GE;
-  case BO_GE:
-    return BO_LE;
-  default:
-    return Op;
-  }
-}
-
-static bool evalComparison(BinaryOperatorKind Op, std::int64_t L,
-                           std::int64_t R) {
-  switch (Op) {
-  case BO_EQ:
-    return L == R;
-  case BO_NE:
-    return L != R;
-  case BO_LT:
-    return L < R;
-  case BO_GT:
-    return L > R;
-  case BO_LE:
-    return L <= R;
-  case BO_GE:
-    return L >= R;
-  default:
-    return false;
-  }
-}
-
 BoolValue *DLPackFieldModel::comparisonValue(const BinaryOperator *E,
                                              Environment &Env) {
   ASTContext &Ctx = getASTContext();
@@ -775,7 +740,7 @@ BoolValue *DLPackFieldModel::comparisonValue(const BinaryOperator *E,
   if ((!LV || isLocal(LV)) && RV && !isLocal(RV)) {
     std::swap(LHS, RHS);
     std::swap(LV, RV);
-    Op = reverseComparison(Op);
+    Op = mirroredComparison(Op);
   }
   if (!LV || isLocal(LV))
     return nullptr;
@@ -808,8 +773,9 @@ BoolValue *DLPackFieldModel::comparisonValue(const BinaryOperator *E,
     // The comparison is read as "is major the supported version": its truth
     // for major == DLPACK_MAJOR_VERSION (1) decides the polarity. Against a
     // non-constant bound, ==, <= and >= accept and the others reject.
-    bool AcceptsSupported = C ? evalComparison(Op, 1, C->getExtValue())
-                              : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+    bool AcceptsSupported =
+        C ? evaluateComparison<std::int64_t>(Op, 1, C->getExtValue())
+          : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
     bool InAssert =
         isInMacroExpansion(E->getBeginLoc(), Ctx.getSourceManager(),
                            Ctx.getLangOpts(), RC.Config->DebugOnlyAssertMacros);

@@ -34,6 +34,21 @@ std::string describeSkip(SkipReason R, llvm::StringRef Detail) {
   return S;
 }
 
+BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT:
+    return BO_GT;
+  case BO_GT:
+    return BO_LT;
+  case BO_LE:
+    return BO_GE;
+  case BO_GE:
+    return BO_LE;
+  default:
+    return Op;
+  }
+}
+
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
   Why = SkipReason::None;
   if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())

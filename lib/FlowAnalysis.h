@@ -70,6 +70,33 @@ std::string describeSkip(SkipReason R, llvm::StringRef Detail);
 /// Does not build the CFG.
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why);
 
+/// The operator that compares the same operands the other way round (`a < b`
+/// is `b > a`); any other operator is returned as it is. Not
+/// BinaryOperator::reverseComparisonOp, which is unreachable for C++20's
+/// `<=>`, a comparison by isComparisonOp().
+BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op);
+
+/// `L Op R` for a comparison operator (false for any other, and for `<=>`).
+template <typename T>
+bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
+  switch (Op) {
+  case BO_EQ:
+    return L == R;
+  case BO_NE:
+    return L != R;
+  case BO_LT:
+    return L < R;
+  case BO_GT:
+    return L > R;
+  case BO_LE:
+    return L <= R;
+  case BO_GE:
+    return L >= R;
+  default:
+    return false;
+  }
+}
+
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no
 /// call when it is none). The flow models dispatch their transfer functions
 /// with it: plain type tests, where a CFGMatchSwitch would run AST matchers
