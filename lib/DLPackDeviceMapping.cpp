@@ -2,6 +2,8 @@
 
 #include "DLPackDeviceMapping.h"
 
+#include "FlowAnalysis.h"
+
 #include "DLPackFields.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -32,18 +34,6 @@ const NamedDecl *calleeOrType(const Expr *E) {
   if (const auto *Temp = dyn_cast<CXXFunctionalCastExpr>(E))
     return Temp->getType()->getAsRecordDecl();
   return nullptr;
-}
-
-bool isJump(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
-    return true;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
-      if (const FunctionDecl *FD = Call->getDirectCallee())
-        return FD->isNoReturn();
-  return false;
 }
 
 /// True when S (an arm's statement) reports failure: a throw, a noreturn
@@ -156,6 +146,13 @@ void collectResults(const Stmt *S, Results &R) {
       collectResults(C, R);
 }
 
+Results resultsOf(llvm::ArrayRef<const Stmt *> Stmts) {
+  Results R;
+  for (const Stmt *S : Stmts)
+    collectResults(S, R);
+  return R;
+}
+
 bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx) {
   A = A->IgnoreParenImpCasts();
   B = B->IgnoreParenImpCasts();
@@ -213,16 +210,12 @@ void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
     }
     if (Shares || reportsFailure(Chain, Ctx))
       continue;
-    Results DefaultResults;
-    for (const Stmt *S : Chain)
-      collectResults(S, DefaultResults);
+    Results DefaultResults = resultsOf(Chain);
     bool Reported = false;
     for (size_t K = 0; K < Arms.size() && !Reported; ++K) {
       if (K == I || !Arms[K].hasCase())
         continue;
-      Results CaseResults;
-      for (const Stmt *S : Arms[K].Body)
-        collectResults(S, CaseResults);
+      Results CaseResults = resultsOf(Arms[K].Body);
       for (const Expr *D : DefaultResults.Returns)
         for (const Expr *C : CaseResults.Returns)
           if (!Reported && !isErrorSignal(D, Ctx) && sameValue(D, C, Ctx)) {
@@ -247,9 +240,7 @@ void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
     for (size_t K = 0; K < Arms.size() && !Reported; ++K) {
       if (K == I || !Arms[K].hasCase())
         continue;
-      Results CaseResults;
-      for (const Stmt *S : Arms[K].Body)
-        collectResults(S, CaseResults);
+      Results CaseResults = resultsOf(Arms[K].Body);
       for (auto [V, C] : CaseResults.Assigns) {
         const auto *VD = dyn_cast<VarDecl>(V);
         if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||

@@ -1501,15 +1501,14 @@ private:
     std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
     return V && V->getExtValue() == 1;
   }
-  /// The statement never falls through to the next one.
+  /// The statement never falls through to the next one: it ends (through
+  /// braces and labels) in a jump.
   static bool endsInJump(const Stmt *S) {
     if (const auto *CS = dyn_cast<CompoundStmt>(S))
       return !CS->body_empty() && endsInJump(CS->body_back());
     if (const auto *C = dyn_cast<SwitchCase>(S))
       return endsInJump(C->getSubStmt());
-    if (const auto *E = dyn_cast<Expr>(S))
-      return isa<CXXThrowExpr>(E->IgnoreParenImpCasts());
-    return isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt>(S);
+    return isJump(S);
   }
   void collect(const Stmt *S) {
     if (!S || !Inside.insert(S).second)

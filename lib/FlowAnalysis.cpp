@@ -2,6 +2,9 @@
 
 #include "FlowAnalysis.h"
 
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 
@@ -47,6 +50,18 @@ BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {
   default:
     return Op;
   }
+}
+
+bool isJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        return FD->isNoReturn();
+  return false;
 }
 
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {

@@ -97,6 +97,10 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
   }
 }
 
+/// True when control never continues past S to the next statement: a
+/// break, return, continue, goto or throw, or a call of a noreturn function.
+bool isJump(const Stmt *S);
+
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no
 /// call when it is none). The flow models dispatch their transfer functions
 /// with it: plain type tests, where a CFGMatchSwitch would run AST matchers
