@@ -23,9 +23,7 @@ DLPackOwnershipCheck::DLPackOwnershipCheck(StringRef Name,
           "OwnershipTakingImporters",
           llvm::join(OwnershipModelConfig().OwnershipTakingImporters, ";"))),
       ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
-  Config.OwnershipTakingImporters.clear();
-  for (StringRef S : splitOptionList(OwnershipTakingImporters))
-    Config.OwnershipTakingImporters.push_back(S.str());
+  Config.OwnershipTakingImporters = optionStrings(OwnershipTakingImporters);
 }
 
 void DLPackOwnershipCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -22,9 +22,7 @@ DlpackDeleterOwnershipCheck::DlpackDeleterOwnershipCheck(
       TensorSources(
           Options.get("TensorSources",
                       llvm::join(OwnershipModelConfig().TensorSources, ";"))) {
-  Config.TensorSources.clear();
-  for (StringRef S : splitOptionList(TensorSources))
-    Config.TensorSources.push_back(S.str());
+  Config.TensorSources = optionStrings(TensorSources);
 }
 
 void DlpackDeleterOwnershipCheck::storeOptions(

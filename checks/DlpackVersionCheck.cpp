@@ -23,9 +23,7 @@ DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
       DebugOnlyAssertMacros(
           Options.get("DebugOnlyAssertMacros", defaultAssertMacros())),
       CheckReadOnly(Options.get("CheckReadOnly", true)) {
-  Config.DebugOnlyAssertMacros.clear();
-  for (StringRef M : splitOptionList(DebugOnlyAssertMacros))
-    Config.DebugOnlyAssertMacros.push_back(M.str());
+  Config.DebugOnlyAssertMacros = optionStrings(DebugOnlyAssertMacros);
 }
 
 void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

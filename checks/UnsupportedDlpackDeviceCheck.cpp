@@ -51,13 +51,9 @@ UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
           " use a DLDeviceType enumerator name or number")
           << T;
   }
-  Config.HostDeviceGuards.clear();
-  for (StringRef G : splitOptionList(HostDeviceGuards))
-    Config.HostDeviceGuards.push_back(G.str());
+  Config.HostDeviceGuards = optionStrings(HostDeviceGuards);
   // The model reports tensors passed to these calls only.
-  Config.ImportFunctions.clear();
-  for (StringRef F : splitOptionList(ImportFunctions))
-    Config.ImportFunctions.push_back(F.str());
+  Config.ImportFunctions = optionStrings(ImportFunctions);
 }
 
 void UnsupportedDlpackDeviceCheck::storeOptions(

@@ -2,6 +2,8 @@
 
 #include "ApiModel.h"
 
+#include "DLPackNames.h" // splitOptionList
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 
@@ -9,10 +11,7 @@ namespace clang::interop {
 
 std::vector<std::string> splitNameList(llvm::StringRef List) {
   std::vector<std::string> Names;
-  llvm::SmallVector<llvm::StringRef> Parts;
-  List.split(Parts, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (llvm::StringRef P : Parts) {
-    P = P.trim();
+  for (llvm::StringRef P : splitOptionList(List)) {
     P.consume_front("::");
     if (!P.empty())
       Names.push_back(P.str());
@@ -29,12 +28,7 @@ bool isNamePattern(llvm::StringRef Entry) {
 static void splitEntries(const std::string &List,
                          std::vector<std::string> &Names,
                          std::vector<std::shared_ptr<llvm::Regex>> &Patterns) {
-  llvm::SmallVector<llvm::StringRef> Parts;
-  llvm::StringRef(List).split(Parts, ';', -1, false);
-  for (llvm::StringRef P : Parts) {
-    P = P.trim();
-    if (P.empty())
-      continue;
+  for (llvm::StringRef P : splitOptionList(List)) {
     if (isNamePattern(P)) {
       auto Re = std::make_shared<llvm::Regex>(P);
       if (Re->isValid()) {

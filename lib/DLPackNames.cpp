@@ -16,6 +16,11 @@ std::vector<llvm::StringRef> splitOptionList(llvm::StringRef Value) {
   return Out;
 }
 
+std::vector<std::string> optionStrings(llvm::StringRef Value) {
+  std::vector<llvm::StringRef> Parts = splitOptionList(Value);
+  return std::vector<std::string>(Parts.begin(), Parts.end());
+}
+
 QualifiedNameList::QualifiedNameList(llvm::ArrayRef<llvm::StringRef> Patterns,
                                      std::vector<std::string> *Errors) {
   for (llvm::StringRef P : Patterns) {

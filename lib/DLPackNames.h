@@ -38,6 +38,9 @@ private:
 
 /// Splits a `;`-separated option value into trimmed, non-empty entries.
 std::vector<llvm::StringRef> splitOptionList(llvm::StringRef Value);
+/// The same entries as strings, for a model configuration that outlives the
+/// option's value.
+std::vector<std::string> optionStrings(llvm::StringRef Value);
 
 } // namespace clang::interop
 
