@@ -506,6 +506,11 @@ private:
   void propagate(const Expr *To, const Expr *From, Environment &Env);
   Value *cloneTracked(Value &V, QualType NewType, Environment &Env);
   void markLocal(RecordStorageLocation *R, Environment &Env, int Depth = 0);
+  /// A producer wrote field F (at Loc): what it holds, or every tracked
+  /// field of the record it is, is the producer's own. False for a field
+  /// the model does not track.
+  bool markMemberLocal(DLPackField F, StorageLocation *Loc, QualType T,
+                       Environment &Env, int Depth);
   void markFieldLocal(StorageLocation *Loc, QualType T, Environment &Env);
   void noteStridesSeen(const Expr *E, const Environment &Env);
   BoolValue *deviceEquals(Value &T, std::int64_t K, const Expr *Site,
@@ -520,6 +525,21 @@ private:
   /// visit (null when the last visit found none).
   llvm::MapVector<const Stmt *, std::shared_ptr<Environment>> Recorded;
 };
+
+/// The scalar fields whose values carry the model's facts.
+bool isTrackedField(DLPackField F) {
+  switch (F) {
+  case DLPackField::Data:
+  case DLPackField::Strides:
+  case DLPackField::ByteOffset:
+  case DLPackField::DeviceType:
+  case DLPackField::Major:
+  case DLPackField::Flags:
+    return true;
+  default:
+    return false;
+  }
+}
 
 /// Marks V as the value of a field (Marker) and gives it the atoms the
 /// model's conditions constrain, once.
@@ -653,24 +673,24 @@ void DLPackFieldModel::markLocal(RecordStorageLocation *R, Environment &Env,
     const auto *FD = dyn_cast<FieldDecl>(D);
     if (!Loc || !FD)
       continue;
-    switch (classifyDLPackField(FD)) {
-    case DLPackField::Data:
-    case DLPackField::Strides:
-    case DLPackField::ByteOffset:
-    case DLPackField::DeviceType:
-    case DLPackField::Major:
-    case DLPackField::Flags:
-      markFieldLocal(Loc, FD->getType(), Env);
-      break;
-    case DLPackField::Device:
-    case DLPackField::DLTensor:
-    case DLPackField::Version:
-      markLocal(dyn_cast<RecordStorageLocation>(Loc), Env, Depth + 1);
-      break;
-    default:
-      break;
-    }
+    markMemberLocal(classifyDLPackField(FD), Loc, FD->getType(), Env,
+                    Depth + 1);
   }
+}
+
+bool DLPackFieldModel::markMemberLocal(DLPackField F, StorageLocation *Loc,
+                                       QualType T, Environment &Env,
+                                       int Depth) {
+  if (isTrackedField(F)) {
+    markFieldLocal(Loc, T, Env);
+    return true;
+  }
+  if (F == DLPackField::Device || F == DLPackField::DLTensor ||
+      F == DLPackField::Version) {
+    markLocal(dyn_cast_or_null<RecordStorageLocation>(Loc), Env, Depth);
+    return true;
+  }
+  return false;
 }
 
 void DLPackFieldModel::assignment(const Expr *LHS, Environment &Env) {
@@ -678,26 +698,9 @@ void DLPackFieldModel::assignment(const Expr *LHS, Environment &Env) {
   const Expr *L = LHS->IgnoreParenImpCasts();
   // A producer writing its own tensor: t->data = ..., mt->version = ...
   if (const auto *ME = dyn_cast<MemberExpr>(L)) {
-    DLPackField F = dlpackFieldOfMember(ME);
-    switch (F) {
-    case DLPackField::Data:
-    case DLPackField::Strides:
-    case DLPackField::ByteOffset:
-    case DLPackField::DeviceType:
-    case DLPackField::Major:
-    case DLPackField::Flags:
-      markFieldLocal(Env.getStorageLocation(*ME), ME->getType(), Env);
+    if (markMemberLocal(dlpackFieldOfMember(ME), Env.getStorageLocation(*ME),
+                        ME->getType(), Env, /*Depth=*/0))
       return;
-    case DLPackField::Device:
-    case DLPackField::DLTensor:
-    case DLPackField::Version:
-      markLocal(
-          dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*ME)),
-          Env);
-      return;
-    default:
-      break;
-    }
   }
   // *mt = ..., tensor = other: a whole DLPack record written.
   if (classifyDLPackType(L->getType()) != DLPackRecord::None)
@@ -810,17 +813,8 @@ void DLPackFieldModel::transferNode(const ImplicitCastExpr *E, State &S) {
     if (!ME)
       return;
     DLPackField F = dlpackFieldOfMember(ME);
-    switch (F) {
-    case DLPackField::Data:
-    case DLPackField::Strides:
-    case DLPackField::ByteOffset:
-    case DLPackField::DeviceType:
-    case DLPackField::Major:
-    case DLPackField::Flags:
-      break;
-    default:
+    if (!isTrackedField(F))
       return;
-    }
     StorageLocation *Loc = Env.getStorageLocation(*ME);
     if (!Loc)
       return;
