@@ -214,10 +214,7 @@ public:
     if (!InLambda && isManagedPointer(Call->getType()) &&
         !Discarded.contains(Call) &&
         matchesAny(RC.sources(), Call->getDirectCallee())) {
-      Site S;
-      S.From = Site::Produced;
-      S.At = Call;
-      add(S);
+      add(Site::Produced, Call);
     }
     return true;
   }
@@ -239,10 +236,7 @@ public:
 
   bool VisitCXXNewExpr(CXXNewExpr *New) {
     if (!InLambda && isManagedPointer(New->getType())) {
-      Site S;
-      S.From = Site::Created;
-      S.At = New;
-      add(S);
+      add(Site::Created, New);
     }
     return true;
   }
@@ -250,10 +244,7 @@ public:
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
     if (!InLambda && isManagedPointer(Cast->getType()) &&
         isRawAllocation(Cast->getSubExpr())) {
-      Site S;
-      S.From = Site::Created;
-      S.At = Cast;
-      add(S);
+      add(Site::Created, Cast);
     }
     return true;
   }
@@ -282,6 +273,12 @@ public:
   void add(Site S) {
     RC.SiteOfStmt.try_emplace(S.At, RC.Sites.size());
     RC.Sites.push_back(S);
+  }
+  void add(Site::Source From, const Stmt *At) {
+    Site S;
+    S.From = From;
+    S.At = At;
+    add(S);
   }
 
   bool VisitLambdaExpr(LambdaExpr *L) {
