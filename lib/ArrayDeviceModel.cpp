@@ -1043,9 +1043,12 @@ void transferComparison(const ApiModel &M, const BinaryOperator *BO,
     }
     if (Op != BO_EQ && Op != BO_NE)
       return;
+    // `kPinnedHost == a.memory_kind()`: the enumerator has a value too (see
+    // transferEnumerator), so the side that is not an enumerator may be
+    // the second one.
     const EnumConstantDecl *E = enumerator(Other);
     if (!E)
-      return;
+      continue;
     BoolValue *Fact = nullptr;
     bool Matches = false;
     if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu))))
@@ -1053,7 +1056,7 @@ void transferComparison(const ApiModel &M, const BinaryOperator *BO,
     else if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned))))
       Matches = M.isPinnedHostMemoryKind(E);
     if (!Fact)
-      return;
+      continue;
     const Formula *Eq = &Fact->formula();
     if (!Matches) {
       // Another enumerator: equal to it means not the one tracked.

@@ -50,7 +50,21 @@ void proven_device_memory(const Array &a) {
   // CHECK-MESSAGES: :[[@LINE-2]]:14: note: copy the array into pinned host memory first
 }
 
+// The enumerator first: the same facts as the other way round.
+void enumerators_first(const Array &a) {
+  if (Platform::kTpu == a.platform() && MemoryKind::kDevice == a.memory_kind())
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' of TPU array 'a', which is not in pinned host memory on this path; the call will always fail
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: copy the array into pinned host memory first
+}
+
 // --- Safe ------------------------------------------------------------------
+
+void pinned_checked_enumerators_first(const Array &a) {
+  if (Platform::kTpu == a.platform() &&
+      MemoryKind::kPinnedHost == a.memory_kind())
+    auto t = to_dlpack(a);
+}
 
 // Not known to be on TPU: not this check's business.
 void unknown_platform(const Array &a) { auto t = to_dlpack(a); }
