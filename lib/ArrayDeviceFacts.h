@@ -28,8 +28,12 @@ struct FunctionFacts {
   SkipReason Skipped = SkipReason::None;
   /// The framework's message for a give-up, or the CFG size.
   std::string Detail;
-  /// One fact per sink call on a reachable path.
+  /// One fact per sink call on a reachable path (every sink call when
+  /// BySyntax).
   llvm::SmallVector<SinkFact> Sinks;
+  /// True when the syntax proved every sink (proveGuardedSinks) and the flow
+  /// analysis did not run.
+  bool BySyntax = false;
 
   /// The fact for `Call`, or null when the call is unreachable or the
   /// function was skipped.
@@ -40,9 +44,12 @@ struct FunctionFacts {
 /// current translation unit.
 class ArrayDeviceFacts {
 public:
-  /// `Facts`: the FactFamily bits to track.
+  /// `Facts`: the FactFamily bits to track. `GuardFastPath`: prove the
+  /// sinks of a function from its syntax when its guards allow
+  /// (proveGuardedSinks) and run the flow analysis only otherwise; off only
+  /// in tests that compare the two.
   ArrayDeviceFacts(const ApiModelOptions &Options, const FlowBounds &Bounds,
-                   unsigned Facts = AllFacts);
+                   unsigned Facts = AllFacts, bool GuardFastPath = true);
 
   const ApiModel &model() const { return Model; }
 
@@ -54,16 +61,20 @@ public:
   /// Number of functions actually run through the flow analysis (tests,
   /// benchmarks).
   unsigned analysedFunctions() const { return Analysed; }
+  /// Number of functions whose sinks the syntax alone proved.
+  unsigned provenBySyntax() const { return ProvenBySyntax; }
 
 private:
   ApiModel Model;
   FlowBounds Bounds;
   unsigned Facts;
+  bool GuardFastPath;
   // Built once: constructing their matchers costs more than analysing a
   // small function.
   std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Cache;
   unsigned Analysed = 0;
+  unsigned ProvenBySyntax = 0;
 };
 
 /// Declares that an enabled check needs the FactFamily bits `Facts`. Checks

@@ -313,17 +313,6 @@ TypeRole roleOf(const ApiModel &M, const RecordStorageLocation *Loc) {
   return Loc ? M.classify(Loc->getType()) : TypeRole::None;
 }
 
-/// The receiver of a member or member-operator call.
-const Expr *receiverOf(const CallExpr &CE) {
-  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
-    return MCE->getImplicitObjectArgument();
-  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE))
-    if (isa_and_nonnull<CXXMethodDecl>(OCE->getDirectCallee()) &&
-        OCE->getNumArgs() > 0)
-      return OCE->getArg(0);
-  return nullptr;
-}
-
 RecordStorageLocation *receiverLoc(const CallExpr &CE, const Environment &Env) {
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
     return getImplicitObjectLocation(*MCE, Env);
@@ -413,20 +402,6 @@ BoolValue &tpuOf(const ApiModel &M, const Expr *Arg, Environment &Env) {
   return Env.makeAtomicBoolValue();
 }
 
-/// The type of parameter I of the callee (the argument's own type for
-/// variadic arguments).
-QualType paramType(const CallExpr &CE, unsigned I) {
-  const FunctionDecl *FD = CE.getDirectCallee();
-  unsigned First =
-      isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1
-                                                                         : 0;
-  if (I < First)
-    return CE.getArg(I)->getType();
-  if (FD && I - First < FD->getNumParams())
-    return FD->getParamDecl(I - First)->getType();
-  return CE.getArg(I)->getType();
-}
-
 /// devices(Platform::kTpu), local_devices(Platform::kCpu): a platform
 /// argument says what platform the devices are on.
 void applyPlatformArgument(const ApiModel &M, const CallExpr &CE,
@@ -489,18 +464,6 @@ private:
 
 bool calleeHasRole(const ApiModel &M, const CallExpr &CE, FnRole R) {
   return M.classify(CE.getDirectCallee()).has(R);
-}
-
-/// value(), operator* or operator-> of a modelled Result.
-bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
-  if (!MD ||
-      M.classify(MD->getThisType()->getPointeeType()) != TypeRole::Result)
-    return false;
-  if (MD->getOverloadedOperator() == OO_Star ||
-      MD->getOverloadedOperator() == OO_Arrow)
-    return true;
-  return MD->getDeclName().isIdentifier() && MD->getName() == "value";
 }
 
 /// A call on a device or array range (container, view, iterator, smart
@@ -1338,6 +1301,43 @@ SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
 }
 
 } // namespace
+
+/// The receiver of a member or member-operator call.
+const Expr *receiverOf(const CallExpr &CE) {
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
+    return MCE->getImplicitObjectArgument();
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE))
+    if (isa_and_nonnull<CXXMethodDecl>(OCE->getDirectCallee()) &&
+        OCE->getNumArgs() > 0)
+      return OCE->getArg(0);
+  return nullptr;
+}
+
+/// The type of parameter I of the callee (the argument's own type for
+/// variadic arguments).
+QualType paramType(const CallExpr &CE, unsigned I) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  unsigned First =
+      isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1
+                                                                         : 0;
+  if (I < First)
+    return CE.getArg(I)->getType();
+  if (FD && I - First < FD->getNumParams())
+    return FD->getParamDecl(I - First)->getType();
+  return CE.getArg(I)->getType();
+}
+
+/// value(), operator* or operator-> of a modelled Result.
+bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
+  if (!MD ||
+      M.classify(MD->getThisType()->getPointeeType()) != TypeRole::Result)
+    return false;
+  if (MD->getOverloadedOperator() == OO_Star ||
+      MD->getOverloadedOperator() == OO_Arrow)
+    return true;
+  return MD->getDeclName().isIdentifier() && MD->getName() == "value";
+}
 
 std::optional<SinkKind> sinkKindOf(const ApiModel &Model,
                                    const FunctionDecl *Callee) {

@@ -199,6 +199,16 @@ std::optional<SinkKind> sinkKindOf(const ApiModel &Model,
 const Expr *sinkSubject(const ApiModel &Model, const CallExpr &Call,
                         SinkKind Kind);
 
+/// The receiver of a member or member-operator call (null for any other).
+const Expr *receiverOf(const CallExpr &CE);
+
+/// The type of parameter I of the callee (the argument's own type for
+/// variadic arguments).
+QualType paramType(const CallExpr &CE, unsigned I);
+
+/// value(), operator* or operator-> of a modelled Result.
+bool isResultUnwrap(const ApiModel &M, const CallExpr &CE);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ARRAYDEVICEMODEL_H

@@ -1,0 +1,444 @@
+// Unit tests of the syntactic fast path (lib/GuardedSinks.h).
+//
+// Every function of a snippet is named for what the fast path must do with
+// it: `proven_*` functions have every sink proven by their syntax, `flow_*`
+// functions must go to the flow analysis (a guard the shapes do not cover,
+// or something that could invalidate one). For every proven function the
+// flow analysis runs too, alone, and must prove the same facts, so the fast
+// path is checked against the analysis it stands in for, not only against
+// these expectations.
+
+#include "lib/ArrayDeviceFacts.h"
+#include "lib/GuardedSinks.h"
+
+#include "snippet_annotations.h"
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace clang;
+using namespace clang::interop;
+
+namespace {
+
+const char *Prelude = R"cpp(#include "interop/interop.h"
+using namespace interop;
+Array load();
+void log_text(const char *);
+[[noreturn]] void fail(const char *);
+void consume(Array &);
+template <class T> void keep(const T &);
+#define assert(e) ((e) ? (void)0 : fail(#e))
+)cpp";
+
+const char *proofName(Proof P) {
+  return P == Proof::Holds     ? "holds"
+         : P == Proof::Refuted ? "refuted"
+                               : "unknown";
+}
+
+/// Describes every function that the fast path treats otherwise than its
+/// name says, and every proven fact the flow analysis does not confirm.
+std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
+  interop_test::ParsedSnippet P = interop_test::parseSnippet(
+      Prelude, Snippet, {"-std=c++17", "-I" INTEROP_TEST_INPUTS});
+  if (!P.Error.empty())
+    return P.Error;
+  ASTContext &Ctx = P.AST->getASTContext();
+  ApiModel Model{ApiModelOptions()};
+  ArrayDeviceFacts FlowOnly({}, {}, Facts, /*GuardFastPath=*/false);
+  std::string Errors;
+  unsigned Functions = 0;
+  for (const FunctionDecl *FD : P.Functions) {
+    std::string Name = FD->getNameAsString();
+    bool WantProven = llvm::StringRef(Name).starts_with("proven_");
+    if (!WantProven && !llvm::StringRef(Name).starts_with("flow_"))
+      continue;
+    ++Functions;
+    unsigned Tracked = Facts & factsUsedBy(Model, *FD);
+    std::optional<llvm::SmallVector<SinkFact>> Proved =
+        proveGuardedSinks(Model, *FD, Tracked);
+    if (!WantProven) {
+      if (Proved)
+        Errors += Name + ": proven by the syntax, expected the flow analysis\n";
+      continue;
+    }
+    if (!Proved) {
+      Errors += Name + ": sent to the flow analysis, expected proven\n";
+      continue;
+    }
+    if (Proved->empty())
+      Errors += Name + ": no sink found\n";
+    const FunctionFacts &Flow = FlowOnly.analyze(*FD, Ctx);
+    for (const SinkFact &F : *Proved) {
+      const SinkFact *G = Flow.find(F.Call);
+      std::string Where =
+          Name + ", line " +
+          std::to_string(interop_test::lineOf(Ctx.getSourceManager(),
+                                              F.Call->getBeginLoc()) -
+                         P.PreludeLines) +
+          ": ";
+      if (!F.Modelled) {
+        Errors += Where + "not modelled\n";
+        continue;
+      }
+      if (!G) {
+        Errors += Where + "the flow analysis did not reach the call\n";
+        continue;
+      }
+      // The flow analysis computes the memory kind only of arrays proven to
+      // be on TPU, the only ones whose memory kind any check reads.
+      Proof FlowPinned = G->Tpu == Proof::Holds ? G->PinnedHost : F.PinnedHost;
+      for (auto [Label, Syntax, FlowProof] :
+           {std::tuple("single", F.SingleDevice, G->SingleDevice),
+            std::tuple("addressable", F.Addressable, G->Addressable),
+            std::tuple("pinned", F.PinnedHost, FlowPinned)})
+        if (Syntax != Proof::Unknown && Syntax != FlowProof)
+          Errors += Where + Label + " is " + proofName(Syntax) +
+                    " by the syntax, " + proofName(FlowProof) +
+                    " by the flow analysis\n";
+    }
+  }
+  if (!Functions)
+    Errors += "no proven_/flow_ function in the snippet\n";
+  return Errors;
+}
+
+TEST(GuardedSinks, IfAndElseArms) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_then(const Array &a) {
+  if (a.is_single_device())
+    keep(to_dlpack(a));
+}
+void proven_else(const Array &a) {
+  if (!a.is_single_device())
+    log_text("sharded");
+  else
+    keep(to_dlpack(a));
+}
+void proven_sharding(const Array &a) {
+  if (a.sharding().is_single_device())
+    keep(cuda_array_interface(a));
+}
+void proven_while(const Array &a) {
+  while (a.is_single_device()) {
+    keep(to_dlpack(a));
+    break;
+  }
+}
+void proven_ternary(const Array &a) {
+  auto r = a.is_single_device()
+               ? to_dlpack(a)
+               : to_dlpack(gather(a, local_devices()[0]).value());
+  keep(r);
+}
+void flow_ternary_unguarded_arm(const Array &a) {
+  auto r = a.is_single_device() ? to_dlpack(a) : to_dlpack(load());
+  keep(r);
+}
+void flow_then_wrong_arm(const Array &a) {
+  if (a.is_single_device())
+    log_text("one");
+  else
+    keep(to_dlpack(a));
+}
+void flow_other_array(const Array &a, const Array &b) {
+  if (b.is_single_device())
+    keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, EarlyExits) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_return(const Array &a, int n) {
+  if (!a.is_single_device())
+    return;
+  for (int k = 0; k < n; ++k)
+    log_text("k");
+  keep(to_dlpack(a));
+}
+int proven_continue(const std::vector<Array> &items) {
+  int done = 0;
+  for (const Array &a : items) {
+    if (!a.is_single_device())
+      continue;
+    keep(to_dlpack(a));
+    ++done;
+  }
+  return done;
+}
+void proven_break(const std::vector<Array> &items) {
+  for (const Array &a : items) {
+    if (!a.is_single_device()) {
+      log_text("stop");
+      break;
+    }
+    keep(to_dlpack(a));
+  }
+}
+void proven_noreturn_and_throw(const Array &a, const Array &b) {
+  if (!a.is_single_device())
+    fail("sharded");
+  if (!b.is_single_device())
+    throw 1;
+  keep(to_dlpack(a));
+  keep(to_dlpack(b));
+}
+void proven_assert(const Array &a) {
+  assert(a.is_single_device());
+  keep(to_dlpack(a));
+}
+void proven_in_switch(const Array &a, int k) {
+  switch (k) {
+  case 0:
+    log_text("zero");
+    if (!a.is_single_device())
+      break;
+    keep(to_dlpack(a));
+    break;
+  default:
+    break;
+  }
+}
+void flow_no_exit(const Array &a) {
+  if (!a.is_single_device())
+    log_text("sharded");
+  keep(to_dlpack(a));
+}
+void flow_guard_on_one_path(const Array &a, bool careful) {
+  if (careful) {
+    if (!a.is_single_device())
+      return;
+  }
+  keep(to_dlpack(a));
+}
+void flow_sink_before_guard(const Array &a) {
+  keep(to_dlpack(a));
+  if (!a.is_single_device())
+    return;
+}
+void flow_case_label_between(const Array &a, int k) {
+  switch (k) {
+  case 0:
+    log_text("zero");
+    if (!a.is_single_device())
+      return;
+  case 1:
+    keep(to_dlpack(a));
+  }
+}
+void flow_goto_past_guard(const Array &a, bool skip) {
+  if (skip)
+    goto out;
+  if (!a.is_single_device())
+    return;
+out:
+  keep(to_dlpack(a));
+}
+void flow_case_inside_block(const Array &a, int k) {
+  switch (k) {
+  case 0:
+    if (!a.is_single_device())
+      return;
+    {
+    case 1:
+      keep(to_dlpack(a));
+    }
+  }
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, ConnectivesAndStoredGuards) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_or_exit(const Array &a, const Array &b, bool verbose) {
+  if (!a.is_single_device() || !b.is_single_device())
+    return;
+  if (verbose)
+    log_text("pair");
+  keep(to_dlpack(a));
+  keep(to_dlpack(b));
+}
+void proven_and(const Array &a, int n) {
+  if (n > 0 && a.is_single_device())
+    keep(to_dlpack(a));
+}
+void proven_and_rhs(const Array &a) {
+  bool ok = a.is_single_device() && to_dlpack(a).ok();
+  keep(ok);
+}
+void proven_stored(const std::vector<Array> &items) {
+  for (const Array &a : items) {
+    const bool ready = a.is_single_device();
+    if (!ready)
+      continue;
+    keep(to_dlpack(a));
+  }
+}
+void proven_stored_not_const(const Array &a) {
+  bool sharded = !a.is_single_device();
+  if (sharded)
+    return;
+  keep(to_dlpack(a));
+}
+void flow_and_exit(const Array &a, bool quick) {
+  if (quick && !a.is_single_device())
+    return;
+  keep(to_dlpack(a));
+}
+void flow_or(const Array &a, bool forced) {
+  if (forced || a.is_single_device())
+    keep(to_dlpack(a));
+}
+void flow_stored_then_overwritten(const Array &a) {
+  bool ready = a.is_single_device();
+  ready = true;
+  if (!ready)
+    return;
+  keep(to_dlpack(a));
+}
+void flow_stored_captured_by_reference(const Array &a) {
+  bool ready = a.is_single_device();
+  auto force = [&] { ready = true; };
+  force();
+  if (!ready)
+    return;
+  keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, MutationsSendTheFunctionToTheFlowAnalysis) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void flow_reassigned(Array a) {
+  if (!a.is_single_device())
+    return;
+  a = load();
+  keep(to_dlpack(a));
+}
+void flow_non_const_reference(Array a) {
+  if (!a.is_single_device())
+    return;
+  consume(a);
+  keep(to_dlpack(a));
+}
+void flow_alias(Array a) {
+  Array &r = a;
+  if (!a.is_single_device())
+    return;
+  keep(to_dlpack(a));
+}
+void flow_address_taken(Array a) {
+  Array *p = &a;
+  if (!a.is_single_device())
+    return;
+  keep(to_dlpack(a));
+}
+void flow_moved(Array a) {
+  if (!a.is_single_device())
+    return;
+  Array b = std::move(a);
+  keep(to_dlpack(a));
+}
+void flow_captured_by_reference(Array a) {
+  if (!a.is_single_device())
+    return;
+  auto reset = [&] { a = load(); };
+  reset();
+  keep(to_dlpack(a));
+}
+void proven_captured_by_copy(const Array &a) {
+  if (!a.is_single_device())
+    return;
+  auto show = [a] { return a.num_devices(); };
+  keep(show());
+  keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, ProducersAndDevices) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_gathered(const Array &a) {
+  auto g = gather(a, local_devices()[0]);
+  if (!g.ok())
+    return;
+  keep(g->unsafe_buffer_pointer());
+  keep(cuda_array_interface(*g));
+  keep(to_dlpack(g.value()));
+}
+void proven_gathered_inline(const Array &a) {
+  keep(to_dlpack(gather(a, local_devices()[0]).value()));
+}
+void proven_imported_local(DLManagedTensorVersioned *t) {
+  keep(from_dlpack(t, local_devices()[0]));
+}
+void proven_imported_checked(DLManagedTensorVersioned *t, int rank) {
+  auto all = devices();
+  const Device &d = all[rank % 4];
+  if (!d.is_addressable())
+    return;
+  keep(from_dlpack(t, d));
+}
+void flow_imported_global(DLManagedTensorVersioned *t) {
+  keep(from_dlpack(t, devices()[1]));
+}
+void flow_loaded(int n) {
+  Array a = load();
+  keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, TpuExportsNeedAProvenMemoryKind) {
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_pinned(const Array &a) {
+  if (!a.is_single_device() || a.platform() != Platform::kTpu)
+    return;
+  if (a.memory_kind() != MemoryKind::kPinnedHost)
+    return;
+  keep(to_dlpack(a));
+}
+void proven_pinned_reversed(const Array &a) {
+  if (a.platform() == Platform::kTpu && a.is_single_device() &&
+      MemoryKind::kPinnedHost == a.memory_kind())
+    keep(to_dlpack(a));
+}
+void flow_platform_only(const Array &a) {
+  if (a.is_single_device() && a.platform() == Platform::kTpu)
+    keep(to_dlpack(a));
+}
+void flow_other_memory_kind(const Array &a) {
+  if (a.is_single_device() && a.platform() == Platform::kTpu &&
+      a.memory_kind() == MemoryKind::kDevice)
+    keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
+TEST(GuardedSinks, OnlyTheTrackedFamiliesAreProven) {
+  // With only TPU facts tracked (the TPU check alone), an export needs a
+  // proven memory kind and nothing else.
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_pinned_only(const Array &a) {
+  if (a.platform() == Platform::kTpu &&
+      a.memory_kind() == MemoryKind::kPinnedHost)
+    keep(to_dlpack(a));
+}
+void flow_platform_only(const Array &a) {
+  if (a.platform() == Platform::kTpu)
+    keep(to_dlpack(a));
+}
+)cpp",
+                       TpuMemoryFacts),
+            "");
+}
+
+} // namespace
