@@ -2,6 +2,8 @@
 
 #include "FlowAnalysis.h"
 
+#include "QuickSolver.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -97,6 +99,10 @@ BoundedSolver::solve(llvm::ArrayRef<const dataflow::Formula *> Vals) {
     OutOfTime = true;
     return Result::TimedOut();
   }
+  // Most queries are decided by propagation alone; only the rest pay for
+  // the CNF conversion.
+  if (std::optional<Result> Quick = quickSolve(Vals))
+    return std::move(*Quick);
   return Inner.solve(Vals);
 }
 
