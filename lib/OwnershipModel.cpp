@@ -336,6 +336,18 @@ private:
 
 using State = TransferState<NoopLattice>;
 
+/// The statements OwnershipDiagnoser::judge() looks at: calls (deleters,
+/// capsule calls, importers) and dereferences of a tracked pointer.
+bool isJudged(const Stmt *St) {
+  if (isa<CallExpr>(St))
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(St))
+    return ME->isArrow();
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    return UO->getOpcode() == UO_Deref;
+  return false;
+}
+
 class OwnershipAnalysis
     : public DataflowAnalysis<OwnershipAnalysis, NoopLattice> {
 public:
@@ -366,6 +378,8 @@ public:
   static NoopLattice initialElement() { return {}; }
 
   void transfer(const CFGElement &Elt, NoopLattice &L, Environment &Env) {
+    if (std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>())
+      record(CS->getStmt(), Env);
     initialiseGhosts(Env);
     // Deleter and capsule calls, producers and hand-offs through calls;
     // new/delete; casts (malloc results, null tests); returns; assignments
@@ -379,6 +393,11 @@ public:
     }
   }
 
+  /// The state before each statement the diagnoser judges, as of its last
+  /// visit: after the fixpoint that is the state a diagnosis pass would see,
+  /// without re-transferring every block (see getOwnershipFacts).
+  llvm::MapVector<const Stmt *, std::shared_ptr<Environment>> Recorded;
+
   /// C-style conditions on pointers (`if (p)`) in C++ go through a bool
   /// conversion; this covers the rest.
   void transferBranch(bool Branch, const Stmt *Cond, NoopLattice &,
@@ -391,6 +410,16 @@ public:
   }
 
 private:
+  void record(const Stmt *St, const Environment &Env) {
+    if (!isJudged(St))
+      return;
+    // Before the ghosts exist there is nothing to judge (the diagnoser
+    // would skip the state too).
+    if (Env.getValue(*RC.Sentinel))
+      Recorded[St] = std::make_shared<Environment>(Env.fork());
+    else if (auto It = Recorded.find(St); It != Recorded.end())
+      It->second = nullptr;
+  }
   void initialiseGhosts(Environment &Env);
   void setGhost(Environment &Env, StorageLocation *L, bool V) {
     Env.setValue(*L, Env.getBoolLiteralValue(V));
@@ -997,15 +1026,10 @@ class OwnershipDiagnoser {
 public:
   explicit OwnershipDiagnoser(RunContext &RC) : RC(RC) {}
 
+  /// The events at St in the state just before it.
   llvm::SmallVector<OwnershipEvent>
-  operator()(const CFGElement &Elt, ASTContext &Ctx,
-             const TransferStateForDiagnostics<NoopLattice> &S) {
+  judge(const Stmt *St, const Environment &Env, ASTContext &Ctx) {
     llvm::SmallVector<OwnershipEvent> Found;
-    auto CS = Elt.getAs<CFGStmt>();
-    if (!CS)
-      return Found;
-    const Stmt *St = CS->getStmt();
-    const Environment &Env = S.Env;
     if (!Env.getValue(*RC.Sentinel))
       return Found;
     if (const auto *Call = dyn_cast<CallExpr>(St)) {
@@ -1293,15 +1317,23 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
     }
   }
 
-  std::vector<OwnershipEvent> Exits;
+  std::vector<OwnershipEvent> Exits, Judged;
   OwnershipDiagnoser Diagnoser(RC);
+  // Judged from the states recorded during the fixpoint (see
+  // OwnershipAnalysis::Recorded) rather than by a diagnosis pass.
+  auto JudgeRecorded = [&](OwnershipAnalysis &A) {
+    for (const auto &[St, Env] : A.Recorded)
+      if (Env)
+        for (OwnershipEvent &E : Diagnoser.judge(St, *Env, Ctx))
+          Judged.push_back(E);
+  };
   FlowResult<OwnershipEvent> R =
       runFlowAnalysisWith<OwnershipAnalysis, OwnershipEvent>(
           FD, Ctx,
           [&RC](ASTContext &C, Environment &Env) {
             return OwnershipAnalysis(C, Env, RC);
           },
-          DiagnosisCallbacks<OwnershipAnalysis, OwnershipEvent>{Diagnoser,
+          DiagnosisCallbacks<OwnershipAnalysis, OwnershipEvent>{nullptr,
                                                                 nullptr},
           Config.Bounds,
           [&](const CFGBlock &B, const TypeErasedDataflowAnalysisState &S) {
@@ -1343,14 +1375,15 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                  Cap.TakingImportCall, nullptr, nullptr, Loc,
                                  Kind});
             }
-          });
+          },
+          JudgeRecorded);
   Facts.Skipped = R.Skipped;
   Facts.Detail = R.Detail;
   if (R.Skipped != SkipReason::None) {
     Facts.Events.clear();
     return Facts;
   }
-  Facts.Events.assign(R.Diagnostics.begin(), R.Diagnostics.end());
+  Facts.Events.assign(Judged.begin(), Judged.end());
   Facts.Events.insert(Facts.Events.end(), Exits.begin(), Exits.end());
   // Elements are diagnosed once per visit of the final states; keep one
   // event per kind and place (and per exit for leaks).
