@@ -3,11 +3,14 @@
 
   bench_checks.py --build BUILD [--functions N] [--runs R] [--out DIR]
 
-Generates four translation units (standard headers, 2N functions each):
+Generates five translation units (standard headers, 2N functions each):
 
   interop.cpp   guards, loops, copies and calls over the interop runtime's
                 API (<interop/interop.h>): exports, imports, CUDA array
                 interfaces, gathers;
+  counts.cpp    interop.cpp with its guards written as device counts
+                (`a.num_devices() == 1`), which only the flow analysis reads:
+                the worst case, where no sink is proven from the syntax;
   plain.cpp     the same functions over a plain struct: no interop call at all;
   dlpack.cpp    DLPack bridge code over the C ABI and the capsule API
                 (<Python.h>, <interop/dlpack.h>), for the ABI checks;
@@ -501,11 +504,22 @@ def main():
     plugin = os.path.join(args.build, "checks", "InteropTidy.so")
     include = os.path.join(root, "runtime", "include")
     files = {}
-    for kind in ("interop", "plain", "optional", "dlpack"):
+    for kind in ("interop", "plain", "optional", "dlpack", "counts"):
         path = os.path.join(out, kind + ".cpp")
+        if kind == "dlpack":
+            text = render_dlpack(args.functions)
+        elif kind == "counts":
+            # interop.cpp with every guard spelled as a device count, which
+            # the syntactic fast path does not read: every function that
+            # exports goes through the flow analysis (the worst case).
+            text = render("interop", args.functions)
+            for v in ("a", "b"):
+                text = text.replace(v + ".is_single_device()",
+                                    "(" + v + ".num_devices() == 1)")
+        else:
+            text = render(kind, args.functions)
         with open(path, "w") as f:
-            f.write(render_dlpack(args.functions) if kind == "dlpack" else
-                    render(kind, args.functions))
+            f.write(text)
         files[kind] = path
 
     # The five seed checks: the four array/device checks and seed 004's.
@@ -524,6 +538,11 @@ def main():
         ("interop TU", "+ the 5 seed checks", files["interop"],
          args.trivial + "," + seed),
         ("interop TU", "+ every interop-* check", files["interop"],
+         args.trivial + ",interop-*"),
+        ("counts TU", "baseline: " + args.trivial, files["counts"], args.trivial),
+        ("counts TU", "+ the 5 seed checks", files["counts"],
+         args.trivial + "," + seed),
+        ("counts TU", "+ every interop-* check", files["counts"],
          args.trivial + ",interop-*"),
         ("no-interop TU", "baseline: " + args.trivial, files["plain"], args.trivial),
         ("no-interop TU", "+ the 5 seed checks", files["plain"],
