@@ -369,17 +369,6 @@ Value *valueThroughCasts(const Expr *E, const Environment &Env) {
   return nullptr;
 }
 
-/// The enumerator an expression names, if it is one.
-const EnumConstantDecl *enumerator(const Expr *E) {
-  if (!E)
-    return nullptr;
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
-    E = DA->getExpr();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<EnumConstantDecl>(DRE->getDecl());
-  return nullptr;
-}
-
 /// The "pinned host" formula of a memory-kind argument: a literal for an
 /// enumerator, the accessor's fact for a value read from memory_kind(), a
 /// fresh unknown otherwise.
@@ -488,11 +477,6 @@ bool isDerefOperator(const CallExpr &CE) {
 bool assignsModelled(const ApiModel &M, const CXXOperatorCallExpr &OCE) {
   return OCE.getOperator() == OO_Equal && OCE.getNumArgs() == 2 &&
          M.classify(OCE.getArg(0)->getType()) != TypeRole::None;
-}
-
-bool isNonConstMemberCall(const CallExpr &CE) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
-  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
 }
 
 bool isZeroParamConstMemberCall(const CallExpr &CE) {
@@ -1337,6 +1321,22 @@ bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
       MD->getOverloadedOperator() == OO_Arrow)
     return true;
   return MD->getDeclName().isIdentifier() && MD->getName() == "value";
+}
+
+/// The enumerator an expression names, if it is one.
+const EnumConstantDecl *enumerator(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
+    E = DA->getExpr();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<EnumConstantDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool isNonConstMemberCall(const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
+  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
 }
 
 std::optional<SinkKind> sinkKindOf(const ApiModel &Model,

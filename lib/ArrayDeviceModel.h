@@ -209,6 +209,13 @@ QualType paramType(const CallExpr &CE, unsigned I);
 /// value(), operator* or operator-> of a modelled Result.
 bool isResultUnwrap(const ApiModel &M, const CallExpr &CE);
 
+/// A call of a non-static, non-const member function on a receiver.
+bool isNonConstMemberCall(const CallExpr &CE);
+
+/// The enumerator an expression names (through a default argument), if it
+/// is one.
+const EnumConstantDecl *enumerator(const Expr *E);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ARRAYDEVICEMODEL_H

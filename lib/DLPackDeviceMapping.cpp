@@ -424,13 +424,7 @@ private:
 bool isErrorSignal(const Expr *E, ASTContext &Ctx) {
   if (!E)
     return true;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-    E = EWC->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-    E = MTE->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-    E = BTE->getSubExpr()->IgnoreParenImpCasts();
+  E = ignoreTemporaries(E);
   if (isa<CXXThrowExpr>(E))
     return true;
   if (!E->isValueDependent() &&

@@ -66,6 +66,20 @@ bool isJump(const Stmt *S) {
   return false;
 }
 
+const Expr *ignoreTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else
+      return E;
+  }
+}
+
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
   Why = SkipReason::None;
   if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())

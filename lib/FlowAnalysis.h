@@ -101,6 +101,11 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 /// break, return, continue, goto or throw, or a call of a noreturn function.
 bool isJump(const Stmt *S);
 
+/// E without parentheses, implicit casts, cleanups and temporaries
+/// (ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr): the
+/// expression that names or makes the value.
+const Expr *ignoreTemporaries(const Expr *E);
+
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no
 /// call when it is none). The flow models dispatch their transfer functions
 /// with it: plain type tests, where a CFGMatchSwitch would run AST matchers

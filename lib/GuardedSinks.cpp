@@ -41,22 +41,6 @@ bool isNonConstPointerTo(const ApiModel &M, QualType T) {
          isTrackedObject(M, T->getPointeeType());
 }
 
-/// Parentheses, implicit casts, cleanups and temporaries: what is left is
-/// the expression that names or makes the value.
-const Expr *strip(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      E = EWC->getSubExpr();
-    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BTE->getSubExpr();
-    else
-      return E;
-  }
-}
-
 /// A temporary (nothing else can observe a change made through it).
 bool isTemporary(const Expr *E) {
   E = E->IgnoreParens();
@@ -65,11 +49,11 @@ bool isTemporary(const Expr *E) {
 
 /// The variable an expression names, through a copy or move of it.
 const VarDecl *namedVar(const Expr *E) {
-  E = strip(E);
+  E = ignoreTemporaries(E);
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
     if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
         CCE->getNumArgs() >= 1)
-      E = strip(CCE->getArg(0));
+      E = ignoreTemporaries(CCE->getArg(0));
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   if (!DRE || DRE->refersToEnclosingVariableOrCapture())
     return nullptr;
@@ -79,7 +63,7 @@ const VarDecl *namedVar(const Expr *E) {
 /// A statement after which control never reaches the next one.
 bool neverFallsThrough(const Stmt *S) {
   if (const auto *E = dyn_cast_or_null<Expr>(S))
-    S = strip(E);
+    S = ignoreTemporaries(E);
   if (isJump(S))
     return true;
   // Every normal completion of a block runs each of its statements (case
@@ -159,11 +143,10 @@ private:
     if (std::optional<SinkKind> K = sinkKindOf(M, CE.getDirectCallee()))
       Sinks.push_back({&CE, *K, Stack});
     const Expr *Receiver = receiverOf(CE);
-    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
         OCE && OCE->isAssignmentOp() && OCE->getNumArgs() > 0) {
       mutates(OCE->getArg(0));
-    } else if (Receiver && MD && !MD->isStatic() && !MD->isConst()) {
+    } else if (isNonConstMemberCall(CE)) {
       // The model forgets an array's, sharding's or device's facts at a
       // non-const call; on a Result only value(), * and -> leave them.
       // Ranges (containers, iterators) may change freely: their elements
@@ -296,7 +279,7 @@ private:
   bool establishes(const Expr *E, unsigned Depth) {
     if (Depth > MaxConditionDepth)
       return false;
-    E = strip(E);
+    E = ignoreTemporaries(E);
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       FnRoles R = M.classify(CE->getDirectCallee());
       if (Want == Fact::SingleDevice && R.has(FnRole::SingleDeviceProducer))
@@ -308,7 +291,7 @@ private:
         return establishes(Receiver, Depth + 1);
       // An element of local_devices(): every element is addressable.
       if (Receiver && Want == Fact::Addressable && isElementAccess(*CE))
-        if (const auto *Src = dyn_cast<CallExpr>(strip(Receiver)))
+        if (const auto *Src = dyn_cast<CallExpr>(ignoreTemporaries(Receiver)))
           return M.classify(Src->getDirectCallee())
               .has(FnRole::AddressableDeviceSource);
       return false;
@@ -392,9 +375,9 @@ private:
     }
     // assert(e): `e ? void(0) : __assert_fail(...)`.
     if (const auto *E = dyn_cast<Expr>(S)) {
-      const Expr *Inner = strip(E);
+      const Expr *Inner = ignoreTemporaries(E);
       if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Inner))
-        Inner = strip(Cast->getSubExpr());
+        Inner = ignoreTemporaries(Cast->getSubExpr());
       if (const auto *CO = dyn_cast<ConditionalOperator>(Inner)) {
         if (neverFallsThrough(CO->getFalseExpr()) &&
             implies(CO->getCond(), true, 0))
@@ -410,7 +393,7 @@ private:
   bool implies(const Expr *C, bool Value, unsigned Depth) {
     if (!C || Depth > MaxConditionDepth)
       return false;
-    C = strip(C);
+    C = ignoreTemporaries(C);
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(C))
       if (Cast->getType()->isBooleanType())
         return implies(Cast->getSubExpr(), Value, Depth + 1);
@@ -446,10 +429,8 @@ private:
       return false;
     for (auto [Call, Kind] : {std::pair(BO.getLHS(), BO.getRHS()),
                               std::pair(BO.getRHS(), BO.getLHS())}) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(strip(Kind));
-      const auto *E =
-          DRE ? dyn_cast<EnumConstantDecl>(DRE->getDecl()) : nullptr;
-      const auto *CE = dyn_cast<CallExpr>(strip(Call));
+      const EnumConstantDecl *E = enumerator(Kind);
+      const auto *CE = dyn_cast<CallExpr>(ignoreTemporaries(Call));
       if (E && CE && M.isPinnedHostMemoryKind(E) &&
           isCallOnV(*CE, FnRole::MemoryKindOf))
         return true;
@@ -484,7 +465,7 @@ private:
     if (namedVar(Subject) == V)
       return true;
     // The sharding shares the array's facts.
-    if (const auto *Of = dyn_cast<CallExpr>(strip(Subject)))
+    if (const auto *Of = dyn_cast<CallExpr>(ignoreTemporaries(Subject)))
       if (M.classify(Of->getDirectCallee()).has(FnRole::ShardingOf))
         if (const Expr *R = receiverOf(*Of))
           return namedVar(R) == V;
