@@ -522,8 +522,8 @@ private:
 
   RunContext &RC;
   /// The state after each statement that may have events, on its last
-  /// visit (null when the last visit found none).
-  llvm::MapVector<const Stmt *, std::shared_ptr<Environment>> Recorded;
+  /// visit.
+  LastVisitStates Recorded;
 };
 
 /// The scalar fields whose values carry the model's facts.
@@ -1352,20 +1352,16 @@ private:
 };
 
 void DLPackFieldModel::record(const Stmt *St, const Environment &Env) {
-  if (!RC.Collector)
-    return;
-  if (RC.Collector->mayReport(St, Env))
-    Recorded[St] = std::make_shared<Environment>(Env.fork());
-  else if (auto It = Recorded.find(St); It != Recorded.end())
-    It->second = nullptr;
+  if (RC.Collector)
+    Recorded.record(St, Env, RC.Collector->mayReport(St, Env));
 }
 
 std::vector<DLPackEvent> DLPackFieldModel::judgeRecorded() {
   std::vector<DLPackEvent> Out;
-  for (const auto &[St, Env] : Recorded)
-    if (Env)
-      for (DLPackEvent &E : RC.Collector->judge(St, *Env))
-        Out.push_back(std::move(E));
+  Recorded.forEach([&](const Stmt *St, const Environment &Env) {
+    for (DLPackEvent &E : RC.Collector->judge(St, Env))
+      Out.push_back(std::move(E));
+  });
   Recorded.clear();
   return Out;
 }

@@ -18,6 +18,7 @@
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/Error.h"
@@ -25,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -124,6 +126,33 @@ template <typename Diag> struct FlowResult {
   /// The framework's own message when Skipped is BuildFailed/BoundExceeded.
   std::string Detail;
   llvm::SmallVector<Diag> Diagnostics;
+};
+
+/// The state of each judged statement as of its last visit during the
+/// fixpoint. Once the fixpoint is reached that is the final state at the
+/// statement, so a model judges these instead of running a diagnosis pass,
+/// which re-transfers every block after the fixpoint.
+class LastVisitStates {
+public:
+  /// Keeps a fork of Env for St when `Judge` (something may be judged there
+  /// in this state); otherwise forgets what an earlier visit kept.
+  void record(const Stmt *St, const dataflow::Environment &Env, bool Judge) {
+    if (Judge)
+      States[St] = std::make_shared<dataflow::Environment>(Env.fork());
+    else if (auto It = States.find(St); It != States.end())
+      It->second = nullptr;
+  }
+  /// F(St, Env) for each state kept, in the order statements were first
+  /// recorded.
+  template <typename Fn> void forEach(Fn F) const {
+    for (const auto &[St, Env] : States)
+      if (Env)
+        F(St, *Env);
+  }
+  void clear() { States.clear(); }
+
+private:
+  llvm::MapVector<const Stmt *, std::shared_ptr<dataflow::Environment>> States;
 };
 
 /// Receives the final state of a block that leads to the function's exit.

@@ -394,9 +394,8 @@ public:
   }
 
   /// The state before each statement the diagnoser judges, as of its last
-  /// visit: after the fixpoint that is the state a diagnosis pass would see,
-  /// without re-transferring every block (see getOwnershipFacts).
-  llvm::MapVector<const Stmt *, std::shared_ptr<Environment>> Recorded;
+  /// visit (see getOwnershipFacts).
+  LastVisitStates Recorded;
 
   /// C-style conditions on pointers (`if (p)`) in C++ go through a bool
   /// conversion; this covers the rest.
@@ -411,14 +410,10 @@ public:
 
 private:
   void record(const Stmt *St, const Environment &Env) {
-    if (!isJudged(St))
-      return;
     // Before the ghosts exist there is nothing to judge (the diagnoser
     // would skip the state too).
-    if (Env.getValue(*RC.Sentinel))
-      Recorded[St] = std::make_shared<Environment>(Env.fork());
-    else if (auto It = Recorded.find(St); It != Recorded.end())
-      It->second = nullptr;
+    if (isJudged(St))
+      Recorded.record(St, Env, Env.getValue(*RC.Sentinel) != nullptr);
   }
   void initialiseGhosts(Environment &Env);
   void setGhost(Environment &Env, StorageLocation *L, bool V) {
@@ -1322,10 +1317,10 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   // Judged from the states recorded during the fixpoint (see
   // OwnershipAnalysis::Recorded) rather than by a diagnosis pass.
   auto JudgeRecorded = [&](OwnershipAnalysis &A) {
-    for (const auto &[St, Env] : A.Recorded)
-      if (Env)
-        for (OwnershipEvent &E : Diagnoser.judge(St, *Env, Ctx))
-          Judged.push_back(E);
+    A.Recorded.forEach([&](const Stmt *St, const Environment &Env) {
+      for (OwnershipEvent &E : Diagnoser.judge(St, Env, Ctx))
+        Judged.push_back(E);
+    });
   };
   FlowResult<OwnershipEvent> R =
       runFlowAnalysisWith<OwnershipAnalysis, OwnershipEvent>(
