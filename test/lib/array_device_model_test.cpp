@@ -11,6 +11,8 @@
 
 #include "lib/ArrayDeviceFacts.h"
 
+#include "syntax_vs_flow.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -27,6 +29,7 @@
 using namespace clang;
 using namespace clang::interop;
 using namespace clang::ast_matchers;
+using interop_test::proofName;
 
 namespace {
 
@@ -35,18 +38,6 @@ struct Spelling {
   const char *Prelude;
   ApiModelOptions Options;
 };
-
-const char *proofName(Proof P) {
-  switch (P) {
-  case Proof::Holds:
-    return "holds";
-  case Proof::Refuted:
-    return "refuted";
-  case Proof::Unknown:
-    return "unknown";
-  }
-  return "?";
-}
 
 const char *originName(Origin::Kind K) {
   switch (K) {
@@ -110,26 +101,9 @@ compareWithFlowAnalysis(ArrayDeviceFacts &Facts, llvm::ArrayRef<BoundNodes> Fns,
       // The flow analysis does not judge unreachable calls.
       if (!G)
         continue;
-      // What the syntax proves, the flow analysis proves too; the syntax
-      // never refutes. (It leaves the platform unknown, see GuardedSinks.h.)
-      auto Agrees = [](Proof Syntax, Proof Flow) {
-        return Syntax == Proof::Unknown
-                   ? true
-                   : Syntax == Proof::Holds && Flow == Proof::Holds;
-      };
-      if (F.Modelled != G->Modelled ||
-          !Agrees(F.SingleDevice, G->SingleDevice) ||
-          !Agrees(F.Addressable, G->Addressable) || !Agrees(F.Tpu, G->Tpu) ||
-          // The flow analysis computes the memory kind only of arrays on TPU.
-          (G->Tpu == Proof::Holds && !Agrees(F.PinnedHost, G->PinnedHost)))
-        Errors +=
-            Where + std::to_string(Line) +
-            ": the syntax proved single=" + proofName(F.SingleDevice) +
-            " addressable=" + proofName(F.Addressable) +
-            " pinned=" + proofName(F.PinnedHost) +
-            ", the flow analysis found single=" + proofName(G->SingleDevice) +
-            " addressable=" + proofName(G->Addressable) +
-            " pinned=" + proofName(G->PinnedHost) + "\n";
+      std::string Differs = interop_test::syntaxFlowDisagreement(F, *G);
+      if (!Differs.empty())
+        Errors += Where + std::to_string(Line) + ": " + Differs;
     }
     for (const SinkFact &G : Flow.Sinks)
       if (!Fast.find(G.Call))

@@ -12,6 +12,7 @@
 #include "lib/GuardedSinks.h"
 
 #include "snippet_annotations.h"
+#include "syntax_vs_flow.h"
 #include "gtest/gtest.h"
 
 #include <string>
@@ -30,12 +31,6 @@ void consume(Array &);
 template <class T> void keep(const T &);
 #define assert(e) ((e) ? (void)0 : fail(#e))
 )cpp";
-
-const char *proofName(Proof P) {
-  return P == Proof::Holds     ? "holds"
-         : P == Proof::Refuted ? "refuted"
-                               : "unknown";
-}
 
 /// Describes every function that the fast path treats otherwise than its
 /// name says, and every proven fact the flow analysis does not confirm.
@@ -86,17 +81,9 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
         Errors += Where + "the flow analysis did not reach the call\n";
         continue;
       }
-      // The flow analysis computes the memory kind only of arrays proven to
-      // be on TPU, the only ones whose memory kind any check reads.
-      Proof FlowPinned = G->Tpu == Proof::Holds ? G->PinnedHost : F.PinnedHost;
-      for (auto [Label, Syntax, FlowProof] :
-           {std::tuple("single", F.SingleDevice, G->SingleDevice),
-            std::tuple("addressable", F.Addressable, G->Addressable),
-            std::tuple("pinned", F.PinnedHost, FlowPinned)})
-        if (Syntax != Proof::Unknown && Syntax != FlowProof)
-          Errors += Where + Label + " is " + proofName(Syntax) +
-                    " by the syntax, " + proofName(FlowProof) +
-                    " by the flow analysis\n";
+      std::string Differs = interop_test::syntaxFlowDisagreement(F, *G);
+      if (!Differs.empty())
+        Errors += Where + Differs;
     }
   }
   if (!Functions)
