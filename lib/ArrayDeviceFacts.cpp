@@ -47,7 +47,6 @@ const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
             proveGuardedSinks(Model, FD, Tracked)) {
       Slot->Sinks = std::move(*Proved);
       Slot->BySyntax = true;
-      ++ProvenBySyntax;
       return *Slot;
     }
   // Subjects are collected during the fixpoint and proved once at its end

@@ -61,8 +61,6 @@ public:
   /// Number of functions actually run through the flow analysis (tests,
   /// benchmarks).
   unsigned analysedFunctions() const { return Analysed; }
-  /// Number of functions whose sinks the syntax alone proved.
-  unsigned provenBySyntax() const { return ProvenBySyntax; }
 
 private:
   ApiModel Model;
@@ -74,7 +72,6 @@ private:
   std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Cache;
   unsigned Analysed = 0;
-  unsigned ProvenBySyntax = 0;
 };
 
 /// Declares that an enabled check needs the FactFamily bits `Facts`. Checks

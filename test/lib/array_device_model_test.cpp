@@ -846,6 +846,10 @@ void none(const interop::Array &a) { bool b = a.is_single_device(); }
   EXPECT_EQ(ImportsOnly.analysedFunctions(), 0u);
   ImportsOnly.analyze(*Get("imports"), Ctx);
   EXPECT_EQ(ImportsOnly.analysedFunctions(), 1u);
+  // With it, the import onto local_devices()[0] needs no flow analysis.
+  ArrayDeviceFacts Fast({}, {}, AddressableFacts);
+  EXPECT_TRUE(Fast.analyze(*Get("imports"), Ctx).BySyntax);
+  EXPECT_EQ(Fast.analysedFunctions(), 0u);
 }
 
 } // namespace
