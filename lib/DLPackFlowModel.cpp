@@ -518,6 +518,11 @@ private:
   BoolValue *comparisonValue(const BinaryOperator *E, Environment &Env);
   BoolValue *truthValue(Value &V, Environment &Env);
   void assignment(const Expr *LHS, Environment &Env);
+  /// `Result` is `Base` moved by `Offset` (`base + n`, `&base[n]`): it
+  /// points into the same tensor's data, with byte_offset added when
+  /// `Offset` mentions it.
+  void derivePointer(const Expr *Result, const Expr *Base, const Expr *Offset,
+                     Environment &Env);
   bool hostGuard(const CallExpr *E, Environment &Env);
 
   RunContext &RC;
@@ -893,17 +898,7 @@ void DLPackFieldModel::transferNode(const BinaryOperator *E, State &S) {
     const Expr *Ptr = E->getLHS(), *Int = E->getRHS();
     if (!Ptr->getType()->isPointerType())
       std::swap(Ptr, Int);
-    Value *P = trackedValueOf(Ptr, Env);
-    if (!P || !hasProp(P, kDataTensor))
-      return;
-    if (Value *Existing = Env.getValue(*E))
-      if (originOf(RC, Existing) == originOf(RC, P) && isTracked(Existing))
-        return;
-    if (Value *New = cloneTracked(*P, E->getType(), Env)) {
-      if (mentionsByteOffset(Int, Env))
-        New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
-      Env.setValue(*E, *New);
-    }
+    derivePointer(E, Ptr, Int, Env);
     return;
   }
   if (Op == BO_And) {
@@ -936,6 +931,21 @@ void DLPackFieldModel::transferNode(const BinaryOperator *E, State &S) {
   }
 }
 
+void DLPackFieldModel::derivePointer(const Expr *Result, const Expr *Base,
+                                     const Expr *Offset, Environment &Env) {
+  Value *P = trackedValueOf(Base, Env);
+  if (!P || !hasProp(P, kDataTensor))
+    return;
+  if (Value *Existing = Env.getValue(*Result))
+    if (originOf(RC, Existing) == originOf(RC, P) && isTracked(Existing))
+      return;
+  if (Value *New = cloneTracked(*P, Result->getType(), Env)) {
+    if (mentionsByteOffset(Offset, Env))
+      New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+    Env.setValue(*Result, *New);
+  }
+}
+
 void DLPackFieldModel::transferNode(const UnaryOperator *E, State &S) {
   Environment &Env = S.Env;
   switch (E->getOpcode()) {
@@ -946,17 +956,7 @@ void DLPackFieldModel::transferNode(const UnaryOperator *E, State &S) {
     if (!AS)
       return;
     RC.AddressOnly.insert(AS);
-    Value *P = trackedValueOf(AS->getBase(), Env);
-    if (!P || !hasProp(P, kDataTensor))
-      return;
-    if (Value *Existing = Env.getValue(*E))
-      if (originOf(RC, Existing) == originOf(RC, P) && isTracked(Existing))
-        return;
-    if (Value *New = cloneTracked(*P, E->getType(), Env)) {
-      if (mentionsByteOffset(AS->getIdx(), Env))
-        New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
-      Env.setValue(*E, *New);
-    }
+    derivePointer(E, AS->getBase(), AS->getIdx(), Env);
     return;
   }
   case UO_Deref:
