@@ -1308,6 +1308,12 @@ QualType paramType(const CallExpr &CE, unsigned I) {
     return CE.getArg(I)->getType();
   if (FD && I - First < FD->getNumParams())
     return FD->getParamDecl(I - First)->getType();
+  // A call through a function pointer: its prototype's parameters.
+  if (!FD)
+    if (const auto *PT = CE.getCallee()->getType()->getAs<PointerType>())
+      if (const auto *Proto = PT->getPointeeType()->getAs<FunctionProtoType>())
+        if (I < Proto->getNumParams())
+          return Proto->getParamType(I);
   return CE.getArg(I)->getType();
 }
 

@@ -3,6 +3,7 @@
 #include "GuardedSinks.h"
 
 #include "FlowAnalysis.h"
+#include "SyntacticGuards.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -11,12 +12,8 @@
 namespace clang::interop {
 namespace {
 
-/// Bounds on the scan: deeper or larger bodies go to the flow analysis,
-/// which has its own bounds.
-constexpr unsigned MaxDepth = 256;
-constexpr unsigned MaxNodes = 20000;
-/// Nesting of !, &&, || and stored guards that implies() looks through.
-constexpr unsigned MaxConditionDepth = 16;
+/// Nesting of producers and unwraps that establishes() looks through.
+constexpr unsigned MaxEstablishDepth = 16;
 
 /// Types whose facts the model tracks on the object itself: a mutation of
 /// one of these can change what a guard proved.
@@ -32,89 +29,26 @@ bool isTrackedObject(const ApiModel &M, QualType T) {
   }
 }
 
-bool isNonConstReference(QualType T) {
-  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
-}
-
 bool isNonConstPointerTo(const ApiModel &M, QualType T) {
   return T->isPointerType() && !T->getPointeeType().isConstQualified() &&
          isTrackedObject(M, T->getPointeeType());
 }
 
-/// A temporary (nothing else can observe a change made through it).
-bool isTemporary(const Expr *E) {
-  E = E->IgnoreParens();
-  return isa<MaterializeTemporaryExpr>(E) || E->isPRValue();
-}
-
-/// The variable an expression names, through a copy or move of it.
-const VarDecl *namedVar(const Expr *E) {
-  E = ignoreTemporaries(E);
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
-    if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
-        CCE->getNumArgs() >= 1)
-      E = ignoreTemporaries(CCE->getArg(0));
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE || DRE->refersToEnclosingVariableOrCapture())
-    return nullptr;
-  return dyn_cast<VarDecl>(DRE->getDecl());
-}
-
-/// A statement after which control never reaches the next one.
-bool neverFallsThrough(const Stmt *S) {
-  if (const auto *E = dyn_cast_or_null<Expr>(S))
-    S = ignoreTemporaries(E);
-  if (isJump(S))
-    return true;
-  // Every normal completion of a block runs each of its statements (case
-  // labels are only allowed directly in a switch body, see Scanner).
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    for (const Stmt *Child : CS->body())
-      if (neverFallsThrough(Child))
-        return true;
-  return false;
-}
-
-using Chain = llvm::SmallVector<const Stmt *, 16>;
-
 /// A sink call and the statements enclosing it, outermost first.
 struct FoundSink {
   const CallExpr *Call;
   SinkKind Kind;
-  Chain Above;
+  StmtChain Above;
 };
 
 /// One walk over the body: collects the sinks and refuses the function at
 /// the first construct that could invalidate a guard behind the syntax's
-/// back (a mutation of a tracked object, a goto, a case label inside a
-/// nested statement).
-class Scanner {
+/// back (a mutation of a tracked object, besides what GuardScan refuses).
+class Scanner : public GuardScan {
 public:
   Scanner(const ApiModel &M) : M(M) {}
 
-  void walk(const Stmt *S) {
-    if (Refused || !S)
-      return;
-    if (++Nodes > MaxNodes || Stack.size() > MaxDepth) {
-      Refused = true;
-      return;
-    }
-    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-      lambda(*L);
-      return;
-    }
-    inspect(S);
-    Stack.push_back(S);
-    for (const Stmt *Child : S->children())
-      walk(Child);
-    Stack.pop_back();
-  }
-
-  bool Refused = false;
   llvm::SmallVector<FoundSink, 4> Sinks;
-  /// Variables assigned, incremented, bound to a non-const reference, whose
-  /// address is taken or that a lambda captures by reference.
-  llvm::DenseSet<const VarDecl *> Written;
 
 private:
   /// A write to (or an escape of) the object E denotes.
@@ -173,13 +107,8 @@ private:
                    [&](unsigned I) { return paramType(CE, I + First); });
   }
 
-  void inspect(const Stmt *S) {
-    if (isa<GotoStmt, IndirectGotoStmt, AsmStmt, CoroutineBodyStmt, SEHTryStmt,
-            SEHLeaveStmt, BlockExpr>(S)) {
-      Refused = true;
-    } else if (isa<SwitchCase>(S)) {
-      caseLabel();
-    } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+  void inspect(const Stmt *S) override {
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
       call(*CE);
     } else if (const auto *CCE = dyn_cast<CXXConstructExpr>(S)) {
       const CXXConstructorDecl *Ctor = CCE->getConstructor();
@@ -203,39 +132,13 @@ private:
     }
   }
 
-  /// Case labels only directly in the body of their switch, so that "the
-  /// statements before this one in the block" is all that can run before it
-  /// once the block is entered.
-  void caseLabel() {
-    size_t I = Stack.size();
-    while (I > 0 && isa<SwitchCase>(Stack[I - 1]))
-      --I;
-    const auto *Switch = I >= 2 ? dyn_cast<SwitchStmt>(Stack[I - 2]) : nullptr;
-    if (!Switch || Switch->getBody() != Stack[I - 1])
-      Refused = true;
-  }
-
-  /// A lambda's body is a function of its own; what matters here is what
-  /// it captures by reference (it may change it when called).
-  void lambda(const LambdaExpr &L) {
-    for (const LambdaCapture &C : L.captures()) {
-      if (!C.capturesVariable() || C.getCaptureKind() != LCK_ByRef)
-        continue;
-      const auto *V = dyn_cast<VarDecl>(C.getCapturedVar());
-      if (!V || V->isInitCapture() || isTrackedObject(M, V->getType()))
-        Refused = true;
-      else
-        Written.insert(V);
-    }
-    Stack.push_back(&L);
-    for (const Expr *Init : L.capture_inits())
-      walk(Init);
-    Stack.pop_back();
+  /// A lambda may change what it captures by reference whenever it is
+  /// called: a tracked object captured so refuses the function.
+  bool capturedByRef(const VarDecl &V) override {
+    return !isTrackedObject(M, V.getType());
   }
 
   const ApiModel &M;
-  Chain Stack;
-  unsigned Nodes = 0;
 };
 
 /// The facts this pass can prove.
@@ -246,38 +149,29 @@ class GuardProver {
 public:
   GuardProver(const ApiModel &M, const FunctionDecl &FD,
               const llvm::DenseSet<const VarDecl *> &Written)
-      : M(M), FD(FD), Written(Written) {}
+      : M(M), Guards(FD, Written) {}
 
   /// True when `Want` holds for `Subject` at the call on every path.
   bool proves(const Expr *Subject, const FoundSink &Sink, Fact Want) {
     this->Want = Want;
     if (Want != Fact::PinnedHost && establishes(Subject, 0))
       return true;
-    V = trackedLocal(namedVar(Subject));
+    // A parameter or local of this function: its guard stays valid, as the
+    // scan refused any function that changes a tracked object.
+    V = Guards.localOf(namedVar(Subject));
     if (!V)
       return false;
-    Chain Path = Sink.Above;
-    Path.push_back(Sink.Call);
-    for (size_t I = Path.size() - 1; I > 0; --I)
-      if (guardsChild(Path[I - 1], Path[I]))
-        return true;
-    return false;
+    return Guards.guarded(
+        Sink.Above, Sink.Call,
+        [this](const Expr *C, bool Value) { return isGuard(C, Value); });
   }
 
 private:
-  /// A parameter or local of this function whose guard stays valid: the
-  /// scan refused any function that changes a tracked object.
-  const VarDecl *trackedLocal(const VarDecl *D) const {
-    if (!D || !D->hasLocalStorage() || D->getParentFunctionOrMethod() != &FD)
-      return nullptr;
-    return D;
-  }
-
   /// Whether E's value has the fact by construction: the result of a
   /// single-device producer (gather(...), *gather(...), a local initialised
   /// from one) or a device from an addressable source (local_devices()[i]).
   bool establishes(const Expr *E, unsigned Depth) {
-    if (Depth > MaxConditionDepth)
+    if (Depth > MaxEstablishDepth)
       return false;
     E = ignoreTemporaries(E);
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
@@ -298,7 +192,7 @@ private:
     }
     // A local initialised from such a value (never written: only tracked
     // objects qualify, and the scan refused any change to one).
-    if (const VarDecl *D = trackedLocal(namedVar(E)))
+    if (const VarDecl *D = Guards.localOf(namedVar(E)))
       if (!isa<ParmVarDecl>(D) && D->getInit() &&
           isTrackedObject(M, D->getType()))
         return establishes(D->getInit(), Depth + 1);
@@ -315,110 +209,14 @@ private:
     return N == "at" || N == "front" || N == "back";
   }
 
-  /// Whether entering `Child` from `Parent` proves the guard on V.
-  bool guardsChild(const Stmt *Parent, const Stmt *Child) {
-    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
-      if (!If->getCond() || Child == If->getCond())
-        return false;
-      if (Child == If->getThen())
-        return implies(If->getCond(), true, 0);
-      return Child == If->getElse() && implies(If->getCond(), false, 0);
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(Parent)) {
-      if (Child == CO->getTrueExpr())
-        return implies(CO->getCond(), true, 0);
-      return Child == CO->getFalseExpr() && implies(CO->getCond(), false, 0);
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
-      if (Child != BO->getRHS())
-        return false;
-      if (BO->getOpcode() == BO_LAnd)
-        return implies(BO->getLHS(), true, 0);
-      if (BO->getOpcode() == BO_LOr)
-        return implies(BO->getLHS(), false, 0);
-      return false;
-    }
-    if (const auto *W = dyn_cast<WhileStmt>(Parent))
-      return Child == W->getBody() && implies(W->getCond(), true, 0);
-    if (const auto *F = dyn_cast<ForStmt>(Parent))
-      return Child == F->getBody() && F->getCond() &&
-             implies(F->getCond(), true, 0);
-    if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
-      // A case label lets control in past the statements before it.
-      if (isa<SwitchCase>(Child))
-        return false;
-      for (auto It = CS->body_rbegin(); It != CS->body_rend(); ++It) {
-        if (*It != Child)
-          continue;
-        for (++It; It != CS->body_rend(); ++It) {
-          if (isa<SwitchCase>(*It))
-            return false;
-          if (guardsAfter(*It))
-            return true;
-        }
-        return false;
-      }
-    }
-    return false;
-  }
-
-  /// Whether every normal completion of S proves the guard on V:
-  /// `if (!guard) return;`, `if (guard) {} else throw ...;`, assert(guard).
-  bool guardsAfter(const Stmt *S) {
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (!If->getCond())
-        return false;
-      if (neverFallsThrough(If->getThen()) && implies(If->getCond(), false, 0))
-        return true;
-      return If->getElse() && neverFallsThrough(If->getElse()) &&
-             implies(If->getCond(), true, 0);
-    }
-    // assert(e): `e ? void(0) : __assert_fail(...)`.
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      const Expr *Inner = ignoreTemporaries(E);
-      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Inner))
-        Inner = ignoreTemporaries(Cast->getSubExpr());
-      if (const auto *CO = dyn_cast<ConditionalOperator>(Inner)) {
-        if (neverFallsThrough(CO->getFalseExpr()) &&
-            implies(CO->getCond(), true, 0))
-          return true;
-        return neverFallsThrough(CO->getTrueExpr()) &&
-               implies(CO->getCond(), false, 0);
-      }
-    }
-    return false;
-  }
-
-  /// Whether the condition C evaluating to `Value` proves the guard on V.
-  bool implies(const Expr *C, bool Value, unsigned Depth) {
-    if (!C || Depth > MaxConditionDepth)
-      return false;
-    C = ignoreTemporaries(C);
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(C))
-      if (Cast->getType()->isBooleanType())
-        return implies(Cast->getSubExpr(), Value, Depth + 1);
-    if (const auto *UO = dyn_cast<UnaryOperator>(C))
-      return UO->getOpcode() == UO_LNot &&
-             implies(UO->getSubExpr(), !Value, Depth + 1);
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)
-        return Value == (BO->getOpcode() == BO_EQ) && isPinnedTest(*BO);
-      bool And = BO->getOpcode() == BO_LAnd;
-      if (!And && BO->getOpcode() != BO_LOr)
-        return false;
-      bool L = implies(BO->getLHS(), Value, Depth + 1);
-      bool R = implies(BO->getRHS(), Value, Depth + 1);
-      // Both operands are known when `&&` is true or `||` is false; only
-      // one of them is otherwise.
-      return And == Value ? L || R : L && R;
-    }
+  /// What the atomic condition C evaluating to Value proves: `==`/`!=`
+  /// against the pinned host memory kind, or a guard call on V when true.
+  bool isGuard(const Expr *C, bool Value) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(C))
+      return (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) &&
+             Value == (BO->getOpcode() == BO_EQ) && isPinnedTest(*BO);
     if (const auto *CE = dyn_cast<CallExpr>(C))
       return Value && isGuardOnV(*CE);
-    // A guard stored in a local bool that nothing writes afterwards.
-    if (const VarDecl *B = trackedLocal(namedVar(C)))
-      if (!isa<ParmVarDecl>(B) && B->getType()->isBooleanType() &&
-          B->getInit() && !Written.count(B))
-        return implies(B->getInit(), Value, Depth + 1);
     return false;
   }
 
@@ -473,8 +271,7 @@ private:
   }
 
   const ApiModel &M;
-  const FunctionDecl &FD;
-  const llvm::DenseSet<const VarDecl *> &Written;
+  GuardProof Guards;
   Fact Want = Fact::SingleDevice;
   const VarDecl *V = nullptr;
 };
