@@ -34,19 +34,6 @@ void DlpackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   DLPackFieldCheck::storeOptions(Opts);
 }
 
-/// A subscript whose index is a constant zero reads the first element, which
-/// sits at the same address whatever the strides.
-static bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx) {
-  if (isa<UnaryOperator>(Use))
-    return true;
-  const auto *AS = dyn_cast<ArraySubscriptExpr>(Use);
-  if (!AS)
-    return false;
-  Expr::EvalResult R;
-  return !AS->getIdx()->isValueDependent() &&
-         AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
-}
-
 void DlpackStridesCheck::checkFacts(const FunctionDecl &FD,
                                     const DLPackFacts &Facts, ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;

@@ -10,6 +10,7 @@
 #include "DLPackFlowModel.h"
 
 #include "DLPackNames.h"
+#include "DLPackSyntaxProofs.h"
 #include "ModelCache.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -1039,19 +1040,9 @@ void DLPackFieldModel::transferNode(const CallExpr *E, State &S) {
 }
 
 bool DLPackFieldModel::hostGuard(const CallExpr *E, Environment &Env) {
-  // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
-  const FunctionDecl *Callee = E->getDirectCallee();
-  if (!Callee || !Callee->getIdentifier() || E->getNumArgs() != 1 ||
-      !E->getType()->isBooleanType() || !E->isPRValue())
+  const Expr *Arg = hostGuardArgument(*E, RC.Compiled->HostGuards);
+  if (!Arg)
     return false;
-  llvm::StringRef Name = Callee->getName();
-  if (llvm::none_of(RC.Compiled->HostGuards,
-                    [&](const llvm::Regex &R) { return R.match(Name); }))
-    return false;
-  const Expr *Arg = E->getArg(0)->IgnoreImplicit();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
-    if (CE->getNumArgs() == 1)
-      Arg = CE->getArg(0)->IgnoreImplicit();
   RecordStorageLocation *Dev = nullptr;
   if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
     Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
@@ -1652,7 +1643,59 @@ private:
 
 std::string DLPackModelConfig::key() const {
   return modelConfigKey(
-      {&DebugOnlyAssertMacros, &HostDeviceGuards, &ImportFunctions}, Bounds);
+             {&DebugOnlyAssertMacros, &HostDeviceGuards, &ImportFunctions},
+             Bounds) +
+         (SyntacticProofs ? "|syntax" : "|flow");
+}
+
+const Expr *hostGuardArgument(const CallExpr &E,
+                              llvm::ArrayRef<llvm::Regex> HostGuards) {
+  // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
+  const FunctionDecl *Callee = E.getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || E.getNumArgs() != 1 ||
+      !E.getType()->isBooleanType() || !E.isPRValue())
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  if (llvm::none_of(HostGuards,
+                    [&](const llvm::Regex &R) { return R.match(Name); }))
+    return nullptr;
+  // A DLDevice passed by value is a copy of the device the guard tests.
+  const Expr *Arg = E.getArg(0)->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
+    if (CE->getNumArgs() == 1)
+      Arg = CE->getArg(0)->IgnoreImplicit();
+  return Arg;
+}
+
+bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx) {
+  if (isa<UnaryOperator>(Use))
+    return true;
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(Use);
+  if (!AS)
+    return false;
+  Expr::EvalResult R;
+  return !AS->getIdx()->isValueDependent() &&
+         AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
+}
+
+bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx) {
+  switch (E.K) {
+  case DLPackEvent::DataDeref:
+  case DLPackEvent::DataCallArg:
+    return E.Local ||
+           ((E.OffsetApplied || E.OffsetZeroProven) && E.HostProven &&
+            (E.StridesConsidered || E.StridesNullProven ||
+             (E.K == DLPackEvent::DataDeref &&
+              readsOnlyFirstElement(E.Use, Ctx))) &&
+            !(E.IsWrite && E.FromVersioned && !E.ReadOnlyClearProven));
+  case DLPackEvent::StridesDeref:
+    return E.NonNullProven;
+  case DLPackEvent::VersionedAccess:
+    return E.MajorChecked;
+  case DLPackEvent::TensorCallArg:
+    return !E.ProvenDeviceType;
+  }
+  return false;
 }
 
 namespace {
@@ -1689,9 +1732,7 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
   Slot = std::make_unique<DLPackFacts>();
   DLPackFacts &Facts = *Slot;
 
-  RunContext RC;
-  RC.Config = &Config;
-  RC.Compiled = &C.compiled(Key, [&Config] {
+  const CompiledConfig &Compiled = C.compiled(Key, [&Config] {
     CompiledConfig Out;
     Out.HostGuards = compileRegexes(Config.HostDeviceGuards);
     std::vector<llvm::StringRef> Importers(Config.ImportFunctions.begin(),
@@ -1699,6 +1740,19 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
     Out.Importers = QualifiedNameList(Importers);
     return Out;
   });
+  if (Config.SyntacticProofs) {
+    SkipReason Why;
+    DLPackSyntaxConfig Syntax{Config.DebugOnlyAssertMacros, Compiled.HostGuards,
+                              &Compiled.Importers};
+    if (isAnalyzable(FD, Why) && proveDLPackFieldsBySyntax(FD, Ctx, Syntax)) {
+      Facts.BySyntax = true;
+      return Facts;
+    }
+  }
+
+  RunContext RC;
+  RC.Config = &Config;
+  RC.Compiled = &Compiled;
   {
     AccessorParamFinder Finder;
     Finder.TraverseStmt(FD.getBody());

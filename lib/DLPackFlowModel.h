@@ -33,6 +33,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Regex.h"
 
 #include <cstdint>
 #include <optional>
@@ -113,11 +114,33 @@ struct DLPackEvent {
   const Expr *DeviceCheck = nullptr;
 };
 
+/// True when every fact that any DLPack field check can ask of E is proven,
+/// so that no check reports E whatever its options: for data, byte_offset
+/// added (or proven zero), host-accessible memory, the strides looked at (or
+/// proven NULL, or only the first element is accessed) and, for a write into
+/// a versioned tensor, READ_ONLY clear;
+/// strides proven non-NULL where dereferenced; version.major checked for a
+/// versioned access; no device type proven at an import.
+bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx);
+
+/// When E calls a host guard (a one-argument bool function whose name one of
+/// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
+/// device or tensor it tests; null otherwise.
+const Expr *hostGuardArgument(const CallExpr &E,
+                              llvm::ArrayRef<llvm::Regex> HostGuards);
+
+/// The use of a data pointer reads or writes its first element only (`*p`,
+/// `p[0]`), which sits at the same address whatever the strides.
+bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx);
+
 /// Everything the model found in one function.
 struct DLPackFacts {
   SkipReason Skipped = SkipReason::None;
   std::string Detail;
   std::vector<DLPackEvent> Events;
+  /// The syntax proved that every event of the function is fully proven
+  /// (DLPackSyntaxProofs.h); the flow model did not run and Events is empty.
+  bool BySyntax = false;
 };
 
 /// The model's configuration: what it needs to know beyond the DLPack ABI.
@@ -135,6 +158,10 @@ struct DLPackModelConfig {
   /// pays for proving a device type.
   std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
   FlowBounds Bounds;
+  /// Try the syntactic proofs first (DLPackSyntaxProofs.h): a function they
+  /// prove has nothing to report is not flow-analysed. Tests turn this off
+  /// to compare the two.
+  bool SyntacticProofs = true;
 
   std::string key() const;
 };

@@ -493,6 +493,9 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--out", default=None)
     ap.add_argument("--trivial", default="misc-unused-alias-decls")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated TUs to measure (interop, counts, "
+                    "no-interop, DLPack, optional); all by default")
     ap.add_argument("--metric", choices=["cpu", "instructions"], default="cpu",
                     help="cpu: user+system seconds; instructions: user-space "
                     "instructions (needs perf), the steadier of the two")
@@ -556,6 +559,11 @@ def main():
         ("optional TU", "+ bugprone-unchecked-optional-access", files["optional"],
          args.trivial + ",bugprone-unchecked-optional-access"),
     ]
+    if args.only:
+        wanted = [w.strip() + " TU" for w in args.only.split(",")]
+        rows = [r for r in rows if r[0] in wanted]
+        if not rows:
+            raise SystemExit("--only matches no TU")
     # Warm the page cache and check every command works.
     for _, _, path, checks in rows:
         time_run(tidy(path, checks), 1)

@@ -31,7 +31,9 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include "dlpack_snippets.h"
 #include "snippet_annotations.h"
+#include "syntax_vs_flow.h"
 #include "gtest/gtest.h"
 
 #include <map>
@@ -46,22 +48,6 @@ using namespace clang::ast_matchers;
 using namespace interop_test;
 
 namespace {
-
-const char *kindName(DLPackEvent::Kind K) {
-  switch (K) {
-  case DLPackEvent::DataDeref:
-    return "data-deref";
-  case DLPackEvent::DataCallArg:
-    return "data-arg";
-  case DLPackEvent::StridesDeref:
-    return "strides-deref";
-  case DLPackEvent::VersionedAccess:
-    return "versioned";
-  case DLPackEvent::TensorCallArg:
-    return "tensor-arg";
-  }
-  return "?";
-}
 
 std::string yesNo(bool B) { return B ? "yes" : "no"; }
 
@@ -114,22 +100,8 @@ std::map<std::string, std::string> describe(const DLPackEvent &E,
   return D;
 }
 
-/// The mock dlpack.h of the 1.x ABI (both managed structs), memcpy, assert,
-/// and a stand-in for the runtime's importer.
-const char *Prelude = R"cpp(#include <assert.h>
-#include <dlpack/dlpack.h>
-#include <string.h>
-namespace interop {
-struct Device {};
-struct Array {};
-template <class T> struct Result {};
-Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
-} // namespace interop
-)cpp";
-
-/// The compiler arguments of every snippet.
-const std::vector<std::string> Args = {
-    "-std=c++17", "-I" INTEROP_TEST_INPUTS "/dlpack/v1", "-UNDEBUG"};
+const char *const Prelude = DLPackPrelude;
+const std::vector<std::string> &Args = DLPackSnippetArgs;
 
 std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
   return tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
@@ -137,8 +109,10 @@ std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
 
 /// Parses Prelude + Snippet, runs the model over every function of the main
 /// file and checks the annotations. Returns a description of every mismatch.
-std::string runSnippet(llvm::StringRef Snippet,
-                       const DLPackModelConfig &Config = {}) {
+/// The annotations describe the flow model's events, so the syntactic
+/// proofs are off for them; every function the proofs do prove is checked
+/// against the flow model's events (each must be fully proven there).
+std::string runSnippet(llvm::StringRef Snippet, DLPackModelConfig Config = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
   clearDLPackFactsCache();
   ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
@@ -146,11 +120,15 @@ std::string runSnippet(llvm::StringRef Snippet,
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
+  DLPackModelConfig Fast = Config;
+  Fast.SyntacticProofs = true;
+  Config.SyntacticProofs = false;
 
   std::string Errors;
   std::map<unsigned, std::vector<ReportedEvent>> Got;
   for (const FunctionDecl *FD : P.Functions) {
     const DLPackFacts &F = getDLPackFacts(*FD, Ctx, Config);
+    Errors += syntaxFlowDisagreement(*FD, getDLPackFacts(*FD, Ctx, Fast), F);
     if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
       continue;
     if (F.Skipped != SkipReason::None) {
@@ -160,7 +138,7 @@ std::string runSnippet(llvm::StringRef Snippet,
     }
     for (const DLPackEvent &E : F.Events)
       Got[lineOf(SM, E.Use->getBeginLoc())].push_back(
-          {kindName(E.K), describe(E, SM)});
+          {interop_test::dlpackEventName(E.K), describe(E, SM)});
   }
 
   return Errors +

@@ -42,29 +42,21 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
   ASTContext &Ctx = P.AST->getASTContext();
   ApiModel Model{ApiModelOptions()};
   ArrayDeviceFacts FlowOnly({}, {}, Facts, /*GuardFastPath=*/false);
-  std::string Errors;
-  unsigned Functions = 0;
-  for (const FunctionDecl *FD : P.Functions) {
-    std::string Name = FD->getNameAsString();
-    bool WantProven = llvm::StringRef(Name).starts_with("proven_");
-    if (!WantProven && !llvm::StringRef(Name).starts_with("flow_"))
-      continue;
-    ++Functions;
-    unsigned Tracked = Facts & factsUsedBy(Model, *FD);
+  auto Check = [&](const FunctionDecl &FD, bool WantProven) -> std::string {
+    std::string Name = FD.getNameAsString();
+    unsigned Tracked = Facts & factsUsedBy(Model, FD);
     std::optional<llvm::SmallVector<SinkFact>> Proved =
-        proveGuardedSinks(Model, *FD, Tracked);
-    if (!WantProven) {
-      if (Proved)
-        Errors += Name + ": proven by the syntax, expected the flow analysis\n";
-      continue;
-    }
-    if (!Proved) {
-      Errors += Name + ": sent to the flow analysis, expected proven\n";
-      continue;
-    }
+        proveGuardedSinks(Model, FD, Tracked);
+    if (!WantProven)
+      return Proved ? Name + ": proven by the syntax, expected the flow "
+                             "analysis\n"
+                    : "";
+    if (!Proved)
+      return Name + ": sent to the flow analysis, expected proven\n";
+    std::string Errors;
     if (Proved->empty())
       Errors += Name + ": no sink found\n";
-    const FunctionFacts &Flow = FlowOnly.analyze(*FD, Ctx);
+    const FunctionFacts &Flow = FlowOnly.analyze(FD, Ctx);
     for (const SinkFact &F : *Proved) {
       const SinkFact *G = Flow.find(F.Call);
       std::string Where =
@@ -85,10 +77,9 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
       if (!Differs.empty())
         Errors += Where + Differs;
     }
-  }
-  if (!Functions)
-    Errors += "no proven_/flow_ function in the snippet\n";
-  return Errors;
+    return Errors;
+  };
+  return interop_test::forEachProvenOrFlowFunction(P, Check);
 }
 
 TEST(GuardedSinks, IfAndElseArms) {

@@ -1,10 +1,10 @@
-//===--- syntax_vs_flow.h - the fast path against the flow analysis -*- C++
-//-*-===//
+//===--- syntax_vs_flow.h - fast paths against the flow ---------*- C++ -*-===//
 //
-// The array/device facts can come from the syntactic proofs
-// (lib/GuardedSinks.h) or from the flow analysis. Wherever the syntax
-// answers, it must answer what the flow analysis alone would: the tests
-// compare the two sink by sink with syntaxFlowDisagreement().
+// The array/device facts and the DLPack field facts can come from the
+// syntactic proofs (lib/GuardedSinks.h, lib/DLPackSyntaxProofs.h) or from the
+// flow analysis. Wherever the syntax answers, it must answer what the flow
+// analysis alone would: the tests compare the two, sink by sink or event by
+// event, with syntaxFlowDisagreement().
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,10 @@
 #define INTEROP_TEST_LIB_SYNTAX_VS_FLOW_H
 
 #include "lib/ArrayDeviceModel.h"
+#include "lib/DLPackFlowModel.h"
+
+#include "snippet_annotations.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 #include <tuple>
@@ -57,6 +61,70 @@ syntaxFlowDisagreement(const clang::interop::SinkFact &Syntax,
       Out += std::string(Label) + " is " + proofName(S) + " by the syntax, " +
              proofName(F) + " by the flow analysis\n";
   return Out;
+}
+
+/// The annotation name of a DLPack event kind ("data-deref").
+inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
+  using clang::interop::DLPackEvent;
+  switch (K) {
+  case DLPackEvent::DataDeref:
+    return "data-deref";
+  case DLPackEvent::DataCallArg:
+    return "data-arg";
+  case DLPackEvent::StridesDeref:
+    return "strides-deref";
+  case DLPackEvent::VersionedAccess:
+    return "versioned";
+  case DLPackEvent::TensorCallArg:
+    return "tensor-arg";
+  }
+  return "?";
+}
+
+/// Empty when the syntax proved nothing for FD (Syntax.BySyntax is false),
+/// or when every event the flow model produces there (Flow) is fully
+/// proven, as the syntactic proofs claim; otherwise one line per event
+/// that is not.
+inline std::string
+syntaxFlowDisagreement(const clang::FunctionDecl &FD,
+                       const clang::interop::DLPackFacts &Syntax,
+                       const clang::interop::DLPackFacts &Flow) {
+  if (!Syntax.BySyntax)
+    return "";
+  if (Flow.Skipped != clang::interop::SkipReason::None)
+    return FD.getNameAsString() +
+           ": proven by the syntax, not analysed by the flow model\n";
+  const clang::SourceManager &SM = FD.getASTContext().getSourceManager();
+  std::string Out;
+  for (const clang::interop::DLPackEvent &E : Flow.Events)
+    if (!clang::interop::isFullyProven(E, FD.getASTContext()))
+      Out += FD.getNameAsString() + ": proven by the syntax, but the " +
+             dlpackEventName(E.K) + " event at line " +
+             std::to_string(SM.getPresumedLineNumber(E.Use->getBeginLoc())) +
+             " is not fully proven by the flow model\n";
+  return Out;
+}
+
+/// Calls Check(FD, WantProven) on every function of P named `proven_*`
+/// (WantProven) or `flow_*` (the fast path must leave it to the flow
+/// analysis), and returns what the calls return, one after the other. A
+/// snippet without such a function is an error: it would test nothing.
+inline std::string forEachProvenOrFlowFunction(
+    const ParsedSnippet &P,
+    llvm::function_ref<std::string(const clang::FunctionDecl &, bool)> Check) {
+  std::string Errors;
+  unsigned Functions = 0;
+  for (const clang::FunctionDecl *FD : P.Functions) {
+    std::string Name = FD->getNameAsString();
+    bool WantProven = llvm::StringRef(Name).starts_with("proven_");
+    if (!WantProven && !llvm::StringRef(Name).starts_with("flow_"))
+      continue;
+    ++Functions;
+    Errors += Check(*FD, WantProven);
+  }
+  if (!Functions)
+    Errors += "no proven_/flow_ function in the snippet\n";
+  return Errors;
 }
 
 } // namespace interop_test
