@@ -40,7 +40,10 @@ void DLPackFieldCheck::check(const MatchFinder::MatchResult &Result) {
   checkUse(*FD, Use, *Result.Context);
   if (!Use.ReadsModelledFields)
     return;
-  const DLPackFacts &Facts = getDLPackFacts(*FD, *Result.Context, Config);
+  if (ConfigKey.empty())
+    ConfigKey = Config.key();
+  const DLPackFacts &Facts =
+      getDLPackFacts(*FD, *Result.Context, Config, ConfigKey);
   if (Facts.Skipped == SkipReason::None)
     checkFacts(*FD, Facts, *Result.Context);
   else if (ReportSkippedFunctions)

@@ -47,6 +47,8 @@ protected:
 
 private:
   const bool ReportSkippedFunctions;
+  /// Config.key(), built on first use (Config is final by then).
+  std::string ConfigKey;
   /// translationUnitMayUseDLPack, once per translation unit.
   std::optional<bool> MayUseDLPack;
 };

@@ -86,9 +86,11 @@ void DLPackOwnershipCheck::onEndOfTranslationUnit() {
       if (Judged.insert(Cast).second)
         checkPointerCast(*Cast, *Call, *Ctx);
     bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
+    if (ConfigKey.empty())
+      ConfigKey = Config.key();
     checkFunction(FD, IsDestructor, *Ctx);
     const OwnershipFacts &Facts =
-        getOwnershipFacts(FD, *Ctx, IsDestructor, Config);
+        getOwnershipFacts(FD, *Ctx, IsDestructor, Config, ConfigKey);
     if (Facts.Skipped == SkipReason::None)
       checkFacts(FD, Facts, *Ctx);
     else if (ReportSkippedFunctions)

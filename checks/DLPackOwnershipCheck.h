@@ -67,6 +67,8 @@ protected:
 private:
   const std::string OwnershipTakingImporters;
   const bool ReportSkippedFunctions;
+  /// Config.key(), built on first use (Config is final by then).
+  std::string ConfigKey;
   llvm::SetVector<const FunctionDecl *> Functions;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
   ASTContext *Ctx = nullptr;

@@ -1722,10 +1722,13 @@ const DLPackUse &dlpackUseOf(const FunctionDecl &FD) {
 }
 
 const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                                  const DLPackModelConfig &Config) {
+                                  const DLPackModelConfig &Config,
+                                  llvm::StringRef ConfigKey) {
   FactsCache &C = cache();
   C.enter(Ctx);
-  std::string Key = Config.key();
+  std::string Computed = ConfigKey.empty() ? Config.key() : std::string();
+  llvm::StringRef Key =
+      ConfigKey.empty() ? llvm::StringRef(Computed) : ConfigKey;
   std::unique_ptr<DLPackFacts> &Slot = C.facts(Key, &FD);
   if (Slot)
     return *Slot;

@@ -182,9 +182,13 @@ struct DLPackUse {
 const DLPackUse &dlpackUseOf(const FunctionDecl &FD);
 
 /// Runs the model over FD, once per function and configuration in a
-/// translation unit; later calls return the cached facts.
+/// translation unit; later calls return the cached facts. `ConfigKey`:
+/// Config.key(), from a caller that asks for many functions with one
+/// configuration (building the key costs more than the lookup); computed
+/// here when empty.
 const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                                  const DLPackModelConfig &Config = {});
+                                  const DLPackModelConfig &Config = {},
+                                  llvm::StringRef ConfigKey = {});
 
 /// Drops the cache; checks call it at the end of each translation unit.
 void clearDLPackFactsCache();

@@ -1265,10 +1265,13 @@ bool mentionsOwnership(const FunctionDecl &FD) {
 
 const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                         bool IsCapsuleDestructor,
-                                        const OwnershipModelConfig &Config) {
+                                        const OwnershipModelConfig &Config,
+                                        llvm::StringRef ConfigKey) {
   OwnershipCache &C = ownershipCache();
   C.enter(Ctx);
-  std::string Key = Config.key();
+  std::string Computed = ConfigKey.empty() ? Config.key() : std::string();
+  llvm::StringRef Key =
+      ConfigKey.empty() ? llvm::StringRef(Computed) : ConfigKey;
   std::unique_ptr<OwnershipFacts> &Slot =
       C.facts(Key, {&FD, unsigned(IsCapsuleDestructor)});
   if (Slot)

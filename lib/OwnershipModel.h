@@ -96,11 +96,12 @@ bool mentionsOwnership(const FunctionDecl &FD);
 
 /// Runs the model over FD (cached per function, role and configuration
 /// until clearOwnershipFactsCache()). IsCapsuleDestructor: FD is passed as a
-/// capsule's destructor somewhere in the translation unit.
-const OwnershipFacts &
-getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
-                  bool IsCapsuleDestructor,
-                  const OwnershipModelConfig &Config = {});
+/// capsule's destructor somewhere in the translation unit. `ConfigKey`:
+/// Config.key() from a caller that keeps it; computed here when empty.
+const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
+                                        bool IsCapsuleDestructor,
+                                        const OwnershipModelConfig &Config = {},
+                                        llvm::StringRef ConfigKey = {});
 
 void clearOwnershipFactsCache();
 
