@@ -74,6 +74,11 @@ struct OwnershipFacts {
   SkipReason Skipped = SkipReason::None;
   std::string Detail;
   std::vector<OwnershipEvent> Events;
+  /// The syntax proved that the function has no event: it obtains no
+  /// tensor it owns, touches no capsule, is no capsule destructor, and
+  /// every release (deleter call, free, delete) ends the function. The
+  /// flow analysis did not run.
+  bool BySyntax = false;
 };
 
 struct OwnershipModelConfig {
@@ -86,6 +91,9 @@ struct OwnershipModelConfig {
   std::vector<std::string> OwnershipTakingImporters = {
       "::interop::from_dlpack$"};
   FlowBounds Bounds;
+  /// Try the syntactic proof first (OwnershipFacts::BySyntax). Tests turn
+  /// this off to compare it with the flow analysis.
+  bool SyntacticProofs = true;
 
   std::string key() const;
 };

@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include "snippet_annotations.h"
+#include "syntax_vs_flow.h"
 #include "gtest/gtest.h"
 
 #include <map>
@@ -140,7 +141,9 @@ std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
 
 /// Parses Prelude + Snippet, runs the model over every function of the main
 /// file (those in Destructors as capsule destructors) and checks the
-/// annotations. Returns a description of every mismatch.
+/// annotations. Returns a description of every mismatch. The annotations
+/// describe the flow analysis's events, so the syntactic proof is off for
+/// them; wherever the proof applies, the flow analysis must find nothing.
 std::string runSnippet(llvm::StringRef Snippet,
                        const std::set<std::string> &Destructors = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
@@ -159,7 +162,12 @@ std::string runSnippet(llvm::StringRef Snippet,
         FD->getIdentifier() && Destructors.count(FD->getName().str());
     if (IsDestructor)
       DestructorsSeen.insert(FD->getName().str());
-    const OwnershipFacts &F = getOwnershipFacts(*FD, Ctx, IsDestructor);
+    OwnershipModelConfig FlowOnly;
+    FlowOnly.SyntacticProofs = false;
+    const OwnershipFacts &F =
+        getOwnershipFacts(*FD, Ctx, IsDestructor, FlowOnly);
+    Errors += syntaxFlowDisagreement(
+        *FD, getOwnershipFacts(*FD, Ctx, IsDestructor), F);
     if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
       continue;
     if (F.Skipped != SkipReason::None) {
@@ -519,6 +527,105 @@ void f(PyObject *capsule) {
   Other.OwnershipTakingImporters = {"::mine::import$"};
   EXPECT_NE(&Dtor, &getOwnershipFacts(*FD, Ctx, true, Other));
   clearOwnershipFactsCache();
+}
+
+/// The syntactic proof (OwnershipFacts::BySyntax) on functions named for
+/// what it must do: `proven_*` ones have no event by their syntax, `flow_*`
+/// ones must go to the flow analysis. Every proven one is checked against
+/// the flow analysis run alone, which must find nothing there either.
+std::string runProofSnippet(llvm::StringRef Snippet) {
+  clearOwnershipFactsCache();
+  ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
+  if (!P.Error.empty())
+    return P.Error;
+  ASTContext &Ctx = P.AST->getASTContext();
+  OwnershipModelConfig FlowOnly;
+  FlowOnly.SyntacticProofs = false;
+  std::string Errors = forEachProvenOrFlowFunction(
+      P, [&](const FunctionDecl &FD, bool WantProven) -> std::string {
+        const OwnershipFacts &Fast = getOwnershipFacts(FD, Ctx, false);
+        if (Fast.BySyntax != WantProven)
+          return FD.getNameAsString() +
+                 (WantProven ? ": analysed, expected proven by the syntax\n"
+                             : ": proven by the syntax, expected the flow "
+                               "analysis\n");
+        return syntaxFlowDisagreement(
+            FD, Fast, getOwnershipFacts(FD, Ctx, false, FlowOnly));
+      });
+  clearOwnershipFactsCache();
+  return Errors;
+}
+
+TEST(OwnershipSyntax, ReleasesThatEndTheFunction) {
+  EXPECT_EQ(runProofSnippet(R"cpp(
+[[noreturn]] void fail(const char *why);
+void proven_release_on_every_exit(DLManagedTensorVersioned *mt, float v) {
+  if (mt->version.major != DLPACK_MAJOR_VERSION) {
+    mt->deleter(mt);
+    return;
+  }
+  if (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) {
+    if (mt->deleter)
+      mt->deleter(mt);
+    fail("read-only tensor");
+  }
+  static_cast<float *>(mt->dl_tensor.data)[0] = v;
+  mt->deleter(mt);
+}
+PyObject *proven_capsule_or_release(DLManagedTensor *mt) {
+  PyObject *capsule = PyCapsule_New(mt, "dltensor", nullptr);
+  if (capsule == nullptr) {
+    mt->deleter(mt);
+    return nullptr;
+  }
+  return capsule;
+}
+void proven_free(DLManagedTensor *mt, bool done) {
+  if (done)
+    (void)free(mt);
+}
+void flow_twice(DLManagedTensor *mt) {
+  mt->deleter(mt);
+  mt->deleter(mt);
+}
+void flow_release_then_more(DLManagedTensor *mt, bool early) {
+  if (early)
+    mt->deleter(mt);
+  wrap(at::fromDLPack(mt));
+}
+void flow_in_a_loop(DLManagedTensor **mts, int n) {
+  for (int i = 0; i < n; ++i)
+    mts[i]->deleter(mts[i]);
+}
+void flow_throw_caught(DLManagedTensor *mt) {
+  try {
+    mt->deleter(mt);
+    throw python_error();
+  } catch (const python_error &) {
+  }
+  mt->deleter(mt);
+}
+void flow_owned(const at::Tensor &source) {
+  DLManagedTensor *mt = at::toDLPack(source);
+  mt->deleter(mt);
+}
+void flow_capsule(PyObject *capsule) {
+  auto *mt = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt)
+    mt->deleter(mt);
+}
+void flow_switch(DLManagedTensor *mt, int how) {
+  switch (how) {
+  case 0:
+    mt->deleter(mt);
+    return;
+  default:
+    return;
+  }
+}
+)cpp"),
+            "");
 }
 
 TEST(OwnershipSkips, CIsNotAnalysed) {

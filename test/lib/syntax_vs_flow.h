@@ -1,10 +1,11 @@
 //===--- syntax_vs_flow.h - fast paths against the flow ---------*- C++ -*-===//
 //
-// The array/device facts and the DLPack field facts can come from the
-// syntactic proofs (lib/GuardedSinks.h, lib/DLPackSyntaxProofs.h) or from the
-// flow analysis. Wherever the syntax answers, it must answer what the flow
-// analysis alone would: the tests compare the two, sink by sink or event by
-// event, with syntaxFlowDisagreement().
+// The array/device facts, the DLPack field facts and the ownership facts can
+// come from syntactic proofs (lib/GuardedSinks.h, lib/DLPackSyntaxProofs.h,
+// OwnershipFacts::BySyntax) or from the flow analysis. Wherever the syntax
+// answers, it must answer what the flow analysis alone would: the tests
+// compare the two, sink by sink or event by event, with
+// syntaxFlowDisagreement().
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "lib/ArrayDeviceModel.h"
 #include "lib/DLPackFlowModel.h"
+#include "lib/OwnershipModel.h"
 
 #include "snippet_annotations.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -103,6 +105,26 @@ syntaxFlowDisagreement(const clang::FunctionDecl &FD,
              std::to_string(SM.getPresumedLineNumber(E.Use->getBeginLoc())) +
              " is not fully proven by the flow model\n";
   return Out;
+}
+
+/// Empty when the syntax proved nothing for FD, or when the ownership
+/// model's flow analysis (Flow) finds no event there either, as the proof
+/// claims.
+inline std::string
+syntaxFlowDisagreement(const clang::FunctionDecl &FD,
+                       const clang::interop::OwnershipFacts &Syntax,
+                       const clang::interop::OwnershipFacts &Flow) {
+  if (!Syntax.BySyntax)
+    return "";
+  if (Flow.Skipped != clang::interop::SkipReason::None)
+    return FD.getNameAsString() +
+           ": proven by the syntax, not analysed by the ownership model\n";
+  if (!Flow.Events.empty())
+    return FD.getNameAsString() +
+           ": proven by the syntax, but the ownership "
+           "model finds " +
+           std::to_string(Flow.Events.size()) + " event(s)\n";
+  return "";
 }
 
 /// Calls Check(FD, WantProven) on every function of P named `proven_*`
