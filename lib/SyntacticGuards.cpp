@@ -16,6 +16,10 @@ constexpr unsigned MaxDepth = 256;
 constexpr unsigned MaxNodes = 20000;
 /// Nesting of !, &&, || and stored guards that implies() looks through.
 constexpr unsigned MaxConditionDepth = 16;
+/// Conditions one GuardProof reads in all: a body with thousands of uses
+/// and thousands of statements before them goes to the flow analysis (and
+/// its bounds) instead of taking quadratic time here.
+constexpr unsigned MaxConditions = 200000;
 
 } // namespace
 
@@ -188,6 +192,8 @@ bool GuardProof::guardsChild(const Stmt *Parent, const Stmt *Child,
 /// Whether every normal completion of S proves the fact:
 /// `if (!guard) return;`, `if (guard) {} else throw ...;`, assert(guard).
 bool GuardProof::guardsAfter(const Stmt *S, AtomFn Atom) {
+  if (++Conditions > MaxConditions)
+    return false;
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     if (!If->getCond())
       return false;
@@ -214,7 +220,7 @@ bool GuardProof::guardsAfter(const Stmt *S, AtomFn Atom) {
 
 bool GuardProof::implies(const Expr *C, bool Value, AtomFn Atom,
                          unsigned Depth) {
-  if (!C || Depth > MaxConditionDepth)
+  if (!C || Depth > MaxConditionDepth || ++Conditions > MaxConditions)
     return false;
   C = ignoreTemporaries(C);
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(C))

@@ -120,6 +120,9 @@ private:
 
   const FunctionDecl &FD;
   const llvm::DenseSet<const VarDecl *> &Written;
+  /// Conditions and statements read so far; past a bound nothing more is
+  /// proven (see MaxConditions).
+  unsigned Conditions = 0;
 };
 
 } // namespace clang::interop

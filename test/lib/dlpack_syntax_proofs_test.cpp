@@ -359,4 +359,39 @@ int64_t flow_strides_alias_reassigned(const DLTensor *t, int64_t *other) {
             "");
 }
 
+TEST(DLPackSyntaxProofs, WorkIsBounded) {
+  // Every dereference is guarded by the early return at the top, so each
+  // proof reads back over all the statements before it: quadratic in the
+  // body (over two million statements read here). Past a bound on the
+  // conditions read, the proofs give up and the function goes to the flow
+  // model, which has bounds of its own.
+  std::string Body = "int64_t huge(const DLTensor *t) {\n"
+                     "  if (!t->strides)\n    return 0;\n  int64_t s = 0;\n";
+  for (int I = 0; I < 1500; ++I)
+    Body += "  s += t->strides[0];\n";
+  Body += "  return s;\n}\n";
+  clearDLPackFactsCache();
+  interop_test::ParsedSnippet P = interop_test::parseSnippet(
+      Prelude, Body, interop_test::DLPackSnippetArgs);
+  ASSERT_EQ(P.Error, "");
+  ASTContext &Ctx = P.AST->getASTContext();
+  const FunctionDecl *FD = interop_test::functionNamed(Ctx, "huge");
+  ASSERT_TRUE(FD);
+  EXPECT_FALSE(getDLPackFacts(*FD, Ctx).BySyntax);
+  // The same shape, short, is proven.
+  clearDLPackFactsCache();
+  EXPECT_EQ(runSnippet(R"cpp(
+int64_t proven_short(const DLTensor *t) {
+  if (!t->strides)
+    return 0;
+  int64_t s = 0;
+  s += t->strides[0];
+  s += t->strides[0];
+  return s;
+}
+)cpp"),
+            "");
+  clearDLPackFactsCache();
+}
+
 } // namespace
