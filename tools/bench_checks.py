@@ -24,6 +24,7 @@ over the baseline. This is a benchmark, not a test: it asserts nothing.
 """
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -465,12 +466,37 @@ def count_instructions(cmd):
                      proc.stderr[-2000:])
 
 
+def estimate_cycles(cmd):
+    """Billions of cycles `cmd` would take by valgrind's cache model:
+    instructions, plus 10 cycles per first-level cache miss and 100 per
+    last-level miss (the usual cachegrind estimate). Deterministic like the
+    instruction count, but it also weighs what the code does to the caches,
+    so it tracks CPU time more closely on a machine too noisy to time."""
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
+                           "--cachegrind-out-file=/dev/null"] + cmd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    counts = {}
+    for line in proc.stderr.splitlines():
+        m = re.search(r"(I|I1|LLi|D|D1|LLd)\s+(refs|misses):\s+([\d,]+)",
+                      line)
+        if m:
+            counts[m.group(1)] = float(m.group(3).replace(",", ""))
+    if not all(k in counts for k in ("I", "I1", "D1", "LLi", "LLd")):
+        raise SystemExit("no cache counts from valgrind:\n" +
+                         proc.stderr[-2000:])
+    return (counts["I"] + 10 * (counts["I1"] + counts["D1"]) +
+            100 * (counts["LLi"] + counts["LLd"])) / 1e9
+
+
 def time_run(cmd, runs, metric="cpu"):
     """CPU seconds (user + system) of `cmd`, `runs` times: less sensitive to
     other processes on a shared machine than wall-clock time. With metric
     "instructions", billions of instructions instead."""
     if metric == "instructions":
         return [count_instructions(cmd) for _ in range(runs)]
+    if metric == "cycles":
+        return [estimate_cycles(cmd) for _ in range(runs)]
     times = []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -496,9 +522,11 @@ def main():
     ap.add_argument("--only", default=None,
                     help="comma-separated TUs to measure (interop, counts, "
                     "no-interop, DLPack, optional); all by default")
-    ap.add_argument("--metric", choices=["cpu", "instructions"], default="cpu",
+    ap.add_argument("--metric", choices=["cpu", "instructions", "cycles"],
+                    default="cpu",
                     help="cpu: user+system seconds; instructions: user-space "
-                    "instructions (needs perf), the steadier of the two")
+                    "instructions (perf or valgrind); cycles: valgrind's "
+                    "cache-model estimate of cycles (deterministic)")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -574,25 +602,37 @@ def main():
         for i, (_, _, path, checks) in enumerate(rows):
             samples[i].append(time_run(tidy(path, checks), 1, args.metric)[0])
     base = {}
+    base_row = {}
     print("functions per TU: %d (+ %d extra), runs: %d" %
           (args.functions, args.functions, args.runs))
-    unit = "G instr" if args.metric == "instructions" else "s"
-    print("CPU seconds (user + system) of one clang-tidy run"
-          if args.metric == "cpu" else
-          "user-space instructions of one clang-tidy run (perf stat or "
-          "valgrind)")
+    unit = {"cpu": "s", "instructions": "G instr", "cycles": "G cyc"}[
+        args.metric]
+    print({"cpu": "CPU seconds (user + system) of one clang-tidy run",
+           "instructions": "user-space instructions of one clang-tidy run "
+                           "(perf stat or valgrind)",
+           "cycles": "estimated cycles of one clang-tidy run (cachegrind: "
+                     "instructions + 10 per L1 miss + 100 per LL miss)"}[
+        args.metric])
     print("%-14s %-40s %8s %8s %9s" % ("TU", "checks", "min " + unit,
                                        "median", "overhead"))
     for i, (tu, label, _, _) in enumerate(rows):
         mn, md = min(samples[i]), statistics.median(samples[i])
         if label.startswith("baseline"):
             base[tu] = (mn, md)
+            base_row[tu] = i
             over = ""
         else:
-            over = "%+.1f%% / %+.1f%%" % (100 * (mn / base[tu][0] - 1),
-                                          100 * (md / base[tu][1] - 1))
+            # Each round runs the baseline next to this configuration, so
+            # the ratio within a round cancels slow changes of the machine's
+            # speed; its median is the steadiest CPU figure on a shared VM.
+            paired = statistics.median(
+                s / b for s, b in zip(samples[i], samples[base_row[tu]]))
+            over = "%+.1f%% / %+.1f%% / %+.1f%%" % (
+                100 * (mn / base[tu][0] - 1), 100 * (md / base[tu][1] - 1),
+                100 * (paired - 1))
         print("%-14s %-40s %8.3f %8.3f  %s" % (tu, label, mn, md, over))
-    print("(overhead: min over min / median over median)")
+    print("(overhead: min over min / median over median / median of the "
+          "ratios within each round)")
 
 
 if __name__ == "__main__":
