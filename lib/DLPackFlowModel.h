@@ -19,7 +19,9 @@
 // The model produces events (uses of data, strides, versioned fields, calls
 // that take a tensor) together with what was proven at each; checks filter
 // the events. One run per function serves every check: results are cached
-// until the end of the translation unit.
+// until the end of the translation unit. A function whose syntax proves that
+// none of its events could be reported (DLPackSyntaxProofs.h) is not run at
+// all (DLPackFacts::BySyntax).
 //
 //===----------------------------------------------------------------------===//
 

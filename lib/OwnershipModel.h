@@ -16,7 +16,9 @@
 // Ghosts are boolean formulas, so correlated conditions (`bool handed = ...;
 // if (!handed) delete`) are understood; null checks of the tensor and of its
 // deleter are atoms (a NULL deleter means nothing to free). Events are judged
-// on the state before each element and at each exit of the function.
+// on the state before each element and at each exit of the function. A
+// function that owns no tensor, touches no capsule and releases a tensor only
+// as its last act is not run (OwnershipFacts::BySyntax): it has no event.
 //
 //===----------------------------------------------------------------------===//
 
