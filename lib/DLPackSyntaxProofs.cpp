@@ -165,30 +165,18 @@ private:
         auto [It, New] = FirstElementOnly.try_emplace(VD, First);
         It->second &= First;
       }
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (BO->isAssignmentOp())
-        mutates(BO->getLHS());
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (UO->isIncrementDecrementOp())
-        mutates(UO->getSubExpr());
-      else if (UO->getOpcode() == UO_AddrOf)
-        escapes(UO->getSubExpr());
-    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D))
-          if (isNonConstReference(VD->getType()) && VD->getInit() &&
-              !isTemporary(VD->getInit()))
-            escapes(VD->getInit());
     } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
-      call(*CE);
+      importer(CE->getDirectCallee(),
+               llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+      // The receiver of a non-const member call (a container, an iterator)
+      // may change; a DLPack record has no member functions.
+      if (const Expr *Receiver = receiverOf(*CE);
+          Receiver && isNonConstMemberCall(*CE))
+        if (const VarDecl *V = namedVar(Receiver))
+          Written.insert(V);
     } else if (const auto *CCE = dyn_cast<CXXConstructExpr>(S)) {
-      const CXXConstructorDecl *Ctor = CCE->getConstructor();
-      importer(Ctor, llvm::ArrayRef(CCE->getArgs(), CCE->getNumArgs()));
-      for (unsigned I = 0; I < CCE->getNumArgs(); ++I)
-        if (I < Ctor->getNumParams() &&
-            isNonConstReference(Ctor->getParamDecl(I)->getType()) &&
-            !isTemporary(CCE->getArg(I)))
-          escapes(CCE->getArg(I));
+      importer(CCE->getConstructor(),
+               llvm::ArrayRef(CCE->getArgs(), CCE->getNumArgs()));
     } else if (const auto *Cast = dyn_cast<ExplicitCastExpr>(S)) {
       if (dropsConst(*Cast))
         MayCastAwayConst = true;
@@ -226,40 +214,20 @@ private:
                : DLPackField::None;
   }
 
-  /// An assignment, increment or decrement of E.
-  void mutates(const Expr *E) {
-    if (namesDLPackField(E) || isDLPackRecord(E->getType()))
-      Refused = true;
-    if (const VarDecl *V = namedVar(E))
-      Written.insert(V);
-  }
-
-  /// E's address taken, or E bound to a non-const reference: its value may
-  /// change through them. A DLPack record handed out this way is only read
-  /// (a write through it is an assignment to one of its fields, refused
-  /// where it happens); one of its scalar fields is refused here.
-  void escapes(const Expr *E) {
-    DLPackField F = dlpackFieldOfMember(E->IgnoreParenImpCasts());
+  /// An assignment of a DLPack field or record changes what a guard
+  /// tested. A record whose address is taken or that is bound to a
+  /// non-const reference is only handed out (a write through it is an
+  /// assignment to one of its fields, refused where it happens); one of its
+  /// scalar fields handed out so is refused here.
+  void changes(const Expr &E, Change How) override {
+    if (How == Change::Assigned) {
+      if (namesDLPackField(&E) || isDLPackRecord(E.getType()))
+        Refused = true;
+      return;
+    }
+    DLPackField F = dlpackFieldOfMember(E.IgnoreParenImpCasts());
     if (F != DLPackField::None && !isRecordField(F))
       Refused = true;
-    if (const VarDecl *V = namedVar(E))
-      Written.insert(V);
-  }
-
-  void call(const CallExpr &CE) {
-    const FunctionDecl *Callee = CE.getDirectCallee();
-    importer(Callee, llvm::ArrayRef(CE.getArgs(), CE.getNumArgs()));
-    const Expr *Receiver = receiverOf(CE);
-    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
-        OCE && OCE->isAssignmentOp() && OCE->getNumArgs() > 0)
-      mutates(OCE->getArg(0));
-    else if (Receiver && isNonConstMemberCall(CE))
-      if (const VarDecl *V = namedVar(Receiver))
-        Written.insert(V);
-    unsigned First = isa<CXXOperatorCallExpr>(CE) && Receiver ? 1 : 0;
-    for (unsigned I = First; I < CE.getNumArgs(); ++I)
-      if (isNonConstReference(paramType(CE, I)) && !isTemporary(CE.getArg(I)))
-        escapes(CE.getArg(I));
   }
 
   /// A tensor passed to an importer: the model proves its device type

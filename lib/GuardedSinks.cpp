@@ -51,36 +51,28 @@ public:
   llvm::SmallVector<FoundSink, 4> Sinks;
 
 private:
-  /// A write to (or an escape of) the object E denotes.
-  void mutates(const Expr *E) {
-    if (const VarDecl *V = namedVar(E))
-      Written.insert(V);
-    if (isTrackedObject(M, E->getType()))
+  /// Any change to a tracked object can invalidate what a guard proved.
+  void changes(const Expr &E, Change) override {
+    if (isTrackedObject(M, E.getType()))
       Refused = true;
   }
 
-  /// Arguments bound to non-const references or pointers may be changed by
-  /// the callee.
-  void bindsArguments(llvm::ArrayRef<const Expr *> Args,
+  /// Arguments passed as non-const pointers to tracked objects may be
+  /// changed by the callee (non-const references are changes already).
+  void passesPointers(llvm::ArrayRef<const Expr *> Args,
                       llvm::function_ref<QualType(unsigned)> ParamType) {
-    for (unsigned I = 0; I < Args.size(); ++I) {
-      QualType PT = ParamType(I);
-      if (isNonConstReference(PT) && !isTemporary(Args[I]))
-        mutates(Args[I]);
-      if (isNonConstPointerTo(M, PT) ||
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (isNonConstPointerTo(M, ParamType(I)) ||
           isNonConstPointerTo(M, Args[I]->getType()))
         Refused = true;
-    }
   }
 
   void call(const CallExpr &CE) {
     if (std::optional<SinkKind> K = sinkKindOf(M, CE.getDirectCallee()))
       Sinks.push_back({&CE, *K, Stack});
     const Expr *Receiver = receiverOf(CE);
-    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
-        OCE && OCE->isAssignmentOp() && OCE->getNumArgs() > 0) {
-      mutates(OCE->getArg(0));
-    } else if (isNonConstMemberCall(CE)) {
+    const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
+    if (!(OCE && OCE->isAssignmentOp()) && isNonConstMemberCall(CE)) {
       // The model forgets an array's, sharding's or device's facts at a
       // non-const call; on a Result only value(), * and -> leave them.
       // Ranges (containers, iterators) may change freely: their elements
@@ -101,9 +93,9 @@ private:
         break;
       }
     }
-    unsigned First = isa<CXXOperatorCallExpr>(CE) && Receiver ? 1 : 0;
+    unsigned First = OCE && Receiver ? 1 : 0;
     llvm::SmallVector<const Expr *, 4> Args(CE.arguments());
-    bindsArguments(llvm::ArrayRef(Args).drop_front(First),
+    passesPointers(llvm::ArrayRef(Args).drop_front(First),
                    [&](unsigned I) { return paramType(CE, I + First); });
   }
 
@@ -113,22 +105,10 @@ private:
     } else if (const auto *CCE = dyn_cast<CXXConstructExpr>(S)) {
       const CXXConstructorDecl *Ctor = CCE->getConstructor();
       llvm::SmallVector<const Expr *, 4> Args(CCE->arguments());
-      bindsArguments(Args, [&](unsigned I) {
+      passesPointers(Args, [&](unsigned I) {
         return I < Ctor->getNumParams() ? Ctor->getParamDecl(I)->getType()
                                         : Args[I]->getType();
       });
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (BO->isAssignmentOp())
-        mutates(BO->getLHS());
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-        mutates(UO->getSubExpr());
-    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D))
-          if (isNonConstReference(VD->getType()) && VD->getInit() &&
-              !isTemporary(VD->getInit()))
-            mutates(VD->getInit());
     }
   }
 

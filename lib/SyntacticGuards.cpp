@@ -2,6 +2,7 @@
 
 #include "SyntacticGuards.h"
 
+#include "ArrayDeviceModel.h"
 #include "FlowAnalysis.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -80,11 +81,52 @@ void GuardScan::walk(const Stmt *S) {
   }
   if (isa<SwitchCase>(S))
     caseLabel();
+  findChanges(S);
   inspect(S);
   Stack.push_back(S);
   for (const Stmt *Child : S->children())
     walk(Child);
   Stack.pop_back();
+}
+
+void GuardScan::changed(const Expr *E, Change How) {
+  if (const VarDecl *V = namedVar(E))
+    Written.insert(V);
+  changes(*E, How);
+}
+
+void GuardScan::findChanges(const Stmt *S) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      changed(BO->getLHS(), Change::Assigned);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      changed(UO->getSubExpr(), Change::Assigned);
+    else if (UO->getOpcode() == UO_AddrOf)
+      changed(UO->getSubExpr(), Change::Bound);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (isNonConstReference(VD->getType()) && VD->getInit() &&
+            !isTemporary(VD->getInit()))
+          changed(VD->getInit(), Change::Bound);
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const Expr *Receiver = receiverOf(*CE);
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+        OCE && OCE->isAssignmentOp() && OCE->getNumArgs() > 0)
+      changed(OCE->getArg(0), Change::Assigned);
+    unsigned First = isa<CXXOperatorCallExpr>(CE) && Receiver ? 1 : 0;
+    for (unsigned I = First; I < CE->getNumArgs(); ++I)
+      if (isNonConstReference(paramType(*CE, I)) && !isTemporary(CE->getArg(I)))
+        changed(CE->getArg(I), Change::Bound);
+  } else if (const auto *CCE = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *Ctor = CCE->getConstructor();
+    for (unsigned I = 0; I < CCE->getNumArgs(); ++I)
+      if (I < Ctor->getNumParams() &&
+          isNonConstReference(Ctor->getParamDecl(I)->getType()) &&
+          !isTemporary(CCE->getArg(I)))
+        changed(CCE->getArg(I), Change::Bound);
+  }
 }
 
 /// Case labels only directly in the body of their switch, so that "the

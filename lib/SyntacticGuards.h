@@ -66,10 +66,21 @@ public:
   bool Refused = false;
   /// Variables that may change after their initialisation: assigned,
   /// incremented, bound to a non-const reference, address taken, captured by
-  /// reference. Subclasses add to it from inspect().
+  /// reference. Subclasses may add to it (a non-const member call).
   llvm::DenseSet<const VarDecl *> Written;
 
 protected:
+  /// How a statement may change the object an expression denotes.
+  enum class Change {
+    /// Assigned (=, op=, an operator= call), incremented or decremented.
+    Assigned,
+    /// Its address taken, or bound to a non-const reference (a local, or a
+    /// parameter of a call or constructor): it may change through that.
+    Bound,
+  };
+  /// Called for every such change before inspect(S) of the statement that
+  /// makes it; the variable E names is already in Written.
+  virtual void changes(const Expr &E, Change How) {}
   /// Called on every statement before its children; Stack holds the
   /// statements around it.
   virtual void inspect(const Stmt *S) = 0;
@@ -80,6 +91,8 @@ protected:
   StmtChain Stack;
 
 private:
+  void findChanges(const Stmt *S);
+  void changed(const Expr *E, Change How);
   void caseLabel();
   void lambda(const class LambdaExpr &L);
   unsigned Nodes = 0;
