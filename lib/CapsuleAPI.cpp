@@ -65,9 +65,7 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
 CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   if (!E)
     return CapsuleName::Unknown;
-  if (!E->isValueDependent() &&
-      E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-          Expr::NPCK_NotNull)
+  if (isNullConstant(E, Ctx))
     return CapsuleName::Null;
   if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
     if (classifyCapsuleCall(Call) == CapsuleCall::GetName)

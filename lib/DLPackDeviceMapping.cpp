@@ -427,9 +427,7 @@ bool isErrorSignal(const Expr *E, ASTContext &Ctx) {
   E = ignoreTemporaries(E);
   if (isa<CXXThrowExpr>(E))
     return true;
-  if (!E->isValueDependent() &&
-      E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-          Expr::NPCK_NotNull)
+  if (isNullConstant(E, Ctx))
     return true;
   if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
     return !B->getValue();
@@ -447,12 +445,10 @@ bool isErrorSignal(const Expr *E, ASTContext &Ctx) {
   if (const NamedDecl *ND = calleeOrType(E))
     if (ND->getIdentifier() && isErrorName(ND->getName()))
       return true;
-  if (E->getType()->isIntegralOrEnumerationType() && !E->isValueDependent()) {
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx) && R.Val.getInt().isSigned() &&
-        R.Val.getInt().isNegative())
+  if (E->getType()->isIntegralOrEnumerationType())
+    if (std::optional<llvm::APSInt> V = integerConstant(E, Ctx);
+        V && V->isSigned() && V->isNegative())
       return true;
-  }
   return false;
 }
 

@@ -223,6 +223,25 @@ const Expr *stripIdentityCasts(const Expr *E) {
   return E;
 }
 
+std::optional<llvm::APSInt> integerConstant(const Expr *E,
+                                            const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (!E->IgnoreParenImpCasts()->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt();
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E && !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
 bool readsDLPackDeviceType(const Expr *E) {
   const Expr *S = stripIdentityCasts(E);
   if (!S)

@@ -170,24 +170,6 @@ const Expr *readSiteOf(const RunContext &RC, const Value *V) {
 // Recognisers
 //===----------------------------------------------------------------------===//
 
-std::optional<llvm::APSInt> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->IgnoreParenImpCasts()->getType()->isIntegralOrEnumerationType() &&
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt();
-}
-
-bool isNullConstant(const Expr *E, ASTContext &Ctx) {
-  return E && !E->isValueDependent() &&
-         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
-}
-
 /// The value the model tracks for E: the value of E after identity casts.
 Value *trackedValueOf(const Expr *E, const Environment &Env) {
   if (!E)
@@ -756,7 +738,7 @@ BoolValue *DLPackFieldModel::comparisonValue(const BinaryOperator *E,
   auto Result = [&](BoolValue &B, bool Positive) -> BoolValue * {
     return Positive ? &B : &Env.makeNot(B);
   };
-  std::optional<llvm::APSInt> C = constantOf(RHS, Ctx);
+  std::optional<llvm::APSInt> C = integerConstant(RHS, Ctx);
 
   if (hasProp(LV, kStrides) && isNullConstant(RHS, Ctx)) {
     if (Op != BO_EQ && Op != BO_NE)
@@ -912,7 +894,7 @@ void DLPackFieldModel::transferNode(const BinaryOperator *E, State &S) {
     }
     if (!F || !hasProp(F, kFlags) || isLocal(F))
       return;
-    std::optional<llvm::APSInt> K = constantOf(Mask, getASTContext());
+    std::optional<llvm::APSInt> K = integerConstant(Mask, getASTContext());
     if (!K || !(K->getZExtValue() & 1u))
       return;
     if (Value *Existing = Env.getValue(*E))
@@ -1392,7 +1374,7 @@ public:
         const auto *Case = dyn_cast_or_null<CaseStmt>(T->getLabel());
         if (!Case || Case->getRHS())
           continue;
-        std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+        std::optional<llvm::APSInt> V = integerConstant(Case->getLHS(), Ctx);
         if (V && isHostAccessibleDeviceType(V->getExtValue()))
           HostEdges.insert({B, T});
       }
@@ -1479,7 +1461,7 @@ private:
     const auto *Case = dyn_cast<CaseStmt>(C);
     if (!Case || Case->getRHS() || isa<SwitchCase>(Case->getSubStmt()))
       return false;
-    std::optional<llvm::APSInt> V = constantOf(Case->getLHS(), Ctx);
+    std::optional<llvm::APSInt> V = integerConstant(Case->getLHS(), Ctx);
     return V && V->getExtValue() == 1;
   }
   /// The statement never falls through to the next one: it ends (through
@@ -1673,9 +1655,8 @@ bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(Use);
   if (!AS)
     return false;
-  Expr::EvalResult R;
-  return !AS->getIdx()->isValueDependent() &&
-         AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
+  std::optional<llvm::APSInt> Index = integerConstant(AS->getIdx(), Ctx);
+  return Index && Index->isZero();
 }
 
 bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx) {

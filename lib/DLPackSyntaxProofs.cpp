@@ -73,23 +73,6 @@ bool isDLPackRecord(QualType T) {
   return classifyDLPackType(T.getNonReferenceType()) != DLPackRecord::None;
 }
 
-std::optional<std::int64_t> integerConstant(const Expr *E,
-                                            const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
-bool isNullConstant(const Expr *E, ASTContext &Ctx) {
-  return !E->isValueDependent() &&
-         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
-}
-
 /// Where a value goes: the outermost expression that still carries it
 /// unchanged (through parentheses and identity casts), and the statement
 /// using it (null at the top), at index UserIndex of the chain around it.
@@ -519,10 +502,10 @@ private:
       for (auto [Field, K] : {std::pair(BO->getLHS(), BO->getRHS()),
                               std::pair(BO->getRHS(), BO->getLHS())}) {
         std::optional<FieldPath> P = pathOf(Field);
-        std::optional<std::int64_t> Raw = integerConstant(K, Ctx);
+        std::optional<llvm::APSInt> Raw = integerConstant(K, Ctx);
         if (P && Raw &&
             P->extends(Tensor, {DLPackField::Device, DLPackField::DeviceType}))
-          return isHostAccessibleDeviceType(*Raw);
+          return isHostAccessibleDeviceType(Raw->getExtValue());
       }
       return false;
     }
@@ -564,7 +547,8 @@ private:
     if (const auto *BO = dyn_cast<BinaryOperator>(C); BO && BO->isEqualityOp())
       for (auto [Masked, Zero] : {std::pair(BO->getLHS(), BO->getRHS()),
                                   std::pair(BO->getRHS(), BO->getLHS())})
-        if (integerConstant(Zero, Ctx) == std::optional<std::int64_t>(0) &&
+        if (std::optional<llvm::APSInt> Z = integerConstant(Zero, Ctx);
+            Z && Z->isZero() &&
             isReadOnlyBit(ignoreTemporaries(Masked), Managed))
           return Value == (BO->getOpcode() == BO_EQ);
     return !Value && isReadOnlyBit(C, Managed);
@@ -578,8 +562,9 @@ private:
     for (auto [Flags, Mask] : {std::pair(BO->getLHS(), BO->getRHS()),
                                std::pair(BO->getRHS(), BO->getLHS())}) {
       std::optional<FieldPath> P = pathOf(Flags);
-      std::optional<std::int64_t> K = integerConstant(Mask, Ctx);
-      if (P && K && (*K & 1) && P->extends(Managed, {DLPackField::Flags}))
+      std::optional<llvm::APSInt> K = integerConstant(Mask, Ctx);
+      if (P && K && (K->getZExtValue() & 1) &&
+          P->extends(Managed, {DLPackField::Flags}))
         return true;
     }
     return false;
@@ -607,9 +592,10 @@ private:
     if (isInMacroExpansion(BO->getBeginLoc(), Ctx.getSourceManager(),
                            Ctx.getLangOpts(), Config.DebugOnlyAssertMacros))
       return false;
-    std::optional<std::int64_t> K = integerConstant(Bound, Ctx);
-    bool AcceptsSupported = K ? evaluateComparison<std::int64_t>(Op, 1, *K)
-                              : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+    std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
+    bool AcceptsSupported =
+        K ? evaluateComparison<std::int64_t>(Op, 1, K->getExtValue())
+          : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
     return Value == AcceptsSupported;
   }
 

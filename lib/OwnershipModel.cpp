@@ -1016,13 +1016,9 @@ void OwnershipAnalysis::transferNode(const BinaryOperator *E, State &St) {
   if (E->getOpcode() == BO_EQ || E->getOpcode() == BO_NE) {
     const Expr *P = E->getLHS(), *Other = E->getRHS();
     ASTContext &Ctx = getASTContext();
-    auto IsNull = [&](const Expr *X) {
-      return X->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
-    };
-    if (IsNull(P))
+    if (isNullConstant(P, Ctx))
       std::swap(P, Other);
-    if (P->getType()->isPointerType() && IsNull(Other)) {
+    if (P->getType()->isPointerType() && isNullConstant(Other, Ctx)) {
       if (BoolValue *N = nullAtom(P, Env))
         Env.setValue(*E, E->getOpcode() == BO_EQ ? *N : Env.makeNot(*N));
       return;
@@ -1030,9 +1026,8 @@ void OwnershipAnalysis::transferNode(const BinaryOperator *E, State &St) {
     // strcmp(PyCapsule_GetName(c), "dltensor") == 0
     for (auto [Cmp, Zero] : {std::pair(E->getLHS(), E->getRHS()),
                              std::pair(E->getRHS(), E->getLHS())}) {
-      Expr::EvalResult R;
-      if (Zero->isValueDependent() || !Zero->EvaluateAsInt(R, Ctx) ||
-          !R.Val.getInt().isZero())
+      std::optional<llvm::APSInt> Z = integerConstant(Zero, Ctx);
+      if (!Z || !Z->isZero())
         continue;
       if (BoolValue *Differ = namesDiffer(Cmp, Env)) {
         Env.setValue(*E,
