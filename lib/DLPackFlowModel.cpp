@@ -1625,9 +1625,8 @@ private:
 
 std::string DLPackModelConfig::key() const {
   return modelConfigKey(
-             {&DebugOnlyAssertMacros, &HostDeviceGuards, &ImportFunctions},
-             Bounds) +
-         (SyntacticProofs ? "|syntax" : "|flow");
+      {&DebugOnlyAssertMacros, &HostDeviceGuards, &ImportFunctions}, Bounds,
+      SyntacticProofs);
 }
 
 const Expr *hostGuardArgument(const CallExpr &E,

@@ -6,7 +6,7 @@ namespace clang::interop {
 
 std::string
 modelConfigKey(llvm::ArrayRef<const std::vector<std::string> *> Lists,
-               const FlowBounds &Bounds) {
+               const FlowBounds &Bounds, bool SyntacticProofs) {
   std::string K;
   for (const std::vector<std::string> *List : Lists) {
     for (const std::string &S : *List)
@@ -16,7 +16,8 @@ modelConfigKey(llvm::ArrayRef<const std::vector<std::string> *> Lists,
   K += std::to_string(Bounds.MaxSATIterations) + "|" +
        std::to_string(Bounds.MaxMilliseconds) + "|" +
        std::to_string(Bounds.MaxBlockVisits) + "|" +
-       std::to_string(Bounds.MaxCFGBlocks);
+       std::to_string(Bounds.MaxCFGBlocks) +
+       (SyntacticProofs ? "|syntax" : "|flow");
   return K;
 }
 

@@ -80,11 +80,12 @@ private:
   llvm::StringMap<CompiledT> Compiled;
 };
 
-/// A configuration's cache key: each list joined with ';', the lists and the
-/// bounds separated by '|'. Configurations with equal keys share their runs.
+/// A configuration's cache key: each list joined with ';', the lists, the
+/// bounds and whether syntactic proofs come first separated by '|'.
+/// Configurations with equal keys share their runs.
 std::string
 modelConfigKey(llvm::ArrayRef<const std::vector<std::string> *> Lists,
-               const FlowBounds &Bounds);
+               const FlowBounds &Bounds, bool SyntacticProofs);
 
 /// The valid regexes among Patterns (invalid ones are reported by the
 /// checks' option parsing, not here).

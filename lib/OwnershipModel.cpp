@@ -1313,8 +1313,8 @@ bool mentionsOwnershipImpl(const Stmt *Body) {
 //===----------------------------------------------------------------------===//
 
 std::string OwnershipModelConfig::key() const {
-  return modelConfigKey({&TensorSources, &OwnershipTakingImporters}, Bounds) +
-         (SyntacticProofs ? "|syntax" : "|flow");
+  return modelConfigKey({&TensorSources, &OwnershipTakingImporters}, Bounds,
+                        SyntacticProofs);
 }
 
 namespace {
