@@ -1,6 +1,7 @@
 //===--- InteropTidyModule.cpp - the interop clang-tidy module -----------===//
 //
-// Registers the interop-* checks, alphabetically. Nothing else lives here.
+// Registers the interop-* checks, alphabetically, once the version guard has
+// accepted the clang-tidy that loaded them. Nothing else lives here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "ShardedDlpackExportCheck.h"
 #include "TpuDlpackMemoryKindCheck.h"
 #include "UnsupportedDlpackDeviceCheck.h"
+#include "VersionGuard.h"
 
 namespace clang::tidy {
 namespace interop {
@@ -44,6 +46,14 @@ public:
 };
 
 } // namespace interop
+
+// InteropTidy.so checks the version before it loads this file; this covers a
+// --load of InteropTidyChecks.so itself. Priority 101 runs it before every
+// default-priority static initializer of this file (the registration below,
+// and those of lib/), so in another clang-tidy none of our LLVM code runs.
+__attribute__((constructor(101))) static void refuseAnotherClangTidy() {
+  interop_tidy_require_host_version(INTEROP_TIDY_CHECKS_FILE);
+}
 
 // Registers the module with clang-tidy when the plugin is loaded.
 static ClangTidyModuleRegistry::Add<interop::InteropModule>
