@@ -127,8 +127,6 @@ Status assemble(const ArrayImpl &a, const Placement &dst_place, void *dst) {
   return Status();
 }
 
-const Placement kHostPlacement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost};
-
 } // namespace
 } // namespace detail
 
