@@ -347,7 +347,7 @@ bool is_exact_numpy_ndarray(PyObject *x) {
 
 // Asks a producer for its device through __dlpack_device__, after checking
 // that it has both protocol methods, and maps it onto this process's device
-// (an error Result where it has none). Raises (seed 004's TypeError for an
+// (an error Result where it has none). Raises (JAX's TypeError for an
 // unsupported device type) and returns nullopt; nothing is exported then.
 std::optional<Result<Device>> producer_device(PyObject *x) {
   static PyObject *dlpack_name = interned("__dlpack__");
@@ -371,7 +371,8 @@ std::optional<Result<Device>> producer_device(PyObject *x) {
   }
   Result<Device> local = local_device_for(dl_device);
   if (!local.ok() && local.status().code() == StatusCode::kTypeError) {
-    // Seed 004. JAX builds this message in Python, from the value
+    // The unsupported device type. JAX builds this message in Python, from the
+    // value
     // __dlpack_device__ returned and the array, with an f-string:
     // format(device_type) and str(array). The runtime decided the refusal;
     // the text is spelled here because only Python can format those values

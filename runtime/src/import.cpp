@@ -580,7 +580,8 @@ std::string describe_dltensor(const DLTensor &t) {
 namespace {
 
 // local_device_for() for a tensor's own device; the tensor's description,
-// which costs far more than the lookup, is built only for seed 004.
+// which costs far more than the lookup, is built only for the unsupported
+// device type's TypeError.
 Result<Device> local_device_of_tensor(const DLTensor &t) {
   if (!classify(t.device).mapped)
     return unsupported_device_type(dl::device_type_of(t.device),

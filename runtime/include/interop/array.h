@@ -80,7 +80,8 @@ public:
   // The address of the only shard's first element (a device pointer for CUDA
   // device memory). kValueError "unsafe_buffer_pointer() is supported only
   // for unsharded arrays." when the array does not have exactly one
-  // addressable shard on exactly one device (seed 002).
+  // addressable shard on exactly one device (JAX's guard for sharded
+  // arrays).
   Result<uintptr_t> unsafe_buffer_pointer() const;
 
   // Copies the global array, C-ordered, into `dst` (host memory of
@@ -99,7 +100,8 @@ private:
   std::shared_ptr<const detail::ArrayImpl> impl_;
 };
 
-// The single-device copy the seeds recommend before an exchange: copies every
+// The single-device copy JAX's sharded-export error recommends before an
+// exchange: copies every
 // shard of `array` into one array on `device` (an addressable device of any
 // platform) in `memory_kind`. When `array` already lives entirely on `device`
 // in `memory_kind`, returns it without copying. Errors: kRuntimeError when

@@ -89,7 +89,7 @@ struct TopologyConfig {
   // count). 0 is allowed only when the process has other devices.
   int cpu_devices_per_process = 1;
   // Simulated TPU devices per process. Their device memory cannot be exported
-  // through DLPack (seed 003); their pinned host memory can.
+  // through DLPack (JAX's TPU export error); their pinned host memory can.
   int tpu_devices_per_process = 0;
   // CUDA devices per process. -1 means "every GPU cudaGetDeviceCount reports
   // in this process" (0 without a GPU); a positive value must not exceed that
