@@ -391,7 +391,7 @@ PyGetSetDef array_getset[] = {
 
 } // namespace
 
-PyTypeObject ArrayType = [] {
+PyTypeObject ArrayType = []() noexcept {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "interop_shim.Array";
   t.tp_basicsize = sizeof(ArrayObject);

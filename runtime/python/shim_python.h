@@ -58,7 +58,7 @@ PyObject *dl_device_tuple(const DLDevice &device);
 // through void(*)() is the documented idiom).
 using FastcallFunction = PyObject *(*)(PyObject *, PyObject *const *,
                                        Py_ssize_t, PyObject *);
-inline PyCFunction as_method(FastcallFunction f) {
+inline PyCFunction as_method(FastcallFunction f) noexcept {
   return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
 }
 

@@ -38,8 +38,9 @@ Array make_single_device_array(std::vector<int64_t> shape, DLDataType dtype,
   auto impl = std::make_shared<ArrayImpl>(std::move(shape), dtype,
                                           Sharding::single_device(device, kind),
                                           read_only);
+  // Every shape that reaches an array was validated: the count exists.
   int64_t count =
-      *checked_element_count(impl->shape.data(), impl->shape.size());
+      checked_element_count(impl->shape.data(), impl->shape.size()).value_or(0);
   impl->shard_bytes = static_cast<size_t>(count) * impl->itemsize;
   impl->shards.emplace_back(device, size_t{0}, std::move(buffer), data);
   return ArrayAccess::make(std::move(impl));
@@ -220,8 +221,9 @@ const std::vector<int64_t> &Array::shape() const noexcept {
 }
 DLDataType Array::dtype() const noexcept { return impl_->dtype; }
 int64_t Array::size() const noexcept {
-  return *detail::checked_element_count(impl_->shape.data(),
-                                        impl_->shape.size());
+  // The shape was validated when the array was made: the count exists.
+  return detail::checked_element_count(impl_->shape.data(), impl_->shape.size())
+      .value_or(0);
 }
 size_t Array::nbytes() const noexcept {
   return static_cast<size_t>(size()) * impl_->itemsize;

@@ -85,7 +85,7 @@ MT *make_export(const std::vector<int64_t> &shape, DLDataType dtype,
 }
 
 DLDevice make_dl_device(int32_t type, int32_t id) {
-  DLDevice d{};
+  DLDevice d{kDLCPU, 0}; // the type is stored raw: it may be kDLTPUHost
   dl::set_device_type(d, type);
   d.device_id = id;
   return d;
@@ -266,8 +266,9 @@ const char *typestr_of(DLDataType t) {
     return t.bits == 16 ? "<f2" : t.bits == 32 ? "<f4" : "<f8";
   case dl::kComplex:
     return t.bits == 64 ? "<c8" : "<c16";
+  default:
+    return nullptr;
   }
-  return nullptr;
 }
 
 // XLA's PrimitiveType names, which JAX's message uses.
@@ -291,8 +292,9 @@ const char *xla_type_name(DLDataType t) {
     return "F8E5M2FNUZ";
   case dl::kFloat8_e8m0fnu:
     return "F8E8M0FNU";
+  default:
+    return "UNKNOWN";
   }
-  return "UNKNOWN";
 }
 
 } // namespace

@@ -241,6 +241,12 @@ void repack(char *dst, const char *base, const std::vector<int64_t> &shape,
 
 // ---- the steps of an import ------------------------------------------------
 
+// The producer's addresses are validated as integers, since pointer
+// arithmetic that overflowed would be undefined; this turns one back.
+char *address(uintptr_t value) {
+  return reinterpret_cast<char *>(value); // NOLINT(performance-no-int-to-ptr)
+}
+
 Status not_addressable() {
   return Status(StatusCode::kRuntimeError,
                 "DLPack is only supported for devices addressable by the "
@@ -254,14 +260,14 @@ struct SourceTensor {
   std::vector<int64_t> shape;
   DLDataType dtype{};
   size_t itemsize = 0;
-  int64_t count = 0;        // elements
-  size_t nbytes = 0;        // count * itemsize
-  Source source;            // where the bytes are
-  DLDevice device{};        // as the producer reported it
-  Extent extent;            // element offsets touched, relative to element 0
-  char *element0 = nullptr; // data + byte_offset
-  uintptr_t first = 0;      // lowest byte the tensor touches
-  uintptr_t end = 0;        // one past the highest
+  int64_t count = 0;          // elements
+  size_t nbytes = 0;          // count * itemsize
+  Source source;              // where the bytes are
+  DLDevice device{kDLCPU, 0}; // as the producer reported it
+  Extent extent;              // element offsets touched, relative to element 0
+  char *element0 = nullptr;   // data + byte_offset
+  uintptr_t first = 0;        // lowest byte the tensor touches
+  uintptr_t end = 0;          // one past the highest
   size_t span() const { return static_cast<size_t>(end - first); }
 };
 
@@ -347,7 +353,7 @@ Status read_byte_range(const DLTensor &t, SourceTensor &out) {
                       " for shape " + detail::tuple_string(out.shape) +
                       " overflows the address space");
   out.first = base + static_cast<uintptr_t>(lo_bytes);
-  out.element0 = reinterpret_cast<char *>(base);
+  out.element0 = address(base);
   return Status();
 }
 
@@ -450,7 +456,7 @@ Result<Array> import_in_place(DeleterGuard<MT> &guard, SourceTensor &src,
     return s;
   auto block = std::make_shared<ImportedArray<MT>>(
       std::move(src.shape), src.dtype, target, plan.kind, read_only, plan.dst,
-      reinterpret_cast<void *>(src.first), src.span(), guard.get());
+      address(src.first), src.span(), guard.get());
   guard.release();
   detail::ArrayImpl &impl = block->impl;
   impl.shard_bytes = src.nbytes;
@@ -478,7 +484,7 @@ Status copy_repacked(const SourceTensor &src, const int64_t *strides,
     staged_src = std::move(*stage);
     if (Status s = detail::copy_bytes(
             staged_src->placement(), staged_src->data(), src.source.place,
-            reinterpret_cast<void *>(src.first), src.span(), /*wait=*/true);
+            address(src.first), src.span(), /*wait=*/true);
         !s.ok())
       return s;
     host_element0 = static_cast<const char *>(staged_src->data()) +

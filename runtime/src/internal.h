@@ -66,7 +66,7 @@ std::string dl_device_repr(const DLDevice &device);
 
 // Which side of an exchange a `stream` argument comes with; the messages
 // say which.
-enum class StreamUse { kExport, kImport };
+enum class StreamUse : uint8_t { kExport, kImport };
 // Validates the DLPack `stream` argument of an exchange whose memory is at
 // `where` (CUDA device memory when `device_memory`) and resolves it to the
 // DLPack stream value to synchronise with: -1 means none. Host memory takes

@@ -22,7 +22,7 @@
 namespace interop {
 
 // The Python `copy` argument: None, True, False.
-enum class CopyMode {
+enum class CopyMode : uint8_t {
   kIfNeeded, // None: copy only when the request cannot be met otherwise
   kAlways,   // True: always copy; a DLPack export sets IS_COPIED
   kNever,    // False: never copy; fail when a copy would be needed
