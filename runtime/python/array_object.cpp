@@ -146,10 +146,6 @@ PyObject *numpy_module() {
   return PyImport_ImportModule("numpy"); // a dict lookup after the first
 }
 
-// Copies may be large; other Python threads run meanwhile. Small copies keep
-// the GIL because releasing it costs more than they do.
-constexpr size_t kReleaseGilBytes = 1 << 20;
-
 const char *const kArrayNames[] = {"dtype", "copy"};
 Signature array_signature{"__array__", kArrayNames, 2, 2, 0};
 
@@ -190,14 +186,9 @@ PyObject *array_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     Py_DECREF(out);
     return nullptr;
   }
-  Status status;
   size_t nbytes = static_cast<size_t>(view.len);
-  if (nbytes >= kReleaseGilBytes) {
-    Py_BEGIN_ALLOW_THREADS status = array.copy_to_host(view.buf, nbytes);
-    Py_END_ALLOW_THREADS
-  } else {
-    status = array.copy_to_host(view.buf, nbytes);
-  }
+  Status status = maybe_without_gil(
+      nbytes, [&] { return array.copy_to_host(view.buf, nbytes); });
   PyBuffer_Release(&view);
   if (!status.ok()) {
     Py_DECREF(out);
@@ -400,7 +391,7 @@ PyGetSetDef array_getset[] = {
 
 } // namespace
 
-PyTypeObject ArrayType = [] {
+PyTypeObject ArrayType = []() noexcept {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "interop_shim.Array";
   t.tp_basicsize = sizeof(ArrayObject);

@@ -206,13 +206,12 @@ PyObject *capsule_from_buffer(PyObject *obj) {
   }
   tensor->view = view; // the struct now owns the view
   DLManagedTensorVersioned &managed = tensor->managed;
-  managed = DLManagedTensorVersioned{};
   managed.version = kDLPackVersion;
+  managed.manager_ctx = nullptr;
   managed.deleter = &buffer_tensor_deleter;
   managed.flags = view.readonly ? dl::kFlagReadOnly : 0;
   managed.dl_tensor.data = view.buf;
-  dl::set_device_type(managed.dl_tensor.device, dl::kCPU);
-  managed.dl_tensor.device.device_id = 0;
+  managed.dl_tensor.device = DLDevice{kDLCPU, 0};
   managed.dl_tensor.ndim = static_cast<int32_t>(ndim);
   managed.dl_tensor.dtype = dtype;
   managed.dl_tensor.shape = ndim ? shape : nullptr;

@@ -69,7 +69,7 @@ PyGetSetDef device_getset[] = {
 
 } // namespace
 
-PyTypeObject DeviceType = [] {
+PyTypeObject DeviceType = []() noexcept {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "interop_shim.Device";
   t.tp_basicsize = sizeof(DeviceObject);

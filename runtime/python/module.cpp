@@ -109,8 +109,8 @@ PyObject *py_local_devices(PyObject *, PyObject *const *args, Py_ssize_t nargs,
 
 // ---- devices and memory kinds as arguments --------------------------------
 
-// None -> this process's first device; a Device; or a non-empty list/tuple
-// of Devices.
+// None -> this process's first device; a Device; or a list/tuple of
+// Devices.
 bool parse_devices(const char *function, PyObject *obj,
                    std::vector<Device> *out) {
   if (!obj || obj == Py_None) {
@@ -150,11 +150,7 @@ bool parse_devices(const char *function, PyObject *obj,
     out->push_back(unwrap_device(item));
   }
   Py_DECREF(seq);
-  if (out->empty()) {
-    PyErr_Format(PyExc_ValueError, "%s(): the device list is empty", function);
-    return false;
-  }
-  return true;
+  return true; // an empty list is the runtime's device_put() error
 }
 
 bool parse_memory_kind(PyObject *obj, MemoryKind *out) {
@@ -177,81 +173,36 @@ bool parse_memory_kind(PyObject *obj, MemoryKind *out) {
   return false;
 }
 
-// Copies may be large; other Python threads run meanwhile. Small copies keep
-// the GIL because releasing it costs more than they do.
-constexpr size_t kReleaseGilBytes = 1 << 20;
-
-template <typename F> auto maybe_without_gil(size_t nbytes, F &&f) {
-  if (nbytes < kReleaseGilBytes)
-    return f();
-  PyThreadState *state = PyEval_SaveThread();
-  auto result = f();
-  PyEval_RestoreThread(state);
-  return result;
-}
-
 // ---- device_put -----------------------------------------------------------
 
-// Places a copy of `src` on a sharding over `devices`, through host memory.
-PyObject *put_across(const Array &src, std::vector<Device> devices,
-                     MemoryKind kind, PyObject *axis_obj) {
-  // axis: an int (negative counts from the end) or None (replicate).
-  bool replicate = axis_obj == Py_None;
-  long axis = 0;
-  if (axis_obj && !replicate) {
-    if (!PyLong_Check(axis_obj) || PyBool_Check(axis_obj)) {
-      PyErr_Format(PyExc_TypeError,
-                   "device_put(): axis must be an int or None, got %R",
-                   axis_obj);
-      return nullptr;
-    }
-    axis = PyLong_AsLong(axis_obj);
-    if (axis == -1 && PyErr_Occurred())
-      return nullptr;
+// device_put's axis: an int (negative counts from the end) or None
+// (replicate); absent means 0. The runtime checks its range.
+bool parse_axis(PyObject *obj, std::optional<int64_t> *out) {
+  *out = 0;
+  if (!obj)
+    return true;
+  if (obj == Py_None) {
+    *out = std::nullopt;
+    return true;
   }
-  long ndim = src.ndim();
-  if (devices.size() > 1 && !replicate && (axis < -ndim || axis >= ndim)) {
-    std::string shape = "(";
-    for (size_t d = 0; d < src.shape().size(); ++d)
-      shape += (d ? ", " : "") + std::to_string(src.shape()[d]);
-    shape += src.shape().size() == 1 ? ",)" : ")";
-    PyErr_Format(PyExc_ValueError,
-                 "device_put(): axis %ld is out of range for an array of "
-                 "shape %s",
-                 axis, shape.c_str());
-    return nullptr;
+  if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "device_put(): axis must be an int or None, got %R", obj);
+    return false;
   }
-  if (axis < 0)
-    axis += ndim;
-  Result<Sharding> sharding =
-      devices.size() == 1
-          ? Result<Sharding>(Sharding::single_device(devices[0], kind))
-      : replicate
-          ? Sharding::replicated(std::move(devices), kind)
-          : Sharding::split(std::move(devices), static_cast<int>(axis), kind);
-  if (!sharding.ok())
-    return raise_status(sharding.status());
+  long long axis = PyLong_AsLongLong(obj);
+  if (axis == -1 && PyErr_Occurred())
+    return false;
+  *out = axis;
+  return true;
+}
 
-  size_t nbytes = src.nbytes();
-  const void *data = nullptr;
-  std::unique_ptr<unsigned char[]> staging;
-  if (src.is_single_device() && src.platform() == Platform::kCpu) {
-    Result<uintptr_t> pointer = src.unsafe_buffer_pointer();
-    if (!pointer.ok())
-      return raise_status(pointer.status());
-    data = reinterpret_cast<const void *>(*pointer);
-  } else {
-    staging.reset(new (std::nothrow) unsigned char[nbytes ? nbytes : 1]);
-    if (!staging)
-      return PyErr_NoMemory();
-    Status copied = maybe_without_gil(
-        nbytes, [&] { return src.copy_to_host(staging.get(), nbytes); });
-    if (!copied.ok())
-      return raise_status(copied);
-    data = staging.get();
-  }
-  Result<Array> placed = maybe_without_gil(nbytes, [&] {
-    return Array::from_host(data, nbytes, src.shape(), src.dtype(), *sharding);
+// The runtime's device_put (validation, sharding, staging), without the GIL
+// when it copies enough bytes.
+PyObject *put(const Array &src, std::vector<Device> devices, MemoryKind kind,
+              const std::optional<int64_t> &axis) {
+  Result<Array> placed = maybe_without_gil(src.nbytes(), [&] {
+    return device_put(src, std::move(devices), kind, axis);
   });
   if (!placed.ok())
     return raise_status(placed.status());
@@ -298,33 +249,18 @@ PyObject *py_device_put(PyObject *, PyObject *const *args, Py_ssize_t nargs,
   PyObject *x = a[0];
   std::vector<Device> devices;
   MemoryKind kind;
+  std::optional<int64_t> axis;
   if (!parse_memory_kind(a[2], &kind) ||
-      !parse_devices("device_put", a[1], &devices))
+      !parse_devices("device_put", a[1], &devices) || !parse_axis(a[3], &axis))
     return nullptr;
-
-  // One addressable device: a direct copy. Several devices, or another
-  // process's device, go through host bytes and Array::from_host, which
-  // skips the shards this process does not own (as
-  // jax.make_array_from_callback does).
-  bool direct = devices.size() == 1 && devices[0].is_addressable();
-  if (is_array(x)) {
-    const Array &src = unwrap_array(x);
-    if (direct) {
-      // Gathered onto the device; the same array when it is already there.
-      Result<Array> gathered = maybe_without_gil(
-          src.nbytes(), [&] { return gather(src, devices[0], kind); });
-      if (!gathered.ok())
-        return raise_status(gathered.status());
-      return wrap_array(std::move(*gathered));
-    }
-    return put_across(src, std::move(devices), kind, a[3]);
-  }
+  if (is_array(x))
+    return put(unwrap_array(x), std::move(devices), kind, axis);
 
   PyObject *capsule = capsule_for_put(x);
   if (!capsule)
     return nullptr;
   PyObject *result;
-  if (direct) {
+  if (devices.size() == 1 && devices[0].is_addressable()) {
     // One copy straight onto the device: the result must not alias the
     // producer's (mutable) memory.
     ImportOptions options;
@@ -332,11 +268,10 @@ PyObject *py_device_put(PyObject *, PyObject *const *args, Py_ssize_t nargs,
     options.memory_kind = kind;
     result = import_capsule(capsule, devices[0], options);
   } else {
-    // A zero-copy view where the data is, then one copy onto the shards.
+    // A zero-copy view where the data is, then the runtime's device_put.
     PyObject *view = import_capsule(capsule, std::nullopt, ImportOptions());
-    result =
-        view ? put_across(unwrap_array(view), std::move(devices), kind, a[3])
-             : nullptr;
+    result = view ? put(unwrap_array(view), std::move(devices), kind, axis)
+                  : nullptr;
     Py_XDECREF(view);
   }
   Py_DECREF(capsule); // releases the producer's tensor if still unconsumed
@@ -412,7 +347,7 @@ bool is_exact_numpy_ndarray(PyObject *x) {
 
 // Asks a producer for its device through __dlpack_device__, after checking
 // that it has both protocol methods, and maps it onto this process's device
-// (an error Result where it has none). Raises (seed 004's TypeError for an
+// (an error Result where it has none). Raises (JAX's TypeError for an
 // unsupported device type) and returns nullopt; nothing is exported then.
 std::optional<Result<Device>> producer_device(PyObject *x) {
   static PyObject *dlpack_name = interned("__dlpack__");
@@ -436,7 +371,8 @@ std::optional<Result<Device>> producer_device(PyObject *x) {
   }
   Result<Device> local = local_device_for(dl_device);
   if (!local.ok() && local.status().code() == StatusCode::kTypeError) {
-    // Seed 004. JAX builds this message in Python, from the value
+    // The unsupported device type. JAX builds this message in Python, from the
+    // value
     // __dlpack_device__ returned and the array, with an f-string:
     // format(device_type) and str(array). The runtime decided the refusal;
     // the text is spelled here because only Python can format those values

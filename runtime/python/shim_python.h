@@ -58,8 +58,26 @@ PyObject *dl_device_tuple(const DLDevice &device);
 // through void(*)() is the documented idiom).
 using FastcallFunction = PyObject *(*)(PyObject *, PyObject *const *,
                                        Py_ssize_t, PyObject *);
-inline PyCFunction as_method(FastcallFunction f) {
+inline PyCFunction as_method(FastcallFunction f) noexcept {
   return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
+// ---- the GIL around long work ----------------------------------------------
+
+// Copies and gathers of at least this many bytes run without the GIL, so
+// that other Python threads run meanwhile. Below it the GIL is kept:
+// releasing and retaking it costs more than copying that much.
+inline constexpr size_t kReleaseGilBytes = size_t(1) << 20;
+
+// f(), with the GIL released while it runs when `nbytes` (what f copies)
+// reaches kReleaseGilBytes. f must not touch Python objects.
+template <typename F> auto maybe_without_gil(size_t nbytes, F &&f) {
+  if (nbytes < kReleaseGilBytes)
+    return f();
+  PyThreadState *state = PyEval_SaveThread();
+  auto result = f();
+  PyEval_RestoreThread(state);
+  return result;
 }
 
 // ---- Device (device_object.cpp) ------------------------------------------

@@ -38,8 +38,9 @@ Array make_single_device_array(std::vector<int64_t> shape, DLDataType dtype,
   auto impl = std::make_shared<ArrayImpl>(std::move(shape), dtype,
                                           Sharding::single_device(device, kind),
                                           read_only);
+  // Every shape that reaches an array was validated: the count exists.
   int64_t count =
-      *checked_element_count(impl->shape.data(), impl->shape.size());
+      checked_element_count(impl->shape.data(), impl->shape.size()).value_or(0);
   impl->shard_bytes = static_cast<size_t>(count) * impl->itemsize;
   impl->shards.emplace_back(device, size_t{0}, std::move(buffer), data);
   return ArrayAccess::make(std::move(impl));
@@ -126,8 +127,6 @@ Status assemble(const ArrayImpl &a, const Placement &dst_place, void *dst) {
   }
   return Status();
 }
-
-const Placement kHostPlacement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost};
 
 } // namespace
 } // namespace detail
@@ -222,8 +221,9 @@ const std::vector<int64_t> &Array::shape() const noexcept {
 }
 DLDataType Array::dtype() const noexcept { return impl_->dtype; }
 int64_t Array::size() const noexcept {
-  return *detail::checked_element_count(impl_->shape.data(),
-                                        impl_->shape.size());
+  // The shape was validated when the array was made: the count exists.
+  return detail::checked_element_count(impl_->shape.data(), impl_->shape.size())
+      .value_or(0);
 }
 size_t Array::nbytes() const noexcept {
   return static_cast<size_t>(size()) * impl_->itemsize;
@@ -298,6 +298,64 @@ Result<Array> gather(const Array &array, const Device &device,
     return s;
   return detail::make_single_device_array(a.shape, a.dtype, device, memory_kind,
                                           std::move(*buffer), data, false);
+}
+
+namespace {
+
+// The sharding device_put() places onto: one device, replicated, or split
+// along `axis` (validated against the array's rank, negative from the end).
+Result<Sharding> put_sharding(const Array &array, std::vector<Device> devices,
+                              MemoryKind memory_kind,
+                              std::optional<int64_t> axis) {
+  if (devices.size() == 1)
+    return Sharding::single_device(devices[0], memory_kind);
+  if (!axis)
+    return Sharding::replicated(std::move(devices), memory_kind);
+  int64_t ndim = array.ndim();
+  if (*axis < -ndim || *axis >= ndim)
+    return Status(StatusCode::kValueError,
+                  "device_put(): axis " + std::to_string(*axis) +
+                      " is out of range for an array of shape " +
+                      detail::tuple_string(array.shape()));
+  int64_t normalized = *axis < 0 ? *axis + ndim : *axis;
+  return Sharding::split(std::move(devices), static_cast<int>(normalized),
+                         memory_kind);
+}
+
+} // namespace
+
+Result<Array> device_put(const Array &array, std::vector<Device> devices,
+                         MemoryKind memory_kind, std::optional<int64_t> axis) {
+  if (devices.empty())
+    return Status(StatusCode::kValueError,
+                  "device_put(): the device list is empty");
+  if (devices.size() == 1 && devices[0].is_addressable())
+    return gather(array, devices[0], memory_kind);
+  Result<Sharding> sharding =
+      put_sharding(array, std::move(devices), memory_kind, axis);
+  if (!sharding.ok())
+    return sharding.status();
+  // The host bytes of the whole array: the array's own memory when it is one
+  // host-readable shard holding everything, else a staging copy.
+  const ArrayImpl &a = ArrayAccess::impl(array);
+  size_t nbytes = array.nbytes();
+  const void *data = nullptr;
+  std::shared_ptr<detail::Buffer> staging;
+  if (a.sharding.is_single_device() && a.shards.size() == 1 &&
+      a.shards.front().buffer->placement().host_accessible()) {
+    data = a.shards.front().data;
+  } else {
+    Result<std::shared_ptr<detail::Buffer>> block =
+        detail::allocate(detail::kHostPlacement, nbytes);
+    if (!block.ok())
+      return block.status();
+    staging = std::move(*block);
+    if (Status s = array.copy_to_host(staging->data(), nbytes); !s.ok())
+      return s;
+    data = staging->data();
+  }
+  return Array::from_host(data, nbytes, array.shape(), array.dtype(),
+                          *sharding);
 }
 
 } // namespace interop

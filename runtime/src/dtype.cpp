@@ -19,8 +19,9 @@ const char *known_name(uint8_t code, uint8_t bits) {
       return "int32";
     case 64:
       return "int64";
+    default:
+      return nullptr;
     }
-    return nullptr;
   case dl::kUInt:
     switch (bits) {
     case 8:
@@ -31,8 +32,9 @@ const char *known_name(uint8_t code, uint8_t bits) {
       return "uint32";
     case 64:
       return "uint64";
+    default:
+      return nullptr;
     }
-    return nullptr;
   case dl::kFloat:
     switch (bits) {
     case 16:
@@ -41,8 +43,9 @@ const char *known_name(uint8_t code, uint8_t bits) {
       return "float32";
     case 64:
       return "float64";
+    default:
+      return nullptr;
     }
-    return nullptr;
   case dl::kBfloat:
     return bits == 16 ? "bfloat16" : nullptr;
   case dl::kComplex:
@@ -71,8 +74,9 @@ const char *known_name(uint8_t code, uint8_t bits) {
     return "float8_e5m2fnuz";
   case dl::kFloat8_e8m0fnu:
     return "float8_e8m0fnu";
+  default:
+    return nullptr;
   }
-  return nullptr;
 }
 
 } // namespace

@@ -85,26 +85,10 @@ MT *make_export(const std::vector<int64_t> &shape, DLDataType dtype,
 }
 
 DLDevice make_dl_device(int32_t type, int32_t id) {
-  DLDevice d{};
+  DLDevice d{kDLCPU, 0}; // the type is stored raw: it may be kDLTPUHost
   dl::set_device_type(d, type);
   d.device_id = id;
   return d;
-}
-
-std::string device_type_text(int32_t type) {
-  const char *name = dl::device_type_name(type);
-  return name ? std::string(name) : std::to_string(type);
-}
-
-std::string dl_device_text(const DLDevice &d) {
-  return "(" + device_type_text(dl::device_type_of(d)) + ", " +
-         std::to_string(d.device_id) + ")";
-}
-
-// A Device repr for messages, falling back to the DLPack pair.
-std::string device_repr(const DLDevice &d) {
-  Result<Device> dev = local_device_for(d);
-  return dev.ok() ? dev->to_string() : dl_device_text(d);
 }
 
 // True when `ordinal` is a local device of `platform` in the topology.
@@ -114,31 +98,6 @@ bool is_local_ordinal(Platform platform, int ordinal) {
 
 bool same_placement(const Placement &a, const Placement &b) {
   return a.platform == b.platform && a.ordinal == b.ordinal && a.kind == b.kind;
-}
-
-// Validates the stream for an export landing in `dst` and resolves it to
-// the value to wait on: -1 = no synchronisation.
-Result<intptr_t> resolve_stream(const std::optional<intptr_t> &stream,
-                                const Placement &dst, const DLDevice &out) {
-  if (dst.host_accessible()) {
-    if (stream)
-      return Status(StatusCode::kBufferError,
-                    "stream must be None when exporting host memory " +
-                        dl_device_text(out) + ", got " +
-                        std::to_string(*stream));
-    return intptr_t{-1};
-  }
-  intptr_t value = stream.value_or(1); // None: the legacy default stream
-  if (value == 0)
-    return Status(StatusCode::kValueError,
-                  "stream=0 is ambiguous and not allowed by the DLPack "
-                  "protocol; use 1 for the legacy default stream, 2 for the "
-                  "per-thread default stream, or -1 for no synchronisation");
-  if (value < -1)
-    return Status(StatusCode::kValueError,
-                  "stream must be -1, 1, 2 or a CUDA stream handle, got " +
-                      std::to_string(value));
-  return value;
 }
 
 } // namespace
@@ -202,7 +161,7 @@ Result<ManagedTensor> to_dlpack(const Array &array,
     out = *native;
   } else if (out_type == dl::kCPU) {
     if (!src.host_accessible()) {
-      dst = Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost};
+      dst = detail::kHostPlacement;
       move = true;
     }
   } else if (out_type == dl::kCUDA || out_type == dl::kCUDAHost ||
@@ -212,7 +171,7 @@ Result<ManagedTensor> to_dlpack(const Array &array,
     if (!is_local_ordinal(platform, out.device_id))
       return Status(StatusCode::kBufferError,
                     "The device specification passed to to_dlpack names " +
-                        dl_device_text(out) +
+                        detail::dl_device_text(out) +
                         ", which is not a device of this process");
     dst = Placement{platform, out.device_id,
                     out_type == dl::kCUDA ? MemoryKind::kDevice
@@ -222,10 +181,11 @@ Result<ManagedTensor> to_dlpack(const Array &array,
     return Status(StatusCode::kBufferError,
                   "The device specification passed to to_dlpack contains an "
                   "unsupported device type (DLDeviceType: " +
-                      device_type_text(out_type) + ")");
+                      detail::device_type_text(out_type) + ")");
   }
 
-  Result<intptr_t> stream = resolve_stream(options.stream, dst, out);
+  Result<intptr_t> stream = detail::resolve_stream(
+      options.stream, !dst.host_accessible(), out, detail::StreamUse::kExport);
   if (!stream.ok())
     return stream.status();
 
@@ -234,7 +194,7 @@ Result<ManagedTensor> to_dlpack(const Array &array,
   if (copy && options.copy == CopyMode::kNever) {
     if (move)
       return Status(StatusCode::kValueError,
-                    "Specified device=" + device_repr(out) +
+                    "Specified device=" + detail::dl_device_repr(out) +
                         " which requires a copy since the source device is " +
                         shard.device.to_string() +
                         ", however copy=False. Set copy=True or copy=None to "
@@ -306,8 +266,9 @@ const char *typestr_of(DLDataType t) {
     return t.bits == 16 ? "<f2" : t.bits == 32 ? "<f4" : "<f8";
   case dl::kComplex:
     return t.bits == 64 ? "<c8" : "<c16";
+  default:
+    return nullptr;
   }
-  return nullptr;
 }
 
 // XLA's PrimitiveType names, which JAX's message uses.
@@ -331,8 +292,9 @@ const char *xla_type_name(DLDataType t) {
     return "F8E5M2FNUZ";
   case dl::kFloat8_e8m0fnu:
     return "F8E8M0FNU";
+  default:
+    return "UNKNOWN";
   }
-  return "UNKNOWN";
 }
 
 } // namespace

@@ -16,16 +16,6 @@ namespace {
 
 constexpr int32_t kMaxImportDims = 64;
 
-std::string device_type_text(int32_t type) {
-  const char *name = dl::device_type_name(type);
-  return name ? std::string(name) : std::to_string(type);
-}
-
-std::string dl_device_text(const DLDevice &d) {
-  return "(" + device_type_text(dl::device_type_of(d)) + ", " +
-         std::to_string(d.device_id) + ")";
-}
-
 // Owns a foreign managed tensor: calls its deleter exactly once, when the
 // owner is destroyed (an import that failed), unless release()d (a zero-copy
 // import) or reset() (a copy) first. With `delete_on_failure` false the
@@ -119,7 +109,7 @@ Status unsupported_device_type(int32_t type, std::string_view array_repr) {
   return Status(StatusCode::kTypeError,
                 "Array passed to from_dlpack is on unsupported device type "
                 "(DLDeviceType: " +
-                    device_type_text(type) +
+                    detail::device_type_text(type) +
                     ", array: " + std::string(array_repr));
 }
 
@@ -249,39 +239,41 @@ void repack(char *dst, const char *base, const std::vector<int64_t> &shape,
   }
 }
 
-// Resolves a stream value for a copy or zero-copy import: -1 = none.
-Result<intptr_t> import_stream(const std::optional<intptr_t> &stream,
-                               const Source &src, const DLDevice &d) {
-  if (!src.device_memory) {
-    if (stream)
-      return Status(StatusCode::kBufferError,
-                    "stream must be None for a DLPack tensor in host memory " +
-                        dl_device_text(d) + ", got " + std::to_string(*stream));
-    return intptr_t{-1};
-  }
-  intptr_t value = stream.value_or(1);
-  if (value == 0)
-    return Status(StatusCode::kValueError,
-                  "stream=0 is ambiguous and not allowed by the DLPack "
-                  "protocol; use 1 for the legacy default stream, 2 for the "
-                  "per-thread default stream, or -1 for no synchronisation");
-  if (value < -1)
-    return Status(StatusCode::kValueError,
-                  "stream must be -1, 1, 2 or a CUDA stream handle, got " +
-                      std::to_string(value));
-  return value;
+// ---- the steps of an import ------------------------------------------------
+
+// The producer's addresses are validated as integers, since pointer
+// arithmetic that overflowed would be undefined; this turns one back.
+char *address(uintptr_t value) {
+  return reinterpret_cast<char *>(value); // NOLINT(performance-no-int-to-ptr)
 }
 
-// The import itself, after the version check. `guard` owns the tensor.
-template <typename MT>
-Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
-                            const Device &target,
-                            const ImportOptions &options) {
-  if (!target.is_addressable())
-    return Status(StatusCode::kRuntimeError,
-                  "DLPack is only supported for devices addressable by the "
-                  "current process.");
-  const DLTensor &t = guard.get()->dl_tensor;
+Status not_addressable() {
+  return Status(StatusCode::kRuntimeError,
+                "DLPack is only supported for devices addressable by the "
+                "current process.");
+}
+
+// A producer's tensor as the import reads it, after validation: everything
+// later steps need, so that nothing of the struct is read once its deleter
+// may have run (except `strides`, read by a repack before the deleter).
+struct SourceTensor {
+  std::vector<int64_t> shape;
+  DLDataType dtype{};
+  size_t itemsize = 0;
+  int64_t count = 0;          // elements
+  size_t nbytes = 0;          // count * itemsize
+  Source source;              // where the bytes are
+  DLDevice device{kDLCPU, 0}; // as the producer reported it
+  Extent extent;              // element offsets touched, relative to element 0
+  char *element0 = nullptr;   // data + byte_offset
+  uintptr_t first = 0;        // lowest byte the tensor touches
+  uintptr_t end = 0;          // one past the highest
+  size_t span() const { return static_cast<size_t>(end - first); }
+};
+
+// Rank, shape, element and byte counts, dtype, device type and data of `t`,
+// in that order (the order of the messages in exchange.h).
+Status read_shape_and_type(const DLTensor &t, SourceTensor &out) {
   if (t.ndim < 0)
     return Status(StatusCode::kInvalidArgument,
                   "Number of dimensions in DLManagedTensor must be "
@@ -296,203 +288,270 @@ Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
     return Status(StatusCode::kInvalidArgument,
                   "DLManagedTensor has ndim=" + std::to_string(t.ndim) +
                       " but a NULL shape");
-  std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
+  out.shape.assign(t.shape, t.shape + t.ndim);
   std::optional<int64_t> count =
-      detail::checked_element_count(shape.data(), shape.size());
+      detail::checked_element_count(out.shape.data(), out.shape.size());
   if (!count)
     return Status(StatusCode::kInvalidArgument,
-                  "DLManagedTensor shape " + detail::tuple_string(shape) +
+                  "DLManagedTensor shape " + detail::tuple_string(out.shape) +
                       " has a negative dimension or more than 2^63-1 "
                       "elements");
+  out.count = *count;
   // dtype_size() is 0 exactly for the dtypes check_dtype() refuses; the
   // message comes from the latter.
-  size_t itemsize = dtype_size(t.dtype);
-  if (itemsize == 0)
+  out.dtype = t.dtype;
+  out.itemsize = dtype_size(t.dtype);
+  if (out.itemsize == 0)
     return check_dtype(t.dtype);
-  size_t nbytes = 0;
-  if (__builtin_mul_overflow(static_cast<size_t>(*count), itemsize, &nbytes) ||
-      nbytes > static_cast<size_t>(INT64_MAX))
+  if (__builtin_mul_overflow(static_cast<size_t>(out.count), out.itemsize,
+                             &out.nbytes) ||
+      out.nbytes > static_cast<size_t>(INT64_MAX))
     return Status(StatusCode::kInvalidArgument,
-                  "DLManagedTensor shape " + detail::tuple_string(shape) +
+                  "DLManagedTensor shape " + detail::tuple_string(out.shape) +
                       " of " + dtype_name(t.dtype) +
                       " overflows the byte count");
-  Source src = classify(t.device);
-  if (!src.mapped)
+  out.device = t.device;
+  out.source = classify(t.device);
+  if (!out.source.mapped)
     return unsupported_device_type(dl::device_type_of(t.device),
                                    describe_dltensor(t));
-  if (*count > 0 && !t.data)
+  if (out.count > 0 && !t.data)
     return Status(StatusCode::kInvalidArgument,
                   "DLManagedTensor has NULL data for " +
-                      std::to_string(*count) + " elements");
+                      std::to_string(out.count) + " elements");
+  return Status();
+}
 
-  // The byte range the tensor covers, relative to data + byte_offset.
-  Extent extent;
-  if (t.strides && *count > 0) {
-    Result<Extent> e = strided_extent(shape, t.strides);
+// The byte range [first, end) the tensor covers and its first element,
+// refusing strides and offsets whose arithmetic overflows.
+Status read_byte_range(const DLTensor &t, SourceTensor &out) {
+  if (t.strides && out.count > 0) {
+    Result<Extent> e = strided_extent(out.shape, t.strides);
     if (!e.ok())
       return e.status();
-    extent = *e;
-  } else if (*count > 0) {
-    extent.max_elem = *count - 1;
+    out.extent = *e;
+  } else if (out.count > 0) {
+    out.extent.max_elem = out.count - 1;
   }
-  int64_t lo_bytes = 0, hi_bytes = 0;
-  uintptr_t base = reinterpret_cast<uintptr_t>(t.data), first = 0, end = 0;
-  int64_t isz = static_cast<int64_t>(itemsize);
-  if (__builtin_mul_overflow(extent.min_elem, isz, &lo_bytes) ||
-      __builtin_mul_overflow(extent.max_elem, isz, &hi_bytes) ||
+  int64_t lo_bytes = 0;
+  int64_t hi_bytes = 0;
+  uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+  int64_t isz = static_cast<int64_t>(out.itemsize);
+  if (__builtin_mul_overflow(out.extent.min_elem, isz, &lo_bytes) ||
+      __builtin_mul_overflow(out.extent.max_elem, isz, &hi_bytes) ||
       __builtin_add_overflow(hi_bytes, isz, &hi_bytes) ||
       __builtin_add_overflow(base, t.byte_offset, &base) ||
       (lo_bytes < 0 &&
        base < uintptr_t{0} - static_cast<uintptr_t>(lo_bytes)) ||
-      __builtin_add_overflow(base, static_cast<uintptr_t>(hi_bytes), &end))
+      __builtin_add_overflow(base, static_cast<uintptr_t>(hi_bytes), &out.end))
     return Status(StatusCode::kInvalidArgument,
                   "DLManagedTensor data + byte_offset " +
                       std::to_string(t.byte_offset) + " with strides " +
-                      (t.strides ? detail::tuple_string(t.strides, shape.size())
-                                 : std::string("NULL")) +
-                      " for shape " + detail::tuple_string(shape) +
+                      (t.strides
+                           ? detail::tuple_string(t.strides, out.shape.size())
+                           : std::string("NULL")) +
+                      " for shape " + detail::tuple_string(out.shape) +
                       " overflows the address space");
-  first = base + static_cast<uintptr_t>(lo_bytes);
-  char *element0 = reinterpret_cast<char *>(base);
+  out.first = base + static_cast<uintptr_t>(lo_bytes);
+  out.element0 = address(base);
+  return Status();
+}
 
-  // Where the result lives and whether the data can stay where it is.
-  int32_t type = dl::device_type_of(t.device);
-  bool on_target_ordinal = t.device.device_id == target.local_hardware_id();
+// Where the result lives, and how it gets there.
+struct ImportPlan {
   MemoryKind kind = MemoryKind::kDevice;
-  if (options.memory_kind) {
-    kind = *options.memory_kind;
-  } else if ((target.platform() == Platform::kCuda && type == dl::kCUDAHost &&
-              on_target_ordinal) ||
-             (target.platform() == Platform::kTpu && type == dl::kTPUHost &&
-              on_target_ordinal)) {
-    kind = MemoryKind::kPinnedHost;
-  }
-  bool src_host = !src.device_memory;
+  Placement dst;
+  bool copy = false;
+  intptr_t stream = -1; // the producer's stream to follow; -1: none
+};
+
+// The memory kind of the result: the requested one, else the source's own
+// pinned host memory when it already sits on the target, else device memory.
+MemoryKind result_kind(const SourceTensor &src, const Device &target,
+                       const ImportOptions &options) {
+  if (options.memory_kind)
+    return *options.memory_kind;
+  int32_t type = dl::device_type_of(src.device);
+  bool on_target_ordinal = src.device.device_id == target.local_hardware_id();
+  if (on_target_ordinal &&
+      ((target.platform() == Platform::kCuda && type == dl::kCUDAHost) ||
+       (target.platform() == Platform::kTpu && type == dl::kTPUHost)))
+    return MemoryKind::kPinnedHost;
+  return MemoryKind::kDevice;
+}
+
+// True when the producer's memory already is where the result must live.
+bool stays_in_place(const SourceTensor &src, const Device &target,
+                    MemoryKind kind) {
+  int32_t type = dl::device_type_of(src.device);
+  bool on_target_ordinal = src.device.device_id == target.local_hardware_id();
+  bool src_host = !src.source.device_memory;
   bool src_pinned = type == dl::kCUDAHost || type == dl::kTPUHost;
-  bool in_place = false;
   switch (target.platform()) {
   case Platform::kCpu:
-    in_place = src_host && (kind != MemoryKind::kPinnedHost || src_pinned);
-    break;
+    return src_host && (kind != MemoryKind::kPinnedHost || src_pinned);
   case Platform::kCuda:
-    in_place = kind == MemoryKind::kDevice
-                   ? src.device_memory && on_target_ordinal
-               : kind == MemoryKind::kPinnedHost ? type == dl::kCUDAHost
-                                                 : src_host;
-    break;
+    if (kind == MemoryKind::kDevice)
+      return src.source.device_memory && on_target_ordinal;
+    return kind == MemoryKind::kPinnedHost ? type == dl::kCUDAHost : src_host;
   case Platform::kTpu:
     // TPU device memory is opaque: DLPack data never is TPU device memory.
-    in_place = kind == MemoryKind::kPinnedHost
-                   ? type == dl::kTPUHost && on_target_ordinal
-                   : kind == MemoryKind::kUnpinnedHost && src_host;
-    break;
+    if (kind == MemoryKind::kPinnedHost)
+      return type == dl::kTPUHost && on_target_ordinal;
+    return kind == MemoryKind::kUnpinnedHost && src_host;
   }
-  bool zero_size = *count == 0;
-  bool copy = !in_place || !extent.compact || options.copy == CopyMode::kAlways;
-  if (copy && options.copy == CopyMode::kNever) {
-    if (!in_place) {
-      Result<Device> src_device = local_device_for(t.device);
+  return false;
+}
+
+// Decides placement, copy and stream; refuses a needed copy under
+// copy=kNever (naming the devices, or the strides) and a bad stream.
+Status plan_import(const SourceTensor &src, const int64_t *strides,
+                   const Device &target, const ImportOptions &options,
+                   ImportPlan &plan) {
+  plan.kind = result_kind(src, target, options);
+  bool in_place = stays_in_place(src, target, plan.kind);
+  plan.copy =
+      !in_place || !src.extent.compact || options.copy == CopyMode::kAlways;
+  if (plan.copy && options.copy == CopyMode::kNever) {
+    if (!in_place)
       return Status(StatusCode::kValueError,
                     "Specified device=" + target.to_string() +
-                        " (memory_kind=" + memory_kind_name(kind) +
+                        " (memory_kind=" + memory_kind_name(plan.kind) +
                         ") which requires a copy since the source device is " +
-                        (src_device.ok() ? src_device->to_string()
-                                         : dl_device_text(t.device)) +
+                        detail::dl_device_repr(src.device) +
                         ", however copy=False. Set copy=True or copy=None to "
                         "perform the requested operation.");
-    }
     return Status(StatusCode::kBufferError,
                   "from_dlpack with copy=False cannot import strides " +
-                      detail::tuple_string(t.strides, shape.size()) +
-                      " for shape " + detail::tuple_string(shape) +
+                      detail::tuple_string(strides, src.shape.size()) +
+                      " for shape " + detail::tuple_string(src.shape) +
                       ": zero, negative or gapped strides need a copy into "
                       "row-major order");
   }
-  Result<intptr_t> stream = import_stream(options.stream, src, t.device);
+  Result<intptr_t> stream =
+      detail::resolve_stream(options.stream, src.source.device_memory,
+                             src.device, detail::StreamUse::kImport);
   if (!stream.ok())
     return stream.status();
-  Placement dst = detail::placement_of(target, kind);
+  plan.stream = *stream;
+  plan.dst = detail::placement_of(target, plan.kind);
+  return Status();
+}
 
-  if (!copy) {
-    if (src.device_memory && *stream != -1 && !zero_size)
-      if (Status s = detail::cuda::order_runtime_after_producer(
-              src.place.ordinal, *stream);
-          !s.ok())
-        return s;
-    DLDataType dtype = t.dtype; // `t` belongs to the producer from here on
-    auto block = std::make_shared<ImportedArray<MT>>(
-        std::move(shape), dtype, target, kind, read_only, dst,
-        reinterpret_cast<void *>(first), static_cast<size_t>(end - first),
-        guard.get());
-    guard.release();
-    detail::ArrayImpl &impl = block->impl;
-    impl.shard_bytes = nbytes;
-    impl.shards.emplace_back(
-        target, size_t{0},
-        std::shared_ptr<detail::Buffer>(std::shared_ptr<detail::Buffer>(),
-                                        &block->buffer),
-        element0);
-    return detail::ArrayAccess::make(
-        std::shared_ptr<const detail::ArrayImpl>(std::move(block), &impl));
+// Orders the runtime's work on the source GPU after the producer's stream.
+Status follow_producer(const SourceTensor &src, const ImportPlan &plan) {
+  if (!src.source.device_memory || plan.stream == -1 || src.count == 0)
+    return Status();
+  return detail::cuda::order_runtime_after_producer(src.source.place.ordinal,
+                                                    plan.stream);
+}
+
+// Zero-copy: the result views the producer's memory, which `guard` hands to
+// the array's buffer (its deleter runs when the last reference goes away).
+template <typename MT>
+Result<Array> import_in_place(DeleterGuard<MT> &guard, SourceTensor &src,
+                              const ImportPlan &plan, const Device &target,
+                              bool read_only) {
+  if (Status s = follow_producer(src, plan); !s.ok())
+    return s;
+  auto block = std::make_shared<ImportedArray<MT>>(
+      std::move(src.shape), src.dtype, target, plan.kind, read_only, plan.dst,
+      address(src.first), src.span(), guard.get());
+  guard.release();
+  detail::ArrayImpl &impl = block->impl;
+  impl.shard_bytes = src.nbytes;
+  impl.shards.emplace_back(
+      target, size_t{0},
+      std::shared_ptr<detail::Buffer>(std::shared_ptr<detail::Buffer>(),
+                                      &block->buffer),
+      src.element0);
+  return detail::ArrayAccess::make(
+      std::shared_ptr<const detail::ArrayImpl>(std::move(block), &impl));
+}
+
+// Repacks non-compact strides into compact row-major order at `out` (in
+// `dst`). The repack runs on the host: a source in device memory is staged
+// into host memory first, and so is a destination in device memory.
+Status copy_repacked(const SourceTensor &src, const int64_t *strides,
+                     const Placement &dst, void *out) {
+  std::shared_ptr<detail::Buffer> staged_src;
+  std::shared_ptr<detail::Buffer> staged_dst;
+  const char *host_element0 = src.element0;
+  if (src.source.device_memory) {
+    auto stage = detail::allocate(detail::kHostPlacement, src.span());
+    if (!stage.ok())
+      return stage.status();
+    staged_src = std::move(*stage);
+    if (Status s = detail::copy_bytes(
+            staged_src->placement(), staged_src->data(), src.source.place,
+            address(src.first), src.span(), /*wait=*/true);
+        !s.ok())
+      return s;
+    host_element0 = static_cast<const char *>(staged_src->data()) +
+                    (reinterpret_cast<uintptr_t>(src.element0) - src.first);
   }
+  char *host_out = static_cast<char *>(out);
+  if (!dst.host_accessible()) {
+    auto stage = detail::allocate(detail::kHostPlacement, src.nbytes);
+    if (!stage.ok())
+      return stage.status();
+    staged_dst = std::move(*stage);
+    host_out = static_cast<char *>(staged_dst->data());
+  }
+  repack(host_out, host_element0, src.shape, strides, src.itemsize);
+  if (staged_dst)
+    return detail::copy_bytes(dst, out, staged_dst->placement(), host_out,
+                              src.nbytes, /*wait=*/true);
+  return Status();
+}
 
-  auto buffer = detail::allocate(dst, nbytes);
+// A copy into a fresh buffer in the plan's placement; the producer's
+// deleter runs as soon as the copy is complete.
+template <typename MT>
+Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
+                             const ImportPlan &plan, const Device &target) {
+  auto buffer = detail::allocate(plan.dst, src.nbytes);
   if (!buffer.ok())
     return buffer.status();
   void *out = (*buffer)->data();
-  if (!zero_size) {
-    if (src.device_memory && *stream != -1)
-      if (Status s = detail::cuda::order_runtime_after_producer(
-              src.place.ordinal, *stream);
-          !s.ok())
-        return s;
-    if (extent.compact) {
-      if (Status s = detail::copy_bytes(dst, out, src.place, element0, nbytes,
-                                        /*wait=*/true);
-          !s.ok())
-        return s;
-    } else {
-      // Repack on the host; device-resident sources are staged first.
-      std::shared_ptr<detail::Buffer> staged_src, staged_dst;
-      const char *host_element0 = element0;
-      if (src.device_memory) {
-        size_t span = static_cast<size_t>(end - first);
-        auto stage = detail::allocate(
-            Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost}, span);
-        if (!stage.ok())
-          return stage.status();
-        staged_src = std::move(*stage);
-        if (Status s = detail::copy_bytes(
-                staged_src->placement(), staged_src->data(), src.place,
-                reinterpret_cast<void *>(first), span, /*wait=*/true);
-            !s.ok())
-          return s;
-        host_element0 =
-            static_cast<const char *>(staged_src->data()) + (base - first);
-      }
-      char *host_out = static_cast<char *>(out);
-      if (!dst.host_accessible()) {
-        auto stage = detail::allocate(
-            Placement{Platform::kCpu, 0, MemoryKind::kUnpinnedHost}, nbytes);
-        if (!stage.ok())
-          return stage.status();
-        staged_dst = std::move(*stage);
-        host_out = static_cast<char *>(staged_dst->data());
-      }
-      repack(host_out, host_element0, shape, t.strides, itemsize);
-      if (staged_dst)
-        if (Status s = detail::copy_bytes(dst, out, staged_dst->placement(),
-                                          host_out, nbytes, /*wait=*/true);
-            !s.ok())
-          return s;
-    }
+  if (src.count > 0) {
+    if (Status s = follow_producer(src, plan); !s.ok())
+      return s;
+    Status copied =
+        src.extent.compact
+            ? detail::copy_bytes(plan.dst, out, src.source.place, src.element0,
+                                 src.nbytes, /*wait=*/true)
+            : copy_repacked(src, guard.get()->dl_tensor.strides, plan.dst, out);
+    if (!copied.ok())
+      return copied;
   }
-  // The copy is complete: the producer's memory (and `t`, which the deleter
-  // may free with its struct) is given back; nothing of it is read after.
-  DLDataType dtype = t.dtype;
+  // The copy is complete: the producer's memory (and its struct, which the
+  // deleter may free) is given back; nothing of it is read after.
   guard.reset();
-  return detail::make_single_device_array(std::move(shape), dtype, target, kind,
-                                          std::move(*buffer), out, false);
+  return detail::make_single_device_array(std::move(src.shape), src.dtype,
+                                          target, plan.kind, std::move(*buffer),
+                                          out, false);
+}
+
+// The import itself, after the version check. `guard` owns the tensor.
+template <typename MT>
+Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
+                            const Device &target,
+                            const ImportOptions &options) {
+  if (!target.is_addressable())
+    return not_addressable();
+  const DLTensor &t = guard.get()->dl_tensor;
+  SourceTensor src;
+  if (Status s = read_shape_and_type(t, src); !s.ok())
+    return s;
+  if (Status s = read_byte_range(t, src); !s.ok())
+    return s;
+  ImportPlan plan;
+  if (Status s = plan_import(src, t.strides, target, options, plan); !s.ok())
+    return s;
+  if (!plan.copy)
+    return import_in_place(guard, src, plan, target, read_only);
+  return import_by_copy(guard, src, plan, target);
 }
 
 Status version_mismatch(const DLPackVersion &v) {
@@ -516,7 +575,7 @@ std::string describe_dltensor(const DLTensor &t) {
   else
     out += "shape=" + detail::tuple_string(t.shape, t.ndim);
   out += ", dtype=" + dtype_name(t.dtype);
-  out += ", device=" + dl_device_text(t.device);
+  out += ", device=" + detail::dl_device_text(t.device);
   if (ndim_ok)
     out += ", strides=" + (t.strides ? detail::tuple_string(t.strides, t.ndim)
                                      : std::string("NULL"));
@@ -527,7 +586,8 @@ std::string describe_dltensor(const DLTensor &t) {
 namespace {
 
 // local_device_for() for a tensor's own device; the tensor's description,
-// which costs far more than the lookup, is built only for seed 004.
+// which costs far more than the lookup, is built only for the unsupported
+// device type's TypeError.
 Result<Device> local_device_of_tensor(const DLTensor &t) {
   if (!classify(t.device).mapped)
     return unsupported_device_type(dl::device_type_of(t.device),
@@ -560,8 +620,9 @@ Result<Device> local_device_for(DLDevice dl_device,
     if (Status s = detail::cuda::available(); !s.ok())
       why = ": " + s.message();
   return Status(StatusCode::kRuntimeError,
-                "DLPack device " + dl_device_text(dl_device) + " names no " +
-                    platform_name(platform) + " device of this process" + why);
+                "DLPack device " + detail::dl_device_text(dl_device) +
+                    " names no " + platform_name(platform) +
+                    " device of this process" + why);
 }
 
 namespace {

@@ -48,7 +48,33 @@ struct Placement {
 inline Placement placement_of(const Device &device, MemoryKind kind) {
   return Placement{device.platform(), device.local_hardware_id(), kind};
 }
+// Ordinary host memory: where staging copies and host-side results live.
+inline constexpr Placement kHostPlacement{Platform::kCpu, 0,
+                                          MemoryKind::kUnpinnedHost};
 std::string placement_string(const Placement &p);
+
+// ---- what export and import share (exchange.cpp) --------------------------
+
+// A device type for messages: its enumerator name ("kDLCUDA") where DLPack
+// has one, else the number.
+std::string device_type_text(int32_t type);
+// "(kDLCUDA, 0)".
+std::string dl_device_text(const DLDevice &device);
+// The repr of the local Device a DLPack device denotes ("CpuDevice(id=0)"),
+// or dl_device_text() where this process has none.
+std::string dl_device_repr(const DLDevice &device);
+
+// Which side of an exchange a `stream` argument comes with; the messages
+// say which.
+enum class StreamUse : uint8_t { kExport, kImport };
+// Validates the DLPack `stream` argument of an exchange whose memory is at
+// `where` (CUDA device memory when `device_memory`) and resolves it to the
+// DLPack stream value to synchronise with: -1 means none. Host memory takes
+// no stream (kBufferError); for device memory None is the legacy default
+// stream (1), 0 and values below -1 are kValueError.
+Result<intptr_t> resolve_stream(const std::optional<intptr_t> &stream,
+                                bool device_memory, const DLDevice &where,
+                                StreamUse use);
 
 // A block of memory in one placement. Subclasses free it; an imported
 // DLPack tensor's buffer calls the producer's deleter instead.

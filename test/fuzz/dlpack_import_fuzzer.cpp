@@ -233,7 +233,7 @@ std::vector<Device> &Targets() {
     if (!configure(c).ok())
       __builtin_trap();
     // CPU 0 first: the forced zero-copy target; then the rest, including
-    // another process's device (seed 001).
+    // another process's device (JAX's non-addressable import error).
     return new std::vector<Device>(devices());
   }();
   return *targets;

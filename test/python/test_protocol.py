@@ -324,7 +324,7 @@ def test_export_destructor_preserves_an_exception_in_flight(topology):
     forged = ForgedTensor(np.arange(4.0),
                           on_delete=python_work_in_the_deleter)
     producer = HandOff(shim.from_dlpack(forged.capsule()))
-    # The import fails (seed 001) and the consumer drops the unconsumed
+    # The import fails (another process's device) and the consumer drops the unconsumed
     # capsule with the error set: the shim's own capsule destructor runs
     # the deleter chain down to the forged producer.
     with pytest.raises(RuntimeError, match=r"^DLPack is only supported for "

@@ -109,7 +109,7 @@ def test_torch_producer_errors_propagate(shim):
         shim.from_dlpack(torch.ones(2, requires_grad=True))
 
 
-def test_sharded_export_to_torch_is_seed_000(shim):
+def test_sharded_export_to_torch_is_refused(shim):
     x = shim.device_put(np.zeros((2, 2)), shim.local_devices("cpu"), axis=0)
     # torch asks __dlpack_device__ first, which refuses a sharded array.
     with pytest.raises(BufferError, match="only supported for unsharded"):

@@ -115,7 +115,7 @@ TEST_F(ArrayTest, SplitValidation) {
 }
 
 TEST_F(ArrayTest, UnsafeBufferPointerOfShardedArray) {
-  // Seed 002's guard on unsafe_buffer_pointer().
+  // JAX's sharded-array guard on unsafe_buffer_pointer().
   Configure(2);
   Array a = HostArray(Iota(4), {4}, *Sharding::split(local_devices(), 0));
   EXPECT_STATUS(a.unsafe_buffer_pointer().status(), StatusCode::kValueError,

@@ -70,7 +70,7 @@ TEST_F(ExportTest, LegacyWhenConsumerMajorIsZero) {
   EXPECT_TRUE(to_dlpack(a, o)->is_versioned());
 }
 
-TEST_F(ExportTest, Seed000ShardedArraysAreRejected) {
+TEST_F(ExportTest, ShardedArraysAreRejected) {
   Configure(3);
   std::vector<Device> all = local_devices();
   for (size_t n : {2u, 3u}) {
@@ -89,7 +89,7 @@ TEST_F(ExportTest, Seed000ShardedArraysAreRejected) {
   }
 }
 
-TEST_F(ExportTest, Seed003TpuDeviceMemoryCannotBeExported) {
+TEST_F(ExportTest, TpuDeviceMemoryCannotBeExported) {
   Configure(1, 2);
   Device tpu = local_devices(Platform::kTpu)[1];
   for (MemoryKind kind : {MemoryKind::kDevice, MemoryKind::kUnpinnedHost}) {
@@ -282,7 +282,7 @@ TEST_F(ExportTest, CudaArrayInterfaceGuards) {
   EXPECT_STATUS(cuda_array_interface(cpu).status(), StatusCode::kAttributeError,
                 "__cuda_array_interface__ is only defined for NVidia GPU "
                 "buffers.");
-  // Seed 002.
+  // JAX's error for the CUDA array interface of a sharded array.
   Array split = HostArray(Iota(4), {4}, *Sharding::split(local_devices(), 0));
   EXPECT_STATUS(cuda_array_interface(split).status(), StatusCode::kValueError,
                 "__cuda_array_interface__() is supported only for unsharded "

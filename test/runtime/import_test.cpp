@@ -96,7 +96,7 @@ TEST_F(ImportTest, MajorVersionMismatchTouchesNothingElse) {
   EXPECT_EQ(q.deletes, 1);
 }
 
-TEST_F(ImportTest, Seed001NonAddressableTarget) {
+TEST_F(ImportTest, NonAddressableTargetIsRejected) {
   Configure(1, 0, 2, 1);
   Device remote = devices(Platform::kCpu)[0];
   ASSERT_FALSE(remote.is_addressable());
@@ -265,7 +265,7 @@ TEST_F(ImportTest, BoolBfloat16AndFloat8AreAccepted) {
   }
 }
 
-TEST_F(ImportTest, Seed004UnsupportedDeviceTypes) {
+TEST_F(ImportTest, UnsupportedDeviceTypesAreTypeErrors) {
   struct Case {
     int32_t type;
     const char *text;
@@ -579,7 +579,8 @@ TEST_F(ImportTest, TpuHostPlacement) {
   EXPECT_EQ(copied->memory_kind(), MemoryKind::kDevice);
   EXPECT_EQ(c.deletes, 1);
   EXPECT_EQ(ToHost(*copied), Iota(4));
-  // ... which in turn cannot be exported (seed 003).
+  // ... which in turn cannot be exported (JAX's TPU device-memory export
+  // error).
   EXPECT_EQ(to_dlpack(*copied).status().code(), StatusCode::kBufferError);
 }
 

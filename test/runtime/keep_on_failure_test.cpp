@@ -23,8 +23,9 @@ TEST_F(KeepOnFailureTest, FailuresLeaveTheTensorWithTheCaller) {
 
   VProducer p;
   FillProducer(p, {2, 3}, {}, 8); // room for the gapped strides below
-  // Seed 001, then a copy refused by copy=kNever, then seed 004: each with
-  // from_dlpack()'s exact status, and none calls the deleter.
+  // Another process's device, then a copy refused by copy=kNever, then an
+  // unsupported device type: each with from_dlpack()'s exact status, and
+  // none calls the deleter.
   EXPECT_STATUS(detail::import_keep_on_failure(p.get(), remote, {}).status(),
                 StatusCode::kRuntimeError,
                 "DLPack is only supported for devices addressable by the "
@@ -42,15 +43,15 @@ TEST_F(KeepOnFailureTest, FailuresLeaveTheTensorWithTheCaller) {
   p.tensor().strides = nullptr;
   DLDevice cpu_device = p.tensor().device;
   p.tensor().device = MakeDLDevice(7, 0); // kDLVulkan
-  Result<Array> seed004 =
+  Result<Array> unsupported =
       detail::import_keep_on_failure(p.get(), std::nullopt, {});
-  EXPECT_EQ(seed004.status().code(), StatusCode::kTypeError);
-  EXPECT_EQ(seed004.status().message().rfind(
+  EXPECT_EQ(unsupported.status().code(), StatusCode::kTypeError);
+  EXPECT_EQ(unsupported.status().message().rfind(
                 "Array passed to from_dlpack is on unsupported device type "
                 "(DLDeviceType: kDLVulkan, array: DLTensor(shape=(2, 3)",
                 0),
             0u)
-      << seed004.status().message();
+      << unsupported.status().message();
   p.tensor().device = cpu_device;
   EXPECT_EQ(p.deletes, 0);
 

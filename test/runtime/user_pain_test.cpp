@@ -6,8 +6,9 @@ namespace {
 
 using UserPain = RuntimeTest;
 
-// Sharded JAX arrays handed to torch: export refuses (seed 000); the fix the
-// seed recommends (gather to one device) then exports zero-copy.
+// Sharded JAX arrays handed to torch: export refuses (JAX's sharded-export
+// error); the fix the error recommends (gather to one device) then exports
+// zero-copy.
 TEST_F(UserPain, ShardedArrayHandedToTorch) {
   Configure(4);
   std::vector<Device> cpus = local_devices();

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,8 @@ public:
   // The address of the only shard's first element (a device pointer for CUDA
   // device memory). kValueError "unsafe_buffer_pointer() is supported only
   // for unsharded arrays." when the array does not have exactly one
-  // addressable shard on exactly one device (seed 002).
+  // addressable shard on exactly one device (JAX's guard for sharded
+  // arrays).
   Result<uintptr_t> unsafe_buffer_pointer() const;
 
   // Copies the global array, C-ordered, into `dst` (host memory of
@@ -98,7 +100,8 @@ private:
   std::shared_ptr<const detail::ArrayImpl> impl_;
 };
 
-// The single-device copy the seeds recommend before an exchange: copies every
+// The single-device copy JAX's sharded-export error recommends before an
+// exchange: copies every
 // shard of `array` into one array on `device` (an addressable device of any
 // platform) in `memory_kind`. When `array` already lives entirely on `device`
 // in `memory_kind`, returns it without copying. Errors: kRuntimeError when
@@ -107,6 +110,25 @@ private:
 // cannot be allocated.
 Result<Array> gather(const Array &array, const Device &device,
                      MemoryKind memory_kind = MemoryKind::kDevice);
+
+// jax.device_put for an Array: places a copy of `array` on `devices` in
+// `memory_kind`.
+// - One addressable device: gather() onto it (the array itself when it
+//   already lives there in that memory kind).
+// - Several devices (or another process's device): a new array split along
+//   `axis` over `devices` in that order (a negative axis counts from the
+//   end), or replicated on all of them when `axis` is nullopt. The data goes
+//   through host memory; shards on other processes' devices are skipped, as
+//   jax.make_array_from_callback does. `axis` is not read for one device.
+// Errors: kValueError "device_put(): the device list is empty"; kValueError
+// "device_put(): axis A is out of range for an array of shape (..)"; the
+// Sharding factories' errors (mixed platforms, a device listed twice); the
+// Array::from_host() errors (an extent not divisible by the device count);
+// gather()'s and copy_to_host()'s (shards on other processes' devices).
+// Blocks until the copies are complete. Safe to call from several threads.
+Result<Array> device_put(const Array &array, std::vector<Device> devices,
+                         MemoryKind memory_kind = MemoryKind::kDevice,
+                         std::optional<int64_t> axis = 0);
 
 } // namespace interop
 

@@ -11,20 +11,21 @@
 #include "interop/status.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace interop {
 
-enum class Platform {
+enum class Platform : uint8_t {
   kCpu,  // host memory; DLPack kDLCPU
   kCuda, // an NVIDIA GPU through the CUDA runtime; DLPack kDLCUDA
   kTpu,  // a simulated TPU: device memory is opaque, pinned host is kDLTPUHost
 };
 
 // Where on a device an array's bytes live (JAX/XLA memory kinds).
-enum class MemoryKind {
+enum class MemoryKind : uint8_t {
   kDevice,       // "device": the device's own memory (default)
   kPinnedHost,   // "pinned_host": page-locked host memory the device can DMA
   kUnpinnedHost, // "unpinned_host": ordinary pageable host memory
@@ -89,7 +90,7 @@ struct TopologyConfig {
   // count). 0 is allowed only when the process has other devices.
   int cpu_devices_per_process = 1;
   // Simulated TPU devices per process. Their device memory cannot be exported
-  // through DLPack (seed 003); their pinned host memory can.
+  // through DLPack (JAX's TPU export error); their pinned host memory can.
   int tpu_devices_per_process = 0;
   // CUDA devices per process. -1 means "every GPU cudaGetDeviceCount reports
   // in this process" (0 without a GPU); a positive value must not exceed that

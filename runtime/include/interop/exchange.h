@@ -22,7 +22,7 @@
 namespace interop {
 
 // The Python `copy` argument: None, True, False.
-enum class CopyMode {
+enum class CopyMode : uint8_t {
   kIfNeeded, // None: copy only when the request cannot be met otherwise
   kAlways,   // True: always copy; a DLPack export sets IS_COPIED
   kNever,    // False: never copy; fail when a copy would be needed
@@ -146,17 +146,19 @@ private:
 // wording): more than one shard "__dlpack__ only supported for unsharded
 // arrays."; a non-addressable device "Couldn't get local_hardware_id for
 // __dlpack__"; TPU memory other than pinned host "__dlpack__ device only
-// supported for TPU pinned host memory" (seed 003).
+// supported for TPU pinned host memory" (JAX's TPU export error).
 Result<DLDevice> dlpack_device(const Array &array);
 
 // __dlpack__: exports `array` (zero-copy unless a copy is requested or
 // needed). Exactly one heap allocation per zero-copy export (struct, shape
 // and strides in one block); strides are always set (compact row-major);
 // byte_offset is 0. The export keeps the array's memory alive until the
-// deleter runs. Errors: seed 000 (kBufferError) for a sharding over more than
-// one device, fully replicated ones too; the dlpack_device() errors (seed 003
-// for TPU device memory); the ExportOptions errors; with copy=kNever and a
-// needed copy, kValueError (JAX's "Specified device=... which requires a copy
+// deleter runs. Errors: JAX's sharded-export kBufferError ("to_dlpack can
+// only pack a dlpack tensor from an array on a singular device, ...") for a
+// sharding over more than one device, fully replicated ones too; the
+// dlpack_device() errors (TPU device memory among them); the ExportOptions
+// errors; with copy=kNever and a needed copy, kValueError (JAX's "Specified
+// device=... which requires a copy
 // ..." wording) and, for a read-only array requested as legacy,
 // kBufferError.
 Result<ManagedTensor> to_dlpack(const Array &array,
@@ -185,14 +187,14 @@ struct ImportOptions {
 //   versioned major != 1: kBufferError, after calling the deleter and reading
 //     no field but version and deleter;
 //   `target` not addressable: kRuntimeError "DLPack is only supported for
-//     devices addressable by the current process." (seed 001);
+//     devices addressable by the current process." (JAX's error);
 //   ndim < 0 or > 64, NULL shape with ndim > 0, negative extents, element or
 //     byte counts that overflow, stride*extent products that overflow:
 //     kInvalidArgument naming the values;
 //   dtype unsupported or lanes != 1: kInvalidArgument (check_dtype());
 //   a device type with no platform here: kTypeError "Array passed to
 //     from_dlpack is on unsupported device type (DLDeviceType: T, array: A"
-//     (seed 004);
+//     (JAX's error);
 //   NULL data with elements: kInvalidArgument;
 //   copy=kNever with a needed copy (other device, non-compact strides):
 //     kValueError / kBufferError naming device or strides;
@@ -224,9 +226,9 @@ Result<Array> from_dlpack(DLManagedTensor *tensor,
 // The addressable device a DLPack device denotes: kDLCPU -> CPU device with
 // that local id (0 when the id is unknown here, as host memory is shared);
 // kDLCUDA/kDLCUDAHost/kDLCUDAManaged -> that CUDA ordinal; kDLTPUHost -> that
-// TPU device. Unknown types: seed 004's kTypeError, with `array_repr` as the
-// array part of the message; known types without a device here:
-// kRuntimeError naming the type and id.
+// TPU device. Unknown types: JAX's unsupported-device-type kTypeError (see
+// from_dlpack()), with `array_repr` as the array part of the message; known
+// types without a device here: kRuntimeError naming the type and id.
 Result<Device> local_device_for(DLDevice dl_device,
                                 std::string_view array_repr = "<DLTensor>");
 
@@ -256,7 +258,7 @@ struct CudaArrayInterface {
   std::optional<intptr_t> stream;
 };
 
-// Errors: seed 002's kValueError "__cuda_array_interface__() is supported
+// Errors: JAX's kValueError "__cuda_array_interface__() is supported
 // only for unsharded arrays." when the array does not have exactly one
 // addressable shard on exactly one device; kAttributeError
 // "__cuda_array_interface__ is only defined for NVidia GPU buffers." for

@@ -19,7 +19,7 @@ namespace interop {
 // equal contiguous blocks along one axis, in device order).
 class Sharding {
 public:
-  enum class Kind {
+  enum class Kind : uint8_t {
     kSingleDevice, // one device holds the whole array
     kReplicated,   // every device holds the whole array
     kSplit,        // device i holds block i of `axis()`

@@ -6,6 +6,7 @@
 #ifndef INTEROP_STATUS_H
 #define INTEROP_STATUS_H
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -17,7 +18,7 @@
 namespace interop {
 
 // What went wrong, spelled as the exception a Python binding raises.
-enum class StatusCode {
+enum class StatusCode : uint8_t {
   kOk = 0,
   // The array cannot be exchanged as asked (DLPack's "un-exportable data").
   // Python: BufferError.
@@ -107,15 +108,18 @@ public:
 
   // The value; aborts if !ok().
   T &value() & {
-    check();
+    if (!value_)
+      detail::die_on_bad_result_access(status_);
     return *value_;
   }
   const T &value() const & {
-    check();
+    if (!value_)
+      detail::die_on_bad_result_access(status_);
     return *value_;
   }
   T &&value() && {
-    check();
+    if (!value_)
+      detail::die_on_bad_result_access(status_);
     return std::move(*value_);
   }
   T &operator*() & { return value(); }
@@ -125,10 +129,6 @@ public:
   const T *operator->() const { return &value(); }
 
 private:
-  void check() const {
-    if (!value_)
-      detail::die_on_bad_result_access(status_);
-  }
   Status status_;
   std::optional<T> value_;
 };

@@ -1,5 +1,8 @@
-"""The five JAX errors (shared/seeds) and JAX's related guards, at the Python
-level: JAX's exception classes and JAX's exact messages."""
+"""The five JAX errors the project exists for (exporting a sharded array,
+importing onto another process's device, the CUDA array interface of a
+sharded array, exporting TPU device memory, importing from an unsupported
+device type) and JAX's related guards, at the Python level: JAX's exception
+classes and JAX's exact messages."""
 
 import re
 
@@ -13,33 +16,33 @@ def exact(message):
     return "^" + re.escape(message) + "$"
 
 
-SEED_000 = ("to_dlpack can only pack a dlpack tensor from an array on a "
+SHARDED_EXPORT = ("to_dlpack can only pack a dlpack tensor from an array on a "
             "singular device, but an array with a Sharding over {} devices "
             "was provided.")
-SEED_001 = ("DLPack is only supported for devices addressable by the current "
+NON_ADDRESSABLE_IMPORT = ("DLPack is only supported for devices addressable by the current "
             "process.")
-SEED_002 = "__cuda_array_interface__() is supported only for unsharded arrays."
-SEED_003 = "__dlpack__ device only supported for TPU pinned host memory"
-SEED_004 = ("Array passed to from_dlpack is on unsupported device type "
+SHARDED_CUDA_ARRAY_INTERFACE = "__cuda_array_interface__() is supported only for unsharded arrays."
+TPU_DEVICE_EXPORT = "__dlpack__ device only supported for TPU pinned host memory"
+UNSUPPORTED_DEVICE_TYPE = ("Array passed to from_dlpack is on unsupported device type "
             "(DLDeviceType: {}, array: {}")
 
 
-# ---- seed 000: exporting a sharded array -----------------------------------
+# ---- exporting a sharded array ---------------------------------------------
 
 @pytest.mark.parametrize("axis", [0, 1, None], ids=["split0", "split1",
                                                      "replicated"])
-def test_seed_000_sharded_export(topology, axis):
+def test_sharded_export(topology, axis):
     shim = topology(cpu_devices=4)
     x = shim.device_put(np.zeros((4, 8), np.float32), shim.local_devices(),
                         axis=axis)
     for max_version in (None, (1, 1)):
-        with pytest.raises(BufferError, match=exact(SEED_000.format(4))):
+        with pytest.raises(BufferError, match=exact(SHARDED_EXPORT.format(4))):
             x.__dlpack__(max_version=max_version)
 
 
-def test_seed_000_reaches_numpy_and_the_shim_as_consumers(shim):
+def test_sharded_export_reaches_numpy_and_the_shim_as_consumers(shim):
     x = shim.device_put(np.arange(4.0), shim.local_devices("cpu"), axis=None)
-    with pytest.raises(BufferError, match=exact(SEED_000.format(2))):
+    with pytest.raises(BufferError, match=exact(SHARDED_EXPORT.format(2))):
         np.from_dlpack(x)  # NumPy calls __dlpack__ directly
     with pytest.raises(BufferError,
                        match=exact("__dlpack__ only supported for unsharded "
@@ -47,7 +50,7 @@ def test_seed_000_reaches_numpy_and_the_shim_as_consumers(shim):
         shim.from_dlpack(x)  # JAX's order: __dlpack_device__ first
 
 
-def test_seed_000_fix_gather_then_export(shim):
+def test_sharded_export_fix_gather_then_export(shim):
     source = np.arange(8.0).reshape(2, 4)
     x = shim.device_put(source, shim.local_devices("cpu"), axis=1)
     gathered = shim.device_put(x, shim.local_devices("cpu")[0])
@@ -55,32 +58,32 @@ def test_seed_000_fix_gather_then_export(shim):
     np.testing.assert_array_equal(np.from_dlpack(gathered), source)
 
 
-# ---- seed 001: importing onto another process's device ---------------------
+# ---- importing onto another process's device --------------------------------
 
-def test_seed_001_import_onto_non_addressable_device(topology):
+def test_import_onto_non_addressable_device(topology):
     shim = topology(cpu_devices=1, process_count=2, process_index=1)
     remote = [d for d in shim.devices() if not d.is_addressable]
     assert [d.process_index for d in remote] == [0]
-    with pytest.raises(RuntimeError, match=exact(SEED_001)):
+    with pytest.raises(RuntimeError, match=exact(NON_ADDRESSABLE_IMPORT)):
         shim.from_dlpack(np.arange(3.0), device=remote[0])
     local = shim.from_dlpack(np.arange(3.0), device=shim.local_devices()[0])
     assert local.devices() == {shim.local_devices()[0]}
 
 
-def test_seed_001_for_a_raw_capsule_keeps_it_unconsumed(topology):
+def test_non_addressable_import_of_a_raw_capsule_keeps_it_unconsumed(topology):
     shim = topology(cpu_devices=1, process_count=2)
     remote = [d for d in shim.devices() if not d.is_addressable][0]
     cap = np.arange(3.0).__dlpack__()
-    with pytest.raises(RuntimeError, match=exact(SEED_001)):
+    with pytest.raises(RuntimeError, match=exact(NON_ADDRESSABLE_IMPORT)):
         shim.from_dlpack(cap, device=remote)
     assert capsule_name(cap) == "dltensor"
 
 
-# ---- seed 002: the CUDA array interface of a sharded array -----------------
+# ---- the CUDA array interface of a sharded array ---------------------------
 
-def test_seed_002_cuda_array_interface_of_sharded_array(shim):
+def test_cuda_array_interface_of_sharded_array(shim):
     x = shim.device_put(np.zeros((2, 2)), shim.local_devices("cpu"), axis=0)
-    with pytest.raises(ValueError, match=exact(SEED_002)):
+    with pytest.raises(ValueError, match=exact(SHARDED_CUDA_ARRAY_INTERFACE)):
         x.__cuda_array_interface__
     with pytest.raises(ValueError,
                        match=exact("unsafe_buffer_pointer() is supported "
@@ -93,36 +96,36 @@ def test_cuda_array_interface_is_absent_on_cpu(shim):
     assert not hasattr(x, "__cuda_array_interface__")  # AttributeError
 
 
-# ---- seed 003: exporting TPU device memory ---------------------------------
+# ---- exporting TPU device memory -------------------------------------------
 
-def test_seed_003_tpu_device_memory_export(shim):
+def test_tpu_device_memory_export(shim):
     tpu = shim.local_devices("tpu")[0]
     x = shim.device_put(np.arange(4.0), tpu)
     assert x.memory_kind == "device"
-    with pytest.raises(BufferError, match=exact(SEED_003)):
+    with pytest.raises(BufferError, match=exact(TPU_DEVICE_EXPORT)):
         x.__dlpack_device__()
-    with pytest.raises(BufferError, match=exact(SEED_003)):
+    with pytest.raises(BufferError, match=exact(TPU_DEVICE_EXPORT)):
         x.__dlpack__()
-    with pytest.raises(BufferError, match=exact(SEED_003)):
+    with pytest.raises(BufferError, match=exact(TPU_DEVICE_EXPORT)):
         np.from_dlpack(x)
-    # The fix the seed recommends: pinned host memory on the same device.
+    # The fix JAX's error recommends: pinned host memory on the same device.
     pinned = shim.device_put(x, tpu, memory_kind="pinned_host")
     assert pinned.__dlpack_device__() == (20, tpu.local_hardware_id)
 
 
-# ---- seed 004: importing from an unplaceable device type -------------------
+# ---- importing from an unsupported device type ------------------------------
 
-def test_seed_004_unsupported_device_type_from_a_producer(shim):
+def test_unsupported_device_type_from_a_producer(shim):
     forged = ForgedTensor(np.arange(3.0), device=(7, 0))  # kDLVulkan
     producer = Producer(forged)
     with pytest.raises(TypeError,
-                       match=exact(SEED_004.format(7, str(producer)))):
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(7, str(producer)))):
         shim.from_dlpack(producer)
     # JAX decides on __dlpack_device__ alone: no tensor was exported.
     assert producer.calls == [] and forged.deleted == 0
 
 
-def test_seed_004_prints_an_int_enum_like_jax(shim):
+def test_unsupported_device_type_prints_an_int_enum_like_jax(shim):
     import enum
 
     class DLDeviceType(enum.IntEnum):  # what torch returns
@@ -131,12 +134,12 @@ def test_seed_004_prints_an_int_enum_like_jax(shim):
     forged = ForgedTensor(np.arange(3.0), device=(4, 0))
     producer = Producer(forged, dlpack_device=(DLDeviceType.kDLOpenCL, 0))
     with pytest.raises(TypeError,
-                       match=exact(SEED_004.format(
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
                            f"{DLDeviceType.kDLOpenCL}", str(producer)))):
         shim.from_dlpack(producer)
 
 
-def test_seed_004_from_an_ndarray_subclass_that_moves_it(shim):
+def test_unsupported_device_type_from_an_ndarray_subclass_that_moves_it(shim):
     # from_dlpack skips __dlpack_device__ for exactly numpy.ndarray (always
     # host memory); a subclass may answer otherwise and must be asked.
     class Elsewhere(np.ndarray):
@@ -145,11 +148,11 @@ def test_seed_004_from_an_ndarray_subclass_that_moves_it(shim):
 
     x = np.arange(3.0).view(Elsewhere)
     with pytest.raises(TypeError,
-                       match=exact(SEED_004.format(7, str(x)))):
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(7, str(x)))):
         shim.from_dlpack(x)
 
 
-def test_seed_004_raw_capsule_describes_the_tensor(shim):
+def test_unsupported_device_type_of_a_raw_capsule_describes_the_tensor(shim):
     forged = ForgedTensor(np.arange(3.0), device=(7, 0))
     cap = forged.capsule()
     # No __dlpack_device__ and no Python array to print: the runtime names
