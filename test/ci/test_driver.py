@@ -213,6 +213,15 @@ def test_baseline_suppresses_exactly_the_recorded_findings(project_factory):
     os.remove(p.path("src/c.cpp"))
     p.write_database()
 
+    # Fixed findings leave stale entries, which a full run points out.
+    p.write("src/a.cpp", finding("a1"))
+    r = p.run("--baseline", "baseline.json")
+    assert r.returncode == 0
+    assert ("0 findings, 2 in the baseline, 1 baseline entry no longer found"
+            in r.stderr), r.stderr
+    p.write("src/a.cpp", "// one\n// two\n// three\n" + finding("a1") +
+            "\n" + finding("a2", 1) + finding("a3", 2))
+
     # A baseline of one file does not hide another's findings.
     p.run("--write-baseline", "only-b.json", "src/b.cpp")
     r = p.run("--baseline", "only-b.json")
