@@ -69,6 +69,14 @@ def test_exit_codes(project_factory):
     assert bad_baseline.returncode == 2
     assert "is not an interop-tidy baseline" in bad_baseline.stderr
     assert p.run("no/such/file.cpp").returncode == 2
+    unwritable = p.run("--sarif", "/proc/no/such/dir/out.sarif")
+    assert unwritable.returncode == 2 and \
+        "cannot write /proc/no/such/dir/out.sarif" in unwritable.stderr
+    with open(p.path("build/compile_commands.json"), "w") as f:
+        f.write('[{"directory": "/"}]')
+    bad_db = p.run()
+    assert bad_db.returncode == 2 and 'entry 0 has no "file"' in bad_db.stderr
+    p.write_database()
 
     # The gate never passes where it did not run.
     none_enabled = p.run(checks="-*,misc-unused-parameters")
