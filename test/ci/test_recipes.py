@@ -290,3 +290,12 @@ def test_clang_tidy_diff(tmp_path):
         r = sh(block.replace("/usr/lib/llvm-22/bin/clang-tidy", other), p.root)
         assert r.returncode != 0
         assert "interop-tidy: refusing to run" in r.stdout + r.stderr
+    default = shutil.which("clang-tidy")
+    if default and "llvm-22" not in os.path.realpath(default):
+        # Without -clang-tidy-binary it runs the distribution's default
+        # clang-tidy (an older major on Debian): that fails too.
+        plain = re.sub(r"-clang-tidy-binary \S+ \\\n\s*", "", block)
+        assert "-clang-tidy-binary" not in plain
+        r = sh(plain, p.root)
+        assert r.returncode != 0
+        assert "interop-tidy: refusing to run" in r.stdout + r.stderr
