@@ -10,7 +10,8 @@ PACKAGES=(
   libclang-rt-22-dev
   libdlpack-dev googletest libgtest-dev libbenchmark-dev
   python3-dev python3-numpy python3-torch python3-pytest
-  clang-tidy-19
+  clang-tidy-19 python3-yaml python3-jsonschema
+  vim-nox vim-ale neovim emacs-nox elpa-flycheck
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
