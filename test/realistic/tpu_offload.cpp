@@ -43,16 +43,20 @@ Status expected_tpu(const char *what, const Array &array) {
 
 class HostOffloader {
 public:
-  explicit HostOffloader(interop::Device tpu) : tpu_(tpu) {}
+  // `staging` is another TPU of this process whose pinned host memory holds
+  // copies that must outlive the step.
+  HostOffloader(interop::Device tpu, interop::Device staging)
+      : tpu_(tpu), staging_(staging) {}
 
   Result<ManagedTensor> export_to_host(const Array &activation) const;
-  Result<ManagedTensor> export_preferring_pinned(const Array &activation,
-                                                 bool use_pinned) const;
+  Result<ManagedTensor> export_for_reader(const Array &activation,
+                                          bool keeps_past_step) const;
   Status offload_shards(const Array &activation, HostSink &sink) const;
   Status offload_pinned_shards(const Array &activation, HostSink &sink) const;
 
 private:
   interop::Device tpu_;
+  interop::Device staging_;
 };
 
 Result<ManagedTensor>
@@ -72,19 +76,23 @@ HostOffloader::export_to_host(const Array &activation) const {
   return Status(StatusCode::kInternal, "unknown memory kind");
 }
 
-// A pinned copy is preferred when the caller asks for one and it can be
-// made; otherwise the activation is exported in place, which needs it to be
-// in pinned host memory already.
+// Readers that keep the tensor past the step get a private pinned copy on
+// the staging TPU (the activation's buffer is donated to the next step);
+// the others share the activation, already in pinned host memory.
 Result<ManagedTensor>
-HostOffloader::export_preferring_pinned(const Array &activation,
-                                        bool use_pinned) const {
+HostOffloader::export_for_reader(const Array &activation,
+                                 bool keeps_past_step) const {
   if (activation.platform() != Platform::kTpu ||
       !activation.is_single_device() ||
       activation.memory_kind() != MemoryKind::kPinnedHost)
-    return expected_tpu("export_preferring_pinned", activation);
+    return expected_tpu("export_for_reader", activation);
   Result<Array> copy =
-      interop::gather(activation, tpu_, MemoryKind::kPinnedHost);
-  const Array &source = (use_pinned && copy.ok()) ? *copy : activation;
+      keeps_past_step
+          ? interop::gather(activation, staging_, MemoryKind::kPinnedHost)
+          : Result<Array>(Status(StatusCode::kInternal, "no copy needed"));
+  if (keeps_past_step && !copy.ok())
+    return copy.status();
+  const Array &source = keeps_past_step ? *copy : activation;
   return interop::to_dlpack(source); // ok: equivalent-form
 }
 
