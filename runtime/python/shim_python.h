@@ -132,6 +132,17 @@ PyObject *export_capsule(ManagedTensor &tensor);
 PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
                          const ImportOptions &options);
 
+// The device the tensor in an unconsumed "dltensor" or "dltensor_versioned"
+// capsule reports; nullopt for any other capsule and for a versioned tensor
+// of another major version (whose other fields must not be read).
+std::optional<DLDevice> capsule_device(PyObject *capsule);
+
+// detail::import_keep_on_failure(), with the GIL released around a copy of
+// at least kReleaseGilBytes (the producer's deleter runs with it held).
+Result<Array> import_without_gil(DLManagedTensorVersioned *tensor,
+                                 const std::optional<Device> &target,
+                                 const ImportOptions &options);
+
 // Asks `obj` for a capsule: `obj.__dlpack__(max_version=(1, 1))`, falling
 // back to the legacy `obj.__dlpack__()` for producers that predate
 // max_version (NumPy < 2, PyTorch < 2.4; remembered per type), and to the

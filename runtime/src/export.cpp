@@ -184,10 +184,16 @@ Result<ManagedTensor> to_dlpack(const Array &array,
                       detail::device_type_text(out_type) + ")");
   }
 
-  Result<intptr_t> stream = detail::resolve_stream(
-      options.stream, !dst.host_accessible(), out, detail::StreamUse::kExport);
-  if (!stream.ok())
-    return stream.status();
+  // The common export, host memory without a stream, has nothing to check.
+  intptr_t stream = -1;
+  if (options.stream || !dst.host_accessible()) {
+    Result<intptr_t> resolved =
+        detail::resolve_stream(options.stream, !dst.host_accessible(), out,
+                               detail::StreamUse::kExport);
+    if (!resolved.ok())
+      return resolved.status();
+    stream = *resolved;
+  }
 
   bool read_only_legacy = legacy && a.read_only;
   bool copy = move || options.copy == CopyMode::kAlways || read_only_legacy;
@@ -220,9 +226,9 @@ Result<ManagedTensor> to_dlpack(const Array &array,
     owner = std::move(*buffer);
     data = owner->data();
   }
-  if (*stream != -1)
+  if (stream != -1)
     if (Status s =
-            detail::cuda::order_consumer_after_runtime(dst.ordinal, *stream);
+            detail::cuda::order_consumer_after_runtime(dst.ordinal, stream);
         !s.ok())
       return s;
 

@@ -5,10 +5,25 @@
 
 #include "interop/interop.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace interop {
 namespace detail {
+
+// How a caller that holds a lock lets it go during the long part of an
+// import, its copy: `unlock` runs before a copy of at least `min_bytes`
+// bytes and returns a token that `relock` gets back once the copy is done.
+// The producer's deleter always runs with the lock held, after `relock`:
+// the Python binding's lock is the GIL, which deleters of Python producers
+// (NumPy 1.x's among them) need and do not take themselves. Both may be
+// left NULL (with min_bytes SIZE_MAX: never).
+struct CopyUnlock {
+  size_t min_bytes = SIZE_MAX;
+  void *(*unlock)() = nullptr;
+  void (*relock)(void *token) = nullptr;
+};
 
 // from_dlpack() for a consumer that must leave a tensor with its producer
 // when the import fails: the PyCapsule protocol renames a capsule, and so
@@ -20,12 +35,15 @@ namespace detail {
 //   deleter has already run when the import copied, and runs when the last
 //   reference to the memory goes away when it did not).
 // Public from_dlpack() cannot offer this: it takes ownership on every path.
+// `unlock` says which lock to let go around the copy, if any.
 Result<Array> import_keep_on_failure(DLManagedTensorVersioned *tensor,
                                      const std::optional<Device> &target,
-                                     const ImportOptions &options);
+                                     const ImportOptions &options,
+                                     const CopyUnlock &unlock = {});
 Result<Array> import_keep_on_failure(DLManagedTensor *tensor,
                                      const std::optional<Device> &target,
-                                     const ImportOptions &options);
+                                     const ImportOptions &options,
+                                     const CopyUnlock &unlock = {});
 
 } // namespace detail
 } // namespace interop
