@@ -12,8 +12,6 @@
 //   reference to a zero-copy import may go away on any thread.
 #include "shim_python.h"
 
-#include "import_internal.h" // the runtime's keep-on-failure import
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -21,6 +19,17 @@
 
 namespace interop {
 namespace python {
+
+namespace {
+// Other Python threads run while an export or import copies.
+void *release_gil() { return PyEval_SaveThread(); }
+void reacquire_gil(void *state) {
+  PyEval_RestoreThread(static_cast<PyThreadState *>(state));
+}
+} // namespace
+
+const detail::CopyUnlock kUnlockGil{kReleaseGilBytes, &release_gil,
+                                    &reacquire_gil};
 
 CapsuleStats &capsule_stats() {
   static CapsuleStats stats;
@@ -70,16 +79,6 @@ PyObject *new_owning_capsule(DLManagedTensor *managed) {
 }
 
 // ---- consumer side ------------------------------------------------------
-
-// The GIL let go around an import's large copy (detail::CopyUnlock): other
-// Python threads run meanwhile. The producer's deleter runs after the GIL
-// is back.
-void *release_gil() { return PyEval_SaveThread(); }
-void reacquire_gil(void *state) {
-  PyEval_RestoreThread(static_cast<PyThreadState *>(state));
-}
-constexpr detail::CopyUnlock kUnlockGil{kReleaseGilBytes, &release_gil,
-                                        &reacquire_gil};
 
 // The import itself. The runtime's public from_dlpack() takes ownership on
 // every path and calls the deleter at once when the import fails, but a
@@ -393,12 +392,6 @@ std::optional<DLDevice> capsule_device(PyObject *capsule) {
   }
   PyErr_Clear();
   return std::nullopt;
-}
-
-Result<Array> import_without_gil(DLManagedTensorVersioned *tensor,
-                                 const std::optional<Device> &target,
-                                 const ImportOptions &options) {
-  return detail::import_keep_on_failure(tensor, target, options, kUnlockGil);
 }
 
 PyObject *capsule_from_producer(PyObject *obj) {

@@ -347,8 +347,8 @@ PyObject *import_shim_array(const Array &array,
   // NOLINTEND(interop-sharded-dlpack-export)
   if (!tensor.ok())
     return raise_status(tensor.status());
-  Result<Array> imported =
-      import_without_gil(tensor->versioned(), target, options);
+  Result<Array> imported = detail::import_keep_on_failure(
+      tensor->versioned(), target, options, kUnlockGil);
   if (!imported.ok())
     return raise_status(imported.status()); // `tensor` runs the deleter
   (void)tensor->release();                  // the import owns the export now

@@ -1,4 +1,5 @@
 // DLPack export (__dlpack__, __dlpack_device__) and __cuda_array_interface__.
+#include "exchange_internal.h"
 #include "internal.h"
 
 #include <new>
@@ -137,6 +138,12 @@ Result<DLDevice> dlpack_device(const Array &array) {
 
 Result<ManagedTensor> to_dlpack(const Array &array,
                                 const ExportOptions &options) {
+  return detail::export_unlocked(array, options, {});
+}
+
+Result<ManagedTensor> detail::export_unlocked(const Array &array,
+                                              const ExportOptions &options,
+                                              const CopyUnlock &unlock) {
   if (array.num_devices() > 1)
     return Status(StatusCode::kBufferError,
                   "to_dlpack can only pack a dlpack tensor from an array on a "
@@ -219,6 +226,7 @@ Result<ManagedTensor> to_dlpack(const Array &array,
     auto buffer = detail::allocate(dst, a.shard_bytes);
     if (!buffer.ok())
       return buffer.status();
+    Unlocked unlocked(unlock, a.shard_bytes);
     if (Status s = detail::copy_bytes(dst, (*buffer)->data(), src, shard.data,
                                       a.shard_bytes);
         !s.ok())

@@ -1,5 +1,5 @@
 // DLPack import (from_dlpack): validation, placement, zero-copy or copy.
-#include "import_internal.h"
+#include "exchange_internal.h"
 #include "internal.h"
 
 #include <algorithm>
@@ -505,25 +505,6 @@ Status copy_repacked(const SourceTensor &src, const int64_t *strides,
   return Status();
 }
 
-// The caller's lock let go for the scope of a large copy (CopyUnlock).
-class Unlocked {
-public:
-  Unlocked(const detail::CopyUnlock &unlock, size_t nbytes)
-      : unlock_(nbytes >= unlock.min_bytes && unlock.unlock ? &unlock
-                                                            : nullptr),
-        token_(unlock_ ? unlock_->unlock() : nullptr) {}
-  ~Unlocked() {
-    if (unlock_ && unlock_->relock)
-      unlock_->relock(token_);
-  }
-  Unlocked(const Unlocked &) = delete;
-  Unlocked &operator=(const Unlocked &) = delete;
-
-private:
-  const detail::CopyUnlock *unlock_;
-  void *token_;
-};
-
 // A copy into a fresh buffer in the plan's placement; the producer's
 // deleter runs as soon as the copy is complete, with the caller's lock held.
 template <typename MT>
@@ -537,7 +518,7 @@ Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
   if (src.count > 0) {
     if (Status s = follow_producer(src, plan); !s.ok())
       return s;
-    Unlocked unlocked(unlock, src.nbytes);
+    detail::Unlocked unlocked(unlock, src.nbytes);
     Status copied =
         src.extent.compact
             ? detail::copy_bytes(plan.dst, out, src.source.place, src.element0,
