@@ -126,7 +126,8 @@ PyObject *array_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
   // The binding is the boundary: the runtime itself raises JAX's BufferError
   // for a sharded or TPU-device array and raise_status() surfaces it.
   // NOLINTBEGIN(interop-sharded-dlpack-export)
-  Result<ManagedTensor> tensor = to_dlpack(array_of(self), options);
+  Result<ManagedTensor> tensor =
+      detail::export_unlocked(array_of(self), options, kUnlockGil);
   // NOLINTEND(interop-sharded-dlpack-export)
   if (!tensor.ok())
     return raise_status(tensor.status());

@@ -12,8 +12,6 @@
 //   reference to a zero-copy import may go away on any thread.
 #include "shim_python.h"
 
-#include "import_internal.h" // the runtime's keep-on-failure import
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -21,6 +19,17 @@
 
 namespace interop {
 namespace python {
+
+namespace {
+// Other Python threads run while an export or import copies.
+void *release_gil() { return PyEval_SaveThread(); }
+void reacquire_gil(void *state) {
+  PyEval_RestoreThread(static_cast<PyThreadState *>(state));
+}
+} // namespace
+
+const detail::CopyUnlock kUnlockGil{kReleaseGilBytes, &release_gil,
+                                    &reacquire_gil};
 
 CapsuleStats &capsule_stats() {
   static CapsuleStats stats;
@@ -43,14 +52,19 @@ void release_unconsumed(PyObject *capsule) {
     return;
   }
   ++capsule_stats().released_unconsumed;
+  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
+  if (!managed || !managed->deleter)
+    return;
+  if (!PyErr_Occurred()) {
+    managed->deleter(managed);
+    return;
+  }
   // The deleter may drop the last reference to Python objects (a zero-copy
   // import of a NumPy array, say), whose finalisers would clobber an
   // exception that is propagating while this capsule dies.
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
-  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
-  if (managed && managed->deleter)
-    managed->deleter(managed);
+  managed->deleter(managed);
   PyErr_Restore(type, value, traceback);
 }
 
@@ -73,6 +87,10 @@ PyObject *new_owning_capsule(DLManagedTensor *managed) {
 // from_dlpack() with exactly that difference: on failure the capsule still
 // owns the tensor, and on success ownership has passed to the runtime (which
 // has already called the deleter if it copied), so the capsule is renamed.
+// The capsule is renamed before the import, not after: a large copy runs
+// without the GIL, and another thread importing the same capsule meanwhile
+// must find it taken ("already consumed"), not import it a second time. A
+// failed import gives the capsule its own name back.
 template <typename Managed>
 PyObject *import_as(PyObject *capsule, const char *name, const char *used_name,
                     const std::optional<Device> &target,
@@ -80,13 +98,16 @@ PyObject *import_as(PyObject *capsule, const char *name, const char *used_name,
   auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
   if (!managed)
     return nullptr; // unreachable: the name matched and capsules hold non-NULL
+  if (PyCapsule_SetName(capsule, used_name) != 0)
+    return nullptr;
   Result<Array> result =
-      detail::import_keep_on_failure(managed, target, options);
-  if (!result.ok())
+      detail::import_keep_on_failure(managed, target, options, kUnlockGil);
+  if (!result.ok()) {
+    // The capsule still owns the tensor: its destructor must release it.
+    if (PyCapsule_SetName(capsule, name) != 0)
+      return nullptr;
     return raise_status(result.status());
-  // Ownership passed with the successful import, so the capsule's destructor
-  // must no longer call the deleter.
-  PyCapsule_SetName(capsule, used_name);
+  }
   ++capsule_stats().imported;
   return wrap_array(std::move(*result));
 }
@@ -351,6 +372,26 @@ PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
                  "\"dltensor_versioned\", got one named %s%s%s",
                  name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
   return nullptr;
+}
+
+std::optional<DLDevice> capsule_device(PyObject *capsule) {
+  const char *name = PyCapsule_GetName(capsule);
+  if (!name) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  if (name_is(name, kVersionedName)) {
+    auto *m = static_cast<DLManagedTensorVersioned *>(
+        PyCapsule_GetPointer(capsule, name));
+    if (m && m->version.major == DLPACK_MAJOR_VERSION)
+      return m->dl_tensor.device;
+  } else if (name_is(name, kLegacyName)) {
+    if (auto *m =
+            static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, name)))
+      return m->dl_tensor.device;
+  }
+  PyErr_Clear();
+  return std::nullopt;
 }
 
 PyObject *capsule_from_producer(PyObject *obj) {

@@ -318,97 +318,84 @@ bool parse_target(PyObject *obj, std::optional<Device> *out) {
   return false;
 }
 
-// True for instances of exactly numpy.ndarray (not subclasses, which may
-// override __dlpack_device__). NumPy allocates every ndarray in host memory,
-// so its __dlpack_device__ always answers (kDLCPU, 0); skipping the call
-// saves about a tenth of an import (NumPy builds a tuple for it). The type is
-// recognised by identity with the ndarray of the numpy module already
-// imported, never by name alone, and remembered after the first match.
-bool is_exact_numpy_ndarray(PyObject *x) {
-  static PyTypeObject *ndarray = nullptr; // a strong reference, kept
-  PyTypeObject *type = Py_TYPE(x);
-  if (ndarray)
-    return type == ndarray;
-  if (std::strcmp(type->tp_name, "numpy.ndarray") != 0)
-    return false;
-  PyObject *name = PyUnicode_FromString("numpy");
-  PyObject *numpy = name ? PyImport_GetModule(name) : nullptr;
-  Py_XDECREF(name);
-  PyObject *found = numpy ? PyObject_GetAttrString(numpy, "ndarray") : nullptr;
-  Py_XDECREF(numpy);
-  PyErr_Clear(); // not finding numpy only means "not the fast path"
-  if (found == reinterpret_cast<PyObject *>(type)) {
-    ndarray = type; // keeps the reference `found` holds
+// True when `x`'s type has both protocol methods (looked up on the type, as
+// for every special method), else false with JAX's TypeError.
+bool has_protocol_methods(PyObject *x) {
+  static PyObject *dlpack_name = interned("__dlpack__");
+  static PyObject *device_name = interned("__dlpack_device__");
+  if (_PyType_Lookup(Py_TYPE(x), device_name) &&
+      _PyType_Lookup(Py_TYPE(x), dlpack_name))
     return true;
-  }
-  Py_XDECREF(found);
+  PyErr_SetString(PyExc_TypeError,
+                  "The array passed to from_dlpack must have __dlpack__ and "
+                  "__dlpack_device__ methods.");
   return false;
 }
 
-// Asks a producer for its device through __dlpack_device__, after checking
-// that it has both protocol methods, and maps it onto this process's device
-// (an error Result where it has none). Raises (JAX's TypeError for an
-// unsupported device type) and returns nullopt; nothing is exported then.
-std::optional<Result<Device>> producer_device(PyObject *x) {
-  static PyObject *dlpack_name = interned("__dlpack__");
-  static PyObject *device_name = interned("__dlpack_device__");
-  PyObject *device_method = _PyType_Lookup(Py_TYPE(x), device_name);
-  if (!device_method || !_PyType_Lookup(Py_TYPE(x), dlpack_name)) {
-    PyErr_SetString(PyExc_TypeError,
-                    "The array passed to from_dlpack must have __dlpack__ and "
-                    "__dlpack_device__ methods.");
-    return std::nullopt;
-  }
-  PyObject *self_arg[1] = {x};
-  PyObject *device_obj =
-      call_special_found(device_method, device_name, self_arg, 1, nullptr);
-  if (!device_obj)
-    return std::nullopt;
-  DLDevice dl_device;
-  if (!parse_dl_device("__dlpack_device__() result", device_obj, &dl_device)) {
-    Py_DECREF(device_obj);
-    return std::nullopt;
-  }
-  Result<Device> local = local_device_for(dl_device);
-  if (!local.ok() && local.status().code() == StatusCode::kTypeError) {
-    // The unsupported device type. JAX builds this message in Python, from the
-    // value
-    // __dlpack_device__ returned and the array, with an f-string:
-    // format(device_type) and str(array). The runtime decided the refusal;
-    // the text is spelled here because only Python can format those values
-    // the way JAX's f-string does (an IntEnum prints as its int on 3.11).
-    PyObject *type_text =
-        PyObject_Format(PyTuple_GET_ITEM(device_obj, 0), nullptr);
-    Py_DECREF(device_obj);
-    if (!type_text)
-      return std::nullopt;
-    PyErr_Format(PyExc_TypeError,
-                 "Array passed to from_dlpack is on unsupported device type "
-                 "(DLDeviceType: %U, array: %S",
-                 type_text, x);
-    Py_DECREF(type_text);
-    return std::nullopt;
-  }
-  Py_DECREF(device_obj);
-  return local;
+// A shim Array, imported without a capsule: JAX's order (its
+// __dlpack_device__ refusal of a sharded or TPU-device array first), then
+// the runtime's export handed straight to its import.
+PyObject *import_shim_array(const Array &array,
+                            const std::optional<Device> &target,
+                            const ImportOptions &options) {
+  Result<DLDevice> device = array_dl_device(array);
+  if (!device.ok())
+    return raise_status(device.status());
+  // Single-device and addressable: array_dl_device() refused anything else.
+  // NOLINTBEGIN(interop-sharded-dlpack-export)
+  Result<ManagedTensor> tensor = to_dlpack(array);
+  // NOLINTEND(interop-sharded-dlpack-export)
+  if (!tensor.ok())
+    return raise_status(tensor.status());
+  Result<Array> imported = detail::import_keep_on_failure(
+      tensor->versioned(), target, options, kUnlockGil);
+  if (!imported.ok())
+    return raise_status(imported.status()); // `tensor` runs the deleter
+  (void)tensor->release();                  // the import owns the export now
+  return wrap_array(std::move(*imported));
 }
 
-// The producer's device as this process's device (an error Result where it
-// has none), or nullopt with an exception raised. For the two producers
-// whose answer is known here, NumPy's ndarray and the shim's own Array, the
-// Python call to __dlpack_device__ is skipped; the answer is the same.
-std::optional<Result<Device>> producer_placement(PyObject *x) {
-  if (is_exact_numpy_ndarray(x))
-    return local_device_for({kDLCPU, 0});
-  if (Py_IS_TYPE(x, &ArrayType)) {
-    Result<DLDevice> device = array_dl_device(unwrap_array(x));
-    if (!device.ok()) {
-      raise_status(device.status());
-      return std::nullopt;
-    }
-    return local_device_for(*device);
+// JAX's TypeError for a producer whose tensor is on a device type with no
+// platform here. JAX formats the type that __dlpack_device__ returned
+// (f"{dl_device_type}": an int, or an IntEnum, which formats as its int)
+// and str(x); the type here is the one the tensor reports.
+PyObject *raise_unsupported_device_type(PyObject *x, int32_t type) {
+  PyErr_Format(PyExc_TypeError,
+               "Array passed to from_dlpack is on unsupported device type "
+               "(DLDeviceType: %d, array: %S",
+               static_cast<int>(type), x);
+  return nullptr;
+}
+
+// Imports the capsule x.__dlpack__() returned (a new reference, which this
+// consumes). On failure the capsule, unconsumed, is released first, so that
+// the producer's deleter has run exactly once by the time the error is
+// raised (and the producer's capsule destructor never runs with an
+// exception set).
+PyObject *import_from_producer(PyObject *x, PyObject *capsule,
+                               const std::optional<Device> &target,
+                               const ImportOptions &options) {
+  PyObject *result = import_capsule(capsule, target, options);
+  if (result) {
+    Py_DECREF(capsule); // renamed: its destructor leaves the tensor alone
+    return result;
   }
-  return producer_device(x);
+  std::optional<DLDevice> device;
+  if (PyErr_ExceptionMatches(PyExc_TypeError))
+    device = capsule_device(capsule);
+  bool unsupported_type = device && local_device_for(*device).status().code() ==
+                                        StatusCode::kTypeError;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  Py_DECREF(capsule); // unconsumed: its destructor calls the deleter
+  if (!unsupported_type) {
+    PyErr_Restore(type, value, traceback);
+    return nullptr;
+  }
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+  return raise_unsupported_device_type(x, dl::device_type_of(*device));
 }
 
 const char *const kFromDlpackNames[] = {"x", "device", "copy"};
@@ -431,24 +418,17 @@ PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
   }
   if (PyCapsule_CheckExact(x))
     return import_capsule(x, target, options);
-
-  // JAX's order: both protocol methods must exist (looked up on the type,
-  // as for every special method), then the producer's device decides the
-  // placement, and only then is the tensor exported.
-  std::optional<Result<Device>> local = producer_placement(x);
-  if (!local)
+  if (Py_IS_TYPE(x, &ArrayType))
+    return import_shim_array(unwrap_array(x), target, options);
+  if (!has_protocol_methods(x))
     return nullptr;
-  if (!target) {
-    if (!local->ok())
-      return raise_status(local->status());
-    target = **local;
-  }
+  // The tensor's own device decides the placement, as NumPy reads it: no
+  // x.__dlpack_device__() call, which costs more than the rest of an import
+  // for producers whose method is Python code (torch 1.13's is).
   PyObject *capsule = capsule_from_producer(x);
   if (!capsule)
     return nullptr;
-  PyObject *result = import_capsule(capsule, target, options);
-  Py_DECREF(capsule); // releases the producer's tensor if still unconsumed
-  return result;
+  return import_from_producer(x, capsule, target, options);
 }
 
 // ---- test hooks -------------------------------------------------------------

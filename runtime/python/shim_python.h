@@ -10,6 +10,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "exchange_internal.h" // runtime/src: the GIL around copies
 #include "interop/interop.h"
 
 #include <cstdint>
@@ -68,6 +69,10 @@ inline PyCFunction as_method(FastcallFunction f) noexcept {
 // that other Python threads run meanwhile. Below it the GIL is kept:
 // releasing and retaking it costs more than copying that much.
 inline constexpr size_t kReleaseGilBytes = size_t(1) << 20;
+
+// The GIL as the runtime's export and import let it go around their copies
+// of at least kReleaseGilBytes (the producer's deleter runs with it held).
+extern const detail::CopyUnlock kUnlockGil;
 
 // f(), with the GIL released while it runs when `nbytes` (what f copies)
 // reaches kReleaseGilBytes. f must not touch Python objects.
@@ -131,6 +136,11 @@ PyObject *export_capsule(ManagedTensor &tensor);
 // with an exception set on failure.
 PyObject *import_capsule(PyObject *capsule, const std::optional<Device> &target,
                          const ImportOptions &options);
+
+// The device the tensor in an unconsumed "dltensor" or "dltensor_versioned"
+// capsule reports; nullopt for any other capsule and for a versioned tensor
+// of another major version (whose other fields must not be read).
+std::optional<DLDevice> capsule_device(PyObject *capsule);
 
 // Asks `obj` for a capsule: `obj.__dlpack__(max_version=(1, 1))`, falling
 // back to the legacy `obj.__dlpack__()` for producers that predate

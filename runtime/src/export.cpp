@@ -1,8 +1,10 @@
 // DLPack export (__dlpack__, __dlpack_device__) and __cuda_array_interface__.
+#include "exchange_internal.h"
 #include "internal.h"
 
 #include <new>
 #include <string>
+#include <type_traits>
 
 namespace interop {
 
@@ -48,16 +50,19 @@ template <typename MT> void delete_export(MT *self) noexcept {
   ::operator delete(block);
 }
 
+// The export block for `shape` and `dtype` at `data` on `device`, owning
+// `owner`; `flags` goes to a versioned struct. Every field of the struct is
+// written (the block is not zeroed first). nullptr when out of memory.
 template <typename MT>
 MT *make_export(const std::vector<int64_t> &shape, DLDataType dtype,
                 std::shared_ptr<detail::Buffer> owner, void *data,
-                DLDevice device) {
+                DLDevice device, uint64_t flags) {
   size_t ndim = shape.size();
   void *raw = ::operator new(
       sizeof(ExportBlock<MT>) + 2 * ndim * sizeof(int64_t), std::nothrow);
   if (!raw)
     return nullptr;
-  auto *block = new (raw) ExportBlock<MT>();
+  auto *block = new (raw) ExportBlock<MT>;
   block->owner = std::move(owner);
   int64_t *dims = block->dims();
   int64_t *strides = dims + ndim;
@@ -71,6 +76,10 @@ MT *make_export(const std::vector<int64_t> &shape, DLDataType dtype,
       stride = 0;
   }
   MT &m = block->managed;
+  if constexpr (std::is_same<MT, DLManagedTensorVersioned>::value) {
+    m.version = kDLPackVersion;
+    m.flags = flags;
+  }
   m.manager_ctx = block;
   m.deleter = &delete_export<MT>;
   DLTensor &t = m.dl_tensor;
@@ -100,9 +109,9 @@ bool same_placement(const Placement &a, const Placement &b) {
   return a.platform == b.platform && a.ordinal == b.ordinal && a.kind == b.kind;
 }
 
-} // namespace
-
-Result<DLDevice> dlpack_device(const Array &array) {
+// Where an export of `array` lives by default (dlpack_device()), or JAX's
+// refusal: a sharded array, another process's, TPU memory not pinned.
+Status native_device(const Array &array, DLDevice &out) {
   const ArrayImpl &a = ArrayAccess::impl(array);
   if (array.num_devices() != 1)
     return Status(StatusCode::kBufferError,
@@ -110,24 +119,29 @@ Result<DLDevice> dlpack_device(const Array &array) {
   if (a.shards.empty())
     return Status(StatusCode::kBufferError,
                   "Couldn't get local_hardware_id for __dlpack__");
-  const Device &device = a.shards.front().device;
-  int32_t id = device.local_hardware_id();
+  int32_t id = a.shards.front().device.local_hardware_id();
   switch (array.platform()) {
   case Platform::kCpu:
-    return make_dl_device(dl::kCPU, 0);
+    out = make_dl_device(dl::kCPU, 0);
+    return Status();
   case Platform::kCuda:
     switch (array.memory_kind()) {
     case MemoryKind::kDevice:
-      return make_dl_device(dl::kCUDA, id);
+      out = make_dl_device(dl::kCUDA, id);
+      return Status();
     case MemoryKind::kPinnedHost:
-      return make_dl_device(dl::kCUDAHost, id);
+      out = make_dl_device(dl::kCUDAHost, id);
+      return Status();
     case MemoryKind::kUnpinnedHost:
-      return make_dl_device(dl::kCPU, 0);
+      out = make_dl_device(dl::kCPU, 0);
+      return Status();
     }
     break;
   case Platform::kTpu:
-    if (array.memory_kind() == MemoryKind::kPinnedHost)
-      return make_dl_device(dl::kTPUHost, id);
+    if (array.memory_kind() == MemoryKind::kPinnedHost) {
+      out = make_dl_device(dl::kTPUHost, id);
+      return Status();
+    }
     return Status(StatusCode::kBufferError,
                   "__dlpack__ device only supported for TPU pinned host "
                   "memory");
@@ -135,37 +149,29 @@ Result<DLDevice> dlpack_device(const Array &array) {
   return Status(StatusCode::kInternal, "unknown platform");
 }
 
-Result<ManagedTensor> to_dlpack(const Array &array,
-                                const ExportOptions &options) {
-  if (array.num_devices() > 1)
-    return Status(StatusCode::kBufferError,
-                  "to_dlpack can only pack a dlpack tensor from an array on a "
-                  "singular device, but an array with a Sharding over " +
-                      std::to_string(array.num_devices()) +
-                      " devices was provided.");
-  Result<DLDevice> native = dlpack_device(array);
-  if (!native.ok())
-    return native.status();
-  const ArrayImpl &a = ArrayAccess::impl(array);
-  const detail::Shard &shard = a.shards.front();
-  const Placement src = shard.buffer->placement();
-  bool legacy = options.max_version.major < 1;
-
-  // Where the consumer wants the data.
-  DLDevice out = options.dl_device.value_or(*native);
+// Where an export lands: the requested DLPack device (`out`, the native one
+// when none was asked for) as a placement, and whether the data must move
+// there. Refuses a device type the runtime cannot produce and a device this
+// process lacks.
+Status export_target(const DLDevice &native, const Placement &src,
+                     DLDevice &out, Placement &dst, bool &move) {
   int32_t out_type = dl::device_type_of(out);
-  Placement dst = src;
-  bool move = false;
-  if (out_type == dl::device_type_of(*native) &&
-      out.device_id == native->device_id) {
-    out = *native;
-  } else if (out_type == dl::kCPU) {
+  dst = src;
+  move = false;
+  if (out_type == dl::device_type_of(native) &&
+      out.device_id == native.device_id) {
+    out = native;
+    return Status();
+  }
+  if (out_type == dl::kCPU) {
     if (!src.host_accessible()) {
       dst = detail::kHostPlacement;
       move = true;
     }
-  } else if (out_type == dl::kCUDA || out_type == dl::kCUDAHost ||
-             out_type == dl::kTPUHost) {
+    return Status();
+  }
+  if (out_type == dl::kCUDA || out_type == dl::kCUDAHost ||
+      out_type == dl::kTPUHost) {
     Platform platform =
         out_type == dl::kTPUHost ? Platform::kTpu : Platform::kCuda;
     if (!is_local_ordinal(platform, out.device_id))
@@ -177,71 +183,120 @@ Result<ManagedTensor> to_dlpack(const Array &array,
                     out_type == dl::kCUDA ? MemoryKind::kDevice
                                           : MemoryKind::kPinnedHost};
     move = !same_placement(dst, src);
-  } else {
-    return Status(StatusCode::kBufferError,
-                  "The device specification passed to to_dlpack contains an "
-                  "unsupported device type (DLDeviceType: " +
-                      detail::device_type_text(out_type) + ")");
+    return Status();
   }
+  return Status(StatusCode::kBufferError,
+                "The device specification passed to to_dlpack contains an "
+                "unsupported device type (DLDeviceType: " +
+                    detail::device_type_text(out_type) + ")");
+}
 
-  Result<intptr_t> stream = detail::resolve_stream(
-      options.stream, !dst.host_accessible(), out, detail::StreamUse::kExport);
-  if (!stream.ok())
-    return stream.status();
+// The copy=kNever refusal of an export that must copy: JAX's wording when
+// the data must move, the legacy struct's limit for a read-only array.
+Status refuse_export_copy(bool move, const DLDevice &out,
+                          const Device &source) {
+  if (move)
+    return Status(StatusCode::kValueError,
+                  "Specified device=" + detail::dl_device_repr(out) +
+                      " which requires a copy since the source device is " +
+                      source.to_string() +
+                      ", however copy=False. Set copy=True or copy=None to "
+                      "perform the requested operation.");
+  return Status(StatusCode::kBufferError,
+                "cannot export a read-only array as a legacy "
+                "DLManagedTensor without a copy: the legacy struct cannot "
+                "mark memory read-only; pass max_version >= (1, 0) or "
+                "allow a copy");
+}
 
-  bool read_only_legacy = legacy && a.read_only;
-  bool copy = move || options.copy == CopyMode::kAlways || read_only_legacy;
-  if (copy && options.copy == CopyMode::kNever) {
-    if (move)
-      return Status(StatusCode::kValueError,
-                    "Specified device=" + detail::dl_device_repr(out) +
-                        " which requires a copy since the source device is " +
-                        shard.device.to_string() +
-                        ", however copy=False. Set copy=True or copy=None to "
-                        "perform the requested operation.");
+} // namespace
+
+Result<DLDevice> dlpack_device(const Array &array) {
+  DLDevice device{kDLCPU, 0};
+  if (Status s = native_device(array, device); !s.ok())
+    return s;
+  return device;
+}
+
+Result<ManagedTensor> to_dlpack(const Array &array,
+                                const ExportOptions &options) {
+  return detail::export_unlocked(array, options, {});
+}
+
+Result<ManagedTensor> detail::export_unlocked(const Array &array,
+                                              const ExportOptions &options,
+                                              const CopyUnlock &unlock) {
+  if (array.num_devices() > 1)
     return Status(StatusCode::kBufferError,
-                  "cannot export a read-only array as a legacy "
-                  "DLManagedTensor without a copy: the legacy struct cannot "
-                  "mark memory read-only; pass max_version >= (1, 0) or "
-                  "allow a copy");
-  }
+                  "to_dlpack can only pack a dlpack tensor from an array on a "
+                  "singular device, but an array with a Sharding over " +
+                      std::to_string(array.num_devices()) +
+                      " devices was provided.");
+  DLDevice native{kDLCPU, 0};
+  if (Status s = native_device(array, native); !s.ok())
+    return s;
+  const ArrayImpl &a = ArrayAccess::impl(array);
+  const detail::Shard &shard = a.shards.front();
+  const Placement src = shard.buffer->placement();
+  bool legacy = options.max_version.major < 1;
 
-  std::shared_ptr<detail::Buffer> owner =
-      detail::shared_buffer(ArrayAccess::shared(array), shard);
+  DLDevice out = options.dl_device.value_or(native);
+  Placement dst;
+  bool move = false;
+  if (Status s = export_target(native, src, out, dst, move); !s.ok())
+    return s;
+  // The common export, host memory without a stream, has nothing to check.
+  intptr_t stream = -1;
+  if (options.stream || !dst.host_accessible()) {
+    Result<intptr_t> resolved =
+        detail::resolve_stream(options.stream, !dst.host_accessible(), out,
+                               detail::StreamUse::kExport);
+    if (!resolved.ok())
+      return resolved.status();
+    stream = *resolved;
+  }
+  bool copy =
+      move || options.copy == CopyMode::kAlways || (legacy && a.read_only);
+  if (copy && options.copy == CopyMode::kNever)
+    return refuse_export_copy(move, out, shard.device);
+
+  std::shared_ptr<detail::Buffer> owner;
   void *data = shard.data;
   if (copy) {
     auto buffer = detail::allocate(dst, a.shard_bytes);
     if (!buffer.ok())
       return buffer.status();
+    Unlocked unlocked(unlock, a.shard_bytes);
     if (Status s = detail::copy_bytes(dst, (*buffer)->data(), src, shard.data,
                                       a.shard_bytes);
         !s.ok())
       return s;
     owner = std::move(*buffer);
     data = owner->data();
+  } else {
+    owner = detail::shared_buffer(ArrayAccess::shared(array), shard);
   }
-  if (*stream != -1)
+  if (stream != -1)
     if (Status s =
-            detail::cuda::order_consumer_after_runtime(dst.ordinal, *stream);
+            detail::cuda::order_consumer_after_runtime(dst.ordinal, stream);
         !s.ok())
       return s;
 
   if (legacy) {
     DLManagedTensor *m = make_export<DLManagedTensor>(
-        a.shard_dims(), a.dtype, std::move(owner), data, out);
+        a.shard_dims(), a.dtype, std::move(owner), data, out, 0);
     if (!m)
       return Status(StatusCode::kResourceExhausted,
                     "cannot allocate the DLManagedTensor");
     return ManagedTensor(m);
   }
+  uint64_t flags = copy ? dl::kFlagIsCopied
+                        : (a.read_only ? dl::kFlagReadOnly : uint64_t{0});
   DLManagedTensorVersioned *m = make_export<DLManagedTensorVersioned>(
-      a.shard_dims(), a.dtype, std::move(owner), data, out);
+      a.shard_dims(), a.dtype, std::move(owner), data, out, flags);
   if (!m)
     return Status(StatusCode::kResourceExhausted,
                   "cannot allocate the DLManagedTensorVersioned");
-  m->version = kDLPackVersion;
-  m->flags = copy ? dl::kFlagIsCopied
-                  : (a.read_only ? dl::kFlagReadOnly : uint64_t{0});
   return ManagedTensor(m);
 }
 

@@ -1,5 +1,5 @@
 // DLPack import (from_dlpack): validation, placement, zero-copy or copy.
-#include "import_internal.h"
+#include "exchange_internal.h"
 #include "internal.h"
 
 #include <algorithm>
@@ -506,10 +506,11 @@ Status copy_repacked(const SourceTensor &src, const int64_t *strides,
 }
 
 // A copy into a fresh buffer in the plan's placement; the producer's
-// deleter runs as soon as the copy is complete.
+// deleter runs as soon as the copy is complete, with the caller's lock held.
 template <typename MT>
 Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
-                             const ImportPlan &plan, const Device &target) {
+                             const ImportPlan &plan, const Device &target,
+                             const detail::CopyUnlock &unlock) {
   auto buffer = detail::allocate(plan.dst, src.nbytes);
   if (!buffer.ok())
     return buffer.status();
@@ -517,6 +518,7 @@ Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
   if (src.count > 0) {
     if (Status s = follow_producer(src, plan); !s.ok())
       return s;
+    detail::Unlocked unlocked(unlock, src.nbytes);
     Status copied =
         src.extent.compact
             ? detail::copy_bytes(plan.dst, out, src.source.place, src.element0,
@@ -536,8 +538,8 @@ Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
 // The import itself, after the version check. `guard` owns the tensor.
 template <typename MT>
 Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
-                            const Device &target,
-                            const ImportOptions &options) {
+                            const Device &target, const ImportOptions &options,
+                            const detail::CopyUnlock &unlock) {
   if (!target.is_addressable())
     return not_addressable();
   const DLTensor &t = guard.get()->dl_tensor;
@@ -551,7 +553,7 @@ Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
     return s;
   if (!plan.copy)
     return import_in_place(guard, src, plan, target, read_only);
-  return import_by_copy(guard, src, plan, target);
+  return import_by_copy(guard, src, plan, target, unlock);
 }
 
 Status version_mismatch(const DLPackVersion &v) {
@@ -640,9 +642,9 @@ bool read_only_flag(const DLManagedTensor &) { return false; }
 // Every from_dlpack() onto a device: the version check, then the tensor's
 // own device when no target is given, then the import.
 template <typename MT>
-Result<Array> import_managed(MT *tensor, const Device *target,
-                             const ImportOptions &options,
-                             bool delete_on_failure) {
+Result<Array>
+import_managed(MT *tensor, const Device *target, const ImportOptions &options,
+               bool delete_on_failure, const detail::CopyUnlock &unlock = {}) {
   if (!tensor)
     return Status(StatusCode::kInvalidArgument,
                   std::string("from_dlpack got a NULL ") + struct_name(tensor));
@@ -652,11 +654,11 @@ Result<Array> import_managed(MT *tensor, const Device *target,
       return version_mismatch(tensor->version);
   bool read_only = read_only_flag(*tensor);
   if (target)
-    return import_tensor(guard, read_only, *target, options);
+    return import_tensor(guard, read_only, *target, options, unlock);
   Result<Device> local = local_device_of_tensor(tensor->dl_tensor);
   if (!local.ok())
     return local.status();
-  return import_tensor(guard, read_only, *local, options);
+  return import_tensor(guard, read_only, *local, options, unlock);
 }
 
 } // namespace
@@ -681,18 +683,18 @@ Result<Array> from_dlpack(DLManagedTensor *tensor,
   return import_managed(tensor, nullptr, options, true);
 }
 
-Result<Array>
-detail::import_keep_on_failure(DLManagedTensorVersioned *tensor,
-                               const std::optional<Device> &target,
-                               const ImportOptions &options) {
-  return import_managed(tensor, target ? &*target : nullptr, options, false);
+Result<Array> detail::import_keep_on_failure(
+    DLManagedTensorVersioned *tensor, const std::optional<Device> &target,
+    const ImportOptions &options, const CopyUnlock &unlock) {
+  return import_managed(tensor, target ? &*target : nullptr, options, false,
+                        unlock);
 }
 
-Result<Array>
-detail::import_keep_on_failure(DLManagedTensor *tensor,
-                               const std::optional<Device> &target,
-                               const ImportOptions &options) {
-  return import_managed(tensor, target ? &*target : nullptr, options, false);
+Result<Array> detail::import_keep_on_failure(
+    DLManagedTensor *tensor, const std::optional<Device> &target,
+    const ImportOptions &options, const CopyUnlock &unlock) {
+  return import_managed(tensor, target ? &*target : nullptr, options, false,
+                        unlock);
 }
 
 namespace {

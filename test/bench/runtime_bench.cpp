@@ -6,8 +6,10 @@
 
 #include <atomic>
 #include <benchmark/benchmark.h>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <vector>
 
 #if defined(INTEROP_HAVE_CUDA)
@@ -246,6 +248,72 @@ void SizesMemcpy(benchmark::internal::Benchmark *b) {
 }
 BENCHMARK(BM_Gather)->Apply(SizesGather)->UseRealTime();
 BENCHMARK(BM_Memcpy)->Apply(SizesMemcpy)->UseRealTime();
+
+// ---- scale: memory after 10^6 exchanges and 10^5 gathers ------------------
+
+// The resident set size in KiB, from /proc/self/statm.
+double ResidentKiB() {
+  FILE *f = std::fopen("/proc/self/statm", "r");
+  long size = 0;
+  long resident = 0;
+  if (!f || std::fscanf(f, "%ld %ld", &size, &resident) != 2)
+    resident = 0;
+  if (f)
+    std::fclose(f);
+  return static_cast<double>(resident) *
+         static_cast<double>(sysconf(_SC_PAGESIZE)) / 1024.0;
+}
+
+// Runs `work(i)` for i in [0, n) once per benchmark iteration, after a warm-up
+// of n / 100, and reports the resident size before and after (KiB) and the
+// growth, the figures test/runtime/scale_test.cpp bounds.
+template <typename F>
+void MeasureScale(benchmark::State &state, long n, F work) {
+  for (long i = 0; i < n / 100; ++i)
+    work(i);
+  double before = ResidentKiB();
+  for (auto _ : state)
+    for (long i = 0; i < n; ++i)
+      work(i);
+  double after = ResidentKiB();
+  state.counters["rss_start_kib"] = before;
+  state.counters["rss_end_kib"] = after;
+  state.counters["rss_growth_kib"] = after - before;
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
+// 10^6 cycles: export a (64, 64) float32 array (versioned and legacy in
+// turn), import it zero-copy, release both.
+void BM_ScaleExportImportCycles(benchmark::State &state) {
+  Setup4Cpu();
+  std::vector<Device> cpus = local_devices(Platform::kCpu);
+  Array a = MakeArray({64, 64}, Sharding::single_device(cpus[0]));
+  MeasureScale(state, 1000000, [&](long i) {
+    ExportOptions o;
+    if (i % 2)
+      o.max_version = {0, 0};
+    ManagedTensor m = to_dlpack(a, o).value();
+    Result<Array> r = m.is_versioned()
+                          ? from_dlpack(m.release_versioned(), cpus[i % 4])
+                          : from_dlpack(m.release_legacy(), cpus[i % 4]);
+    benchmark::DoNotOptimize(r.value().unsafe_buffer_pointer().value());
+  });
+}
+BENCHMARK(BM_ScaleExportImportCycles)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// 10^5 gathers of a 64 KiB array split along axis 1 over 4 devices.
+void BM_ScaleGathers(benchmark::State &state) {
+  Setup4Cpu();
+  std::vector<Device> cpus = local_devices(Platform::kCpu);
+  Array a = MakeArray({64, 256}, *Sharding::split(cpus, 1));
+  MeasureScale(state, 100000, [&](long i) {
+    Result<Array> g = gather(a, cpus[i % 4]);
+    benchmark::DoNotOptimize(g.value().unsafe_buffer_pointer().value());
+  });
+}
+BENCHMARK(BM_ScaleGathers)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 #if defined(INTEROP_HAVE_CUDA)
 bool HaveGpu(benchmark::State &state) {

@@ -54,7 +54,9 @@ def summarize(path):
                     f"{per_iter / statistics.median(real):.2f}")
         counters = ", ".join(
             f"{k}={reps[0][k]:g}" for k in ("allocs_per_export",
-                                            "allocs_per_import")
+                                            "allocs_per_import",
+                                            "rss_start_kib", "rss_end_kib",
+                                            "rss_growth_kib")
             if k in reps[0])
         print(f"| `{name}` | {fmt_time(min(real))} | "
               f"{fmt_time(statistics.median(real))} | {fmt_time(min(cpu))} | "

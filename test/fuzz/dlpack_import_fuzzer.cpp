@@ -12,7 +12,7 @@
 // path (copy=False onto the CPU), where the runtime must not dereference it.
 #include <interop/interop.h>
 
-#include "import_internal.h" // runtime/src: the Python binding's import
+#include "exchange_internal.h" // runtime/src: the Python binding's import
 
 #include <cstdint>
 #include <cstdlib>

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from dlpack_ctypes import ForgedTensor, Producer, capsule_name
+from dlpack_ctypes import ForgedTensor, Producer, capsule_name, data_pointer
 
 
 def exact(message):
@@ -115,14 +115,53 @@ def test_tpu_device_memory_export(shim):
 
 # ---- importing from an unsupported device type ------------------------------
 
-def test_unsupported_device_type_from_a_producer(shim):
-    forged = ForgedTensor(np.arange(3.0), device=(7, 0))  # kDLVulkan
+@pytest.mark.parametrize("versioned", [True, False])
+def test_unsupported_device_type_from_a_producer(shim, versioned):
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0),  # kDLVulkan
+                          versioned=versioned)
     producer = Producer(forged)
     with pytest.raises(TypeError,
-                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(7, str(producer)))):
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
+                           7, str(producer)))):
         shim.from_dlpack(producer)
-    # JAX decides on __dlpack_device__ alone: no tensor was exported.
-    assert producer.calls == [] and forged.deleted == 0
+    # The device is read from the exported tensor (as NumPy does), not asked
+    # first: the refused tensor has been released, exactly once.
+    assert producer.calls == [{"max_version": tuple(shim.DLPACK_VERSION)}]
+    assert forged.deleted == 1
+
+
+def test_unsupported_device_type_from_a_producer_that_rejects_keywords(shim):
+    forged = ForgedTensor(np.arange(3.0), device=(4, 0), versioned=False)
+    calls = []
+
+    class OldProducer:  # like torch 1.13: no max_version
+        def __dlpack__(self, stream=None):
+            calls.append(stream)
+            return forged.capsule()
+
+        def __dlpack_device__(self):
+            raise AssertionError("from_dlpack reads the tensor's device")
+
+        def __str__(self):
+            return "OldProducer()"
+
+    for _ in range(2):
+        with pytest.raises(TypeError,
+                           match=exact(UNSUPPORTED_DEVICE_TYPE.format(
+                               4, "OldProducer()"))):
+            shim.from_dlpack(OldProducer())
+    assert calls == [None, None] and forged.deleted == 2
+
+
+def test_unsupported_device_type_onto_a_given_device(shim):
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0))
+    producer = Producer(forged)
+    with pytest.raises(TypeError,
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
+                           7, str(producer)))):
+        shim.from_dlpack(producer, device=shim.local_devices("cpu")[0],
+                         copy=True)
+    assert forged.deleted == 1
 
 
 def test_unsupported_device_type_prints_an_int_enum_like_jax(shim):
@@ -139,17 +178,24 @@ def test_unsupported_device_type_prints_an_int_enum_like_jax(shim):
         shim.from_dlpack(producer)
 
 
-def test_unsupported_device_type_from_an_ndarray_subclass_that_moves_it(shim):
-    # from_dlpack skips __dlpack_device__ for exactly numpy.ndarray (always
-    # host memory); a subclass may answer otherwise and must be asked.
-    class Elsewhere(np.ndarray):
+def test_the_tensors_device_decides_not_dlpack_device(shim):
+    # from_dlpack never calls __dlpack_device__ (it only requires it, as
+    # JAX does): the exported tensor says where its data is.
+    class SaysVulkan(np.ndarray):
         def __dlpack_device__(self):
             return (7, 0)
 
-    x = np.arange(3.0).view(Elsewhere)
+    source = np.arange(3.0)
+    x = shim.from_dlpack(source.view(SaysVulkan))
+    assert x.unsafe_buffer_pointer() == data_pointer(source)
+
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0))
+    says_cpu = Producer(forged, dlpack_device=(1, 0))
     with pytest.raises(TypeError,
-                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(7, str(x)))):
-        shim.from_dlpack(x)
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
+                           7, str(says_cpu)))):
+        shim.from_dlpack(says_cpu)
+    assert forged.deleted == 1
 
 
 def test_unsupported_device_type_of_a_raw_capsule_describes_the_tensor(shim):

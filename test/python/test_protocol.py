@@ -307,15 +307,13 @@ class HandOff:
         return (1, 0)
 
 
-def test_export_destructor_preserves_an_exception_in_flight(topology):
-    shim = topology(cpu_devices=1, process_count=2)
-    remote = [d for d in shim.devices() if not d.is_addressable][0]
+def test_export_destructor_preserves_an_exception_in_flight(shim):
     handled = []
 
     def python_work_in_the_deleter():
         # Raising and handling an exception here clears the error indicator:
-        # without PyErr_Fetch/Restore around the deleter, the RuntimeError
-        # that is propagating when the capsule dies would be lost.
+        # without PyErr_Fetch/Restore around the deleter, the error that is
+        # propagating when the capsule dies would be lost.
         try:
             raise ValueError("inside the deleter")
         except ValueError:
@@ -323,14 +321,32 @@ def test_export_destructor_preserves_an_exception_in_flight(topology):
 
     forged = ForgedTensor(np.arange(4.0),
                           on_delete=python_work_in_the_deleter)
+    arrays = [shim.from_dlpack(forged.capsule())]
+
+    def key(i):
+        if i == 0:  # the only reference to the export: sort's key array
+            return arrays.pop().__dlpack__(max_version=(1, 1))
+        raise KeyError("propagating")
+
+    # sorted() releases the keys it computed while the key function's error
+    # is set: the shim's capsule destructor runs the deleter chain down to
+    # the forged producer with the KeyError in flight.
+    with pytest.raises(KeyError, match="propagating"):
+        sorted([0, 1], key=key)
+    assert forged.deleted == 1 and handled == [True]
+
+
+def test_failed_import_releases_the_producer_before_raising(topology):
+    shim = topology(cpu_devices=1, process_count=2)
+    remote = [d for d in shim.devices() if not d.is_addressable][0]
+    forged = ForgedTensor(np.arange(4.0))
     producer = HandOff(shim.from_dlpack(forged.capsule()))
-    # The import fails (another process's device) and the consumer drops the unconsumed
-    # capsule with the error set: the shim's own capsule destructor runs
-    # the deleter chain down to the forged producer.
+    # The import fails (another process's device); the unconsumed capsule
+    # the producer returned is released, and with it the forged tensor.
     with pytest.raises(RuntimeError, match=r"^DLPack is only supported for "
                        r"devices addressable by the current process\.$"):
         shim.from_dlpack(producer, device=remote)
-    assert forged.deleted == 1 and handled == [True]
+    assert forged.deleted == 1
 
 
 def test_deleter_called_without_the_gil_on_another_thread(shim):

@@ -265,8 +265,8 @@ TEST_F(ArrayTest, PinnedHostMemoryIsReallyLocked) {
   if (LockedKiB() < 0)
     GTEST_SKIP() << "no VmLck in /proc/self/status";
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "AddressSanitizer turns mlock() into a no-op";
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  GTEST_SKIP() << "the sanitizers' interceptors turn mlock() into a no-op";
 #endif
 #endif
   Device tpu = local_devices(Platform::kTpu)[0];

@@ -6,7 +6,7 @@
 // the array's own allocation, stays alive for every view and export of it.
 #include "test_util.h"
 
-#include "import_internal.h" // runtime/src
+#include "exchange_internal.h" // runtime/src
 
 namespace itest {
 namespace {
