@@ -1,6 +1,6 @@
 # The installed package around the targets' own install rules: the CMake
-# package `interop` (config + version file), pkg-config's interop.pc and the
-# docs.
+# package `interop` (config + version file), pkg-config's interop.pc, the
+# docs, and the Debian package (`cpack -G DEB` in the build folder).
 # Included at the end of the top-level CMakeLists.txt, when INTEROP_INSTALL.
 include(CMakePackageConfigHelpers)
 
@@ -55,3 +55,100 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/interop.pc
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/runtime.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+
+# ---- the Debian package ----------------------------------------------------
+# Its Depends: what dpkg-shlibdeps finds in the ELF files (libc6,
+# libstdc++6, libgcc-s1), and the Debian packages of this build's clang-tidy
+# (the plugin loads only into the LLVM major.minor it was compiled against),
+# of the dlpack headers the installed headers include, and of the Python the
+# module was built for.
+function(interop_deb_package_of path out_name out_version)
+  set(${out_name} "" PARENT_SCOPE)
+  find_program(INTEROP_DPKG_QUERY dpkg-query)
+  mark_as_advanced(INTEROP_DPKG_QUERY)
+  if(NOT INTEROP_DPKG_QUERY OR NOT EXISTS "${path}")
+    return()
+  endif()
+  get_filename_component(real "${path}" REALPATH)
+  execute_process(COMMAND ${INTEROP_DPKG_QUERY} -S "${real}"
+                  OUTPUT_VARIABLE owner RESULT_VARIABLE rc ERROR_QUIET)
+  if(NOT rc EQUAL 0 OR NOT owner MATCHES "^([^:,]+)(:[a-z0-9]+)?: ")
+    return()
+  endif()
+  set(package ${CMAKE_MATCH_1})
+  execute_process(COMMAND ${INTEROP_DPKG_QUERY} -W -f=\${Version} ${package}
+                  OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(${out_name} ${package} PARENT_SCOPE)
+  set(${out_version} "${version}" PARENT_SCOPE)
+endfunction()
+
+set(depends "")
+set(missing "")
+if(NOT INTEROP_RUNTIME_ONLY)
+  interop_deb_package_of("${INTEROP_CLANG_TIDY}" tidy_package tidy_version)
+  if(tidy_package)
+    string(REGEX MATCH "^[0-9]+:" epoch "${tidy_version}")
+    math(EXPR next_minor "${LLVM_VERSION_MINOR} + 1")
+    list(APPEND depends
+      "${tidy_package} (>= ${epoch}${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR})"
+      "${tidy_package} (<< ${epoch}${LLVM_VERSION_MAJOR}.${next_minor}~)")
+  else()
+    list(APPEND missing "${INTEROP_CLANG_TIDY}")
+  endif()
+endif()
+find_file(INTEROP_DLPACK_HEADER dlpack/dlpack.h HINTS ${dlpack_includes})
+mark_as_advanced(INTEROP_DLPACK_HEADER)
+interop_deb_package_of("${INTEROP_DLPACK_HEADER}" dlpack_package dlpack_version)
+if(dlpack_package)
+  list(APPEND depends ${dlpack_package})
+else()
+  list(APPEND missing "${INTEROP_DLPACK_HEADER}")
+endif()
+if(TARGET interop_shim_python)
+  get_target_property(python_version interop_shim_python
+                      INTEROP_PYTHON_VERSION)
+  string(REPLACE "." ";" python_mm "${python_version}")
+  list(GET python_mm 0 python_major)
+  list(GET python_mm 1 python_minor)
+  math(EXPR python_next "${python_minor} + 1")
+  list(APPEND depends "python3 (>= ${python_version}~)"
+                      "python3 (<< ${python_major}.${python_next})")
+endif()
+if(missing)
+  message(STATUS "interop-tidy .deb: no Debian package owns ${missing}; "
+                 "the package will not depend on it")
+endif()
+list(JOIN depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+
+set(CPACK_PACKAGE_NAME interop-tidy)
+set(CPACK_PACKAGE_VENDOR "interop-tidy")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "clang-tidy checks and runtime for array interop (DLPack, CUDA array interface)")
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+  "interop-tidy finds array-interop misuse before it runs: a plugin for"
+  "clang-tidy ${LLVM_VERSION_MAJOR} (the interop-* checks) and the interop-tidy wrapper that"
+  "loads it, and interop_shim, the runtime that performs the real DLPack"
+  "conversion with the same validations: shared and static libraries,"
+  "headers, a CMake package (find_package(interop)), pkg-config's"
+  "interop.pc and the interop_shim Python module."
+  "The static library of a CUDA build links the static CUDA runtime, so it"
+  "needs a CUDA toolkit where it is linked; the shared one does not.")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# The Python module's install script (runtime/python) picks its folder from
+# the real prefix: with DESTDIR, CMAKE_INSTALL_PREFIX is /usr while CPack
+# stages the files.
+set(CPACK_SET_DESTDIR ON)
+set(CPACK_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER
+    "interop-tidy maintainers <maintainers@users.noreply.a-seed-16bd27fe.example>")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-numpy, cmake | pkgconf")
+include(CPack)
