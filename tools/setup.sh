@@ -10,7 +10,7 @@ PACKAGES=(
   libclang-rt-22-dev
   libdlpack-dev googletest libgtest-dev libbenchmark-dev
   python3-dev python3-numpy python3-torch python3-pytest
-  dpkg-dev file
+  dpkg-dev file pkgconf
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
