@@ -53,8 +53,8 @@ int main() {
   if (!imported.ok())
     return fail("from_dlpack", imported.status());
   std::vector<float> back(data.size());
-  if (Status status = imported->copy_to_host(back.data(),
-                                             back.size() * sizeof(float));
+  if (Status status =
+          imported->copy_to_host(back.data(), back.size() * sizeof(float));
       !status.ok())
     return fail("copy_to_host", status);
   if (std::memcmp(back.data(), data.data(), data.size() * sizeof(float)) != 0) {
