@@ -125,15 +125,21 @@ set(CPACK_PACKAGE_VENDOR "interop-tidy")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "clang-tidy checks and runtime for array interop (DLPack, CUDA array interface)")
+if(INTEROP_RUNTIME_ONLY)
+  set(contents "It holds interop_shim, the runtime that")
+else()
+  string(JOIN "\n" contents
+    "It holds a plugin for clang-tidy ${LLVM_VERSION_MAJOR} (the interop-* checks) and the"
+    "interop-tidy wrapper that loads it, and interop_shim, the runtime that")
+endif()
 string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
-  "interop-tidy finds array-interop misuse before it runs: a plugin for"
-  "clang-tidy ${LLVM_VERSION_MAJOR} (the interop-* checks) and the interop-tidy wrapper that"
-  "loads it, and interop_shim, the runtime that performs the real DLPack"
-  "conversion with the same validations: shared and static libraries,"
-  "headers, a CMake package (find_package(interop)), pkg-config's"
-  "interop.pc and the interop_shim Python module."
-  "The static library of a CUDA build links the static CUDA runtime, so it"
-  "needs a CUDA toolkit where it is linked; the shared one does not.")
+  "interop-tidy finds array-interop misuse before it runs."
+  "${contents}"
+  "performs the real DLPack conversion with the same validations: shared and"
+  "static libraries, headers, a CMake package (find_package(interop)),"
+  "pkg-config's interop.pc and the interop_shim Python module. The static"
+  "library of a CUDA build links the static CUDA runtime, so it needs a CUDA"
+  "toolkit where it is linked; the shared one does not.")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 # The Python module's install script (runtime/python) picks its folder from
