@@ -12,6 +12,7 @@ PACKAGES=(
   python3-dev python3-numpy python3-torch python3-pytest
   clang-tidy-19 python3-yaml python3-jsonschema
   vim-nox vim-ale neovim emacs-nox elpa-flycheck
+  dpkg-dev file pkgconf
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -498,7 +498,9 @@ PyMODINIT_FUNC PyInit_interop_shim(void) {
       PyModule_AddObjectRef(module, "Array",
                             reinterpret_cast<PyObject *>(&ArrayType)) < 0 ||
       !version ||
-      PyModule_AddObjectRef(module, "DLPACK_VERSION", version) < 0) {
+      PyModule_AddObjectRef(module, "DLPACK_VERSION", version) < 0 ||
+      PyModule_AddStringConstant(module, "__version__", INTEROP_SHIM_VERSION) <
+          0) {
     Py_XDECREF(version);
     Py_DECREF(module);
     return nullptr;

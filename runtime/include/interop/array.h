@@ -5,6 +5,7 @@
 #include "interop/device.h"
 #include "interop/dlpack.h"
 #include "interop/dtype.h"
+#include "interop/export.h"
 #include "interop/sharding.h"
 #include "interop/status.h"
 
@@ -28,7 +29,7 @@ struct ArrayAccess;
 // kind. Copying an Array is cheap and shares the buffers (like a jax.Array
 // reference); the memory is freed when the last Array (or DLPack export)
 // referring to it goes away. Thread-safe for concurrent readers.
-class Array {
+class INTEROP_API Array {
 public:
   // Copies `data_bytes` bytes of C-ordered host data describing the GLOBAL
   // array onto `sharding`: each addressable device receives its shard (its
@@ -108,8 +109,8 @@ private:
 // `device` is not addressable or a shard lives on another process's device;
 // kRuntimeError when a backend is unavailable; kResourceExhausted when memory
 // cannot be allocated.
-Result<Array> gather(const Array &array, const Device &device,
-                     MemoryKind memory_kind = MemoryKind::kDevice);
+INTEROP_API Result<Array> gather(const Array &array, const Device &device,
+                                 MemoryKind memory_kind = MemoryKind::kDevice);
 
 // jax.device_put for an Array: places a copy of `array` on `devices` in
 // `memory_kind`.
@@ -126,9 +127,10 @@ Result<Array> gather(const Array &array, const Device &device,
 // Array::from_host() errors (an extent not divisible by the device count);
 // gather()'s and copy_to_host()'s (shards on other processes' devices).
 // Blocks until the copies are complete. Safe to call from several threads.
-Result<Array> device_put(const Array &array, std::vector<Device> devices,
-                         MemoryKind memory_kind = MemoryKind::kDevice,
-                         std::optional<int64_t> axis = 0);
+INTEROP_API Result<Array>
+device_put(const Array &array, std::vector<Device> devices,
+           MemoryKind memory_kind = MemoryKind::kDevice,
+           std::optional<int64_t> axis = 0);
 
 } // namespace interop
 

@@ -8,6 +8,7 @@
 #ifndef INTEROP_DEVICE_H
 #define INTEROP_DEVICE_H
 
+#include "interop/export.h"
 #include "interop/status.h"
 
 #include <cstddef>
@@ -32,9 +33,9 @@ enum class MemoryKind : uint8_t {
 };
 
 // "cpu", "cuda", "tpu".
-const char *platform_name(Platform platform) noexcept;
+INTEROP_API const char *platform_name(Platform platform) noexcept;
 // "device", "pinned_host", "unpinned_host".
-const char *memory_kind_name(MemoryKind kind) noexcept;
+INTEROP_API const char *memory_kind_name(MemoryKind kind) noexcept;
 
 namespace detail {
 struct DeviceAccess;
@@ -42,7 +43,7 @@ struct DeviceAccess;
 
 // One device of the topology. A small value type: copy freely. Two Devices
 // are equal when platform and global id are equal.
-class Device {
+class INTEROP_API Device {
 public:
   Platform platform() const noexcept { return platform_; }
   // Global id, unique per platform across all processes:
@@ -105,26 +106,26 @@ struct TopologyConfig {
 // Sets the topology. Fails with kRuntimeError once the runtime has been used
 // (devices are already handed out), and with kInvalidArgument for values out
 // of range (the message names them). Thread-safe.
-Status configure(const TopologyConfig &config);
+INTEROP_API Status configure(const TopologyConfig &config);
 // The topology in effect (cuda_devices_per_process resolved to a count).
 // Counts as first use.
-TopologyConfig current_topology();
+INTEROP_API TopologyConfig current_topology();
 // Forgets the topology and the "in use" latch so tests can configure again.
 // Arrays and Devices created before stay valid (they own their memory), but
 // is_addressable() of old Devices follows the new process index. Not for
 // production use.
-void reset_for_testing();
+INTEROP_API void reset_for_testing();
 
 // Every process's devices, ordered by platform (CPU, CUDA, TPU) then id.
-std::vector<Device> devices();
+INTEROP_API std::vector<Device> devices();
 // Every process's devices of one platform, ordered by id.
-std::vector<Device> devices(Platform platform);
+INTEROP_API std::vector<Device> devices(Platform platform);
 // This process's (addressable) devices, ordered by platform then id.
-std::vector<Device> local_devices();
+INTEROP_API std::vector<Device> local_devices();
 // This process's devices of one platform, ordered by id.
-std::vector<Device> local_devices(Platform platform);
+INTEROP_API std::vector<Device> local_devices(Platform platform);
 // The device with this platform and global id, or kValueError naming both.
-Result<Device> device_by_id(Platform platform, int id);
+INTEROP_API Result<Device> device_by_id(Platform platform, int id);
 
 } // namespace interop
 

@@ -20,6 +20,8 @@
 #ifndef INTEROP_DLPACK_H
 #define INTEROP_DLPACK_H
 
+#include "interop/export.h"
+
 #include <dlpack/dlpack.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -190,7 +192,7 @@ inline void set_device_type(DLDevice &device, int32_t raw) noexcept {
 }
 
 /* The upstream enumerator name of a device type ("kDLCUDA"), or nullptr. */
-const char *device_type_name(int32_t device_type) noexcept;
+INTEROP_API const char *device_type_name(int32_t device_type) noexcept;
 
 } // namespace dl
 } // namespace interop

@@ -3,6 +3,7 @@
 #define INTEROP_DTYPE_H
 
 #include "interop/dlpack.h"
+#include "interop/export.h"
 #include "interop/status.h"
 
 #include <cstddef>
@@ -38,12 +39,12 @@ inline bool same_dtype(const DLDataType &a, const DLDataType &b) noexcept {
 // bfloat16, complex 64/128, bool (8 bits), the float8 codes 7-14 (8 bits);
 // lanes must be 1. Otherwise kInvalidArgument naming code, bits and lanes
 // (e.g. "Unsupported DLPack tensor dtype: lanes should be equal to 1, got 4").
-Status check_dtype(DLDataType dtype);
+INTEROP_API Status check_dtype(DLDataType dtype);
 // Bytes per element of a supported dtype; 0 for an unsupported one.
-size_t dtype_size(DLDataType dtype) noexcept;
+INTEROP_API size_t dtype_size(DLDataType dtype) noexcept;
 // NumPy/JAX spelling: "float32", "bfloat16", "bool", "float8_e4m3fn";
 // "dtype(code=C, bits=B, lanes=L)" for anything unsupported.
-std::string dtype_name(DLDataType dtype);
+INTEROP_API std::string dtype_name(DLDataType dtype);
 
 } // namespace interop
 

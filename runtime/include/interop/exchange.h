@@ -11,6 +11,7 @@
 #include "interop/array.h"
 #include "interop/device.h"
 #include "interop/dlpack.h"
+#include "interop/export.h"
 #include "interop/status.h"
 
 #include <cstdint>
@@ -61,7 +62,7 @@ struct ExportOptions {
 // The owning result of to_dlpack(): exactly one of a versioned or a legacy
 // managed tensor. Destroying it (without release()) calls the tensor's
 // deleter once. Move-only.
-class ManagedTensor {
+class INTEROP_API ManagedTensor {
 public:
   ManagedTensor() noexcept = default;
   explicit ManagedTensor(DLManagedTensorVersioned *versioned) noexcept
@@ -147,7 +148,7 @@ private:
 // arrays."; a non-addressable device "Couldn't get local_hardware_id for
 // __dlpack__"; TPU memory other than pinned host "__dlpack__ device only
 // supported for TPU pinned host memory" (JAX's TPU export error).
-Result<DLDevice> dlpack_device(const Array &array);
+INTEROP_API Result<DLDevice> dlpack_device(const Array &array);
 
 // __dlpack__: exports `array` (zero-copy unless a copy is requested or
 // needed). Exactly one heap allocation per zero-copy export (struct, shape
@@ -161,8 +162,8 @@ Result<DLDevice> dlpack_device(const Array &array);
 // device=... which requires a copy
 // ..." wording) and, for a read-only array requested as legacy,
 // kBufferError.
-Result<ManagedTensor> to_dlpack(const Array &array,
-                                const ExportOptions &options = {});
+INTEROP_API Result<ManagedTensor> to_dlpack(const Array &array,
+                                            const ExportOptions &options = {});
 
 // How from_dlpack places the imported data.
 struct ImportOptions {
@@ -202,26 +203,28 @@ struct ImportOptions {
 // Strides may be NULL (compact), zero (broadcast), negative or gapped; the
 // non-compact ones are copied into compact form. byte_offset is honoured.
 // READ_ONLY makes the result read_only() on a zero-copy import.
-Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
-                          const Device &target,
-                          const ImportOptions &options = {});
-Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target,
-                          const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                                      const Device &target,
+                                      const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensor *tensor,
+                                      const Device &target,
+                                      const ImportOptions &options = {});
 // The same onto a Sharding (the Python `device=` may be one): it must have
 // exactly one device, else kValueError "from_dlpack can only unpack a dlpack
 // tensor onto a singular device, but a Sharding with N devices was
 // provided." (after calling the deleter). Its memory kind is used unless
 // options.memory_kind is set.
-Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
-                          const Sharding &target,
-                          const ImportOptions &options = {});
-Result<Array> from_dlpack(DLManagedTensor *tensor, const Sharding &target,
-                          const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                                      const Sharding &target,
+                                      const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensor *tensor,
+                                      const Sharding &target,
+                                      const ImportOptions &options = {});
 // The same onto the local device the tensor reports (local_device_for()).
-Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
-                          const ImportOptions &options = {});
-Result<Array> from_dlpack(DLManagedTensor *tensor,
-                          const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensorVersioned *tensor,
+                                      const ImportOptions &options = {});
+INTEROP_API Result<Array> from_dlpack(DLManagedTensor *tensor,
+                                      const ImportOptions &options = {});
 
 // The addressable device a DLPack device denotes: kDLCPU -> CPU device with
 // that local id (0 when the id is unknown here, as host memory is shared);
@@ -229,13 +232,14 @@ Result<Array> from_dlpack(DLManagedTensor *tensor,
 // TPU device. Unknown types: JAX's unsupported-device-type kTypeError (see
 // from_dlpack()), with `array_repr` as the array part of the message; known
 // types without a device here: kRuntimeError naming the type and id.
-Result<Device> local_device_for(DLDevice dl_device,
-                                std::string_view array_repr = "<DLTensor>");
+INTEROP_API Result<Device>
+local_device_for(DLDevice dl_device,
+                 std::string_view array_repr = "<DLTensor>");
 
 // A describing string for messages: "DLTensor(shape=(2, 3), dtype=float32,
 // device=(kDLCPU, 0), strides=(3, 1), byte_offset=0)". Reads only the fields
 // it prints and survives NULL shape/strides.
-std::string describe_dltensor(const DLTensor &tensor);
+INTEROP_API std::string describe_dltensor(const DLTensor &tensor);
 
 // __cuda_array_interface__ version 3 for a CUDA array.
 struct CudaArrayInterface {
@@ -265,7 +269,7 @@ struct CudaArrayInterface {
 // non-CUDA arrays and for CUDA host memory kinds; kAttributeError
 // "__cuda_array_interface__ is not supported for BF16 buffers." (and the
 // float8 types, named like XLA: F8E4M3FN, ...).
-Result<CudaArrayInterface> cuda_array_interface(const Array &array);
+INTEROP_API Result<CudaArrayInterface> cuda_array_interface(const Array &array);
 
 } // namespace interop
 

@@ -3,6 +3,7 @@
 #define INTEROP_SHARDING_H
 
 #include "interop/device.h"
+#include "interop/export.h"
 #include "interop/status.h"
 
 #include <cstddef>
@@ -17,7 +18,7 @@ namespace interop {
 // distinct devices of one platform, a memory kind, and how the elements are
 // distributed over the devices (all of them on each device, or split into
 // equal contiguous blocks along one axis, in device order).
-class Sharding {
+class INTEROP_API Sharding {
 public:
   enum class Kind : uint8_t {
     kSingleDevice, // one device holds the whole array

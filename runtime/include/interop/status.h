@@ -6,6 +6,8 @@
 #ifndef INTEROP_STATUS_H
 #define INTEROP_STATUS_H
 
+#include "interop/export.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,16 +46,16 @@ enum class StatusCode : uint8_t {
 };
 
 // "BufferError", "ValueError", ... for kOk returns "OK".
-const char *status_code_name(StatusCode code) noexcept;
+INTEROP_API const char *status_code_name(StatusCode code) noexcept;
 // The Python exception class name a binding should raise for `code`
 // ("BufferError", "ValueError", "TypeError", "RuntimeError",
 // "AttributeError", "MemoryError"); nullptr for kOk.
-const char *python_exception_name(StatusCode code) noexcept;
+INTEROP_API const char *python_exception_name(StatusCode code) noexcept;
 
 // A code and a human-readable message. The default Status is OK with an
 // empty message. Messages are complete sentences/phrases exactly as the user
 // sees them (JAX's wording where JAX has one), without a code prefix.
-class [[nodiscard]] Status {
+class [[nodiscard]] INTEROP_API Status {
 public:
   Status() = default;
   Status(StatusCode code, std::string message)
@@ -83,7 +85,8 @@ inline Status ok_status() { return Status(); }
 namespace detail {
 // Accessing the value of a failed Result is a programming error, not a user
 // error: it aborts with the status (like absl::StatusOr) instead of throwing.
-[[noreturn]] void die_on_bad_result_access(const Status &status) noexcept;
+INTEROP_API [[noreturn]] void
+die_on_bad_result_access(const Status &status) noexcept;
 } // namespace detail
 
 // Either a T or a non-OK Status.
