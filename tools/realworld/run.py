@@ -390,6 +390,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=300,
                     help="seconds per clang-tidy run")
     ap.add_argument("--json", help="write the full results here")
+    ap.add_argument("--compare", metavar="OLD.json",
+                    help="also print what changed against a run saved with "
+                    "--json (findings that appeared or disappeared)")
     ap.add_argument("--allow-missing", action="store_true",
                     help="exit 0 even when snapshots are missing (they are "
                     "still listed)")
@@ -479,6 +482,8 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
     totals = print_totals(results)
+    if opts.compare:
+        print_comparison(opts.compare, results)
     report_missing(missing_snaps, opts.mirror)
     if opts.json:
         dump = dict(totals=totals, missing=missing_snaps, files=[
@@ -567,6 +572,29 @@ def print_totals(results):
                 true_other=tot["TRUE"], bugs=bugs, noisy_correct_files=noisy,
                 correct_files=len(correct_files),
                 per_check={k: dict(v) for k, v in per.items()})
+
+
+def print_comparison(path, results):
+    """Findings (check, line, verdict) that differ from a saved run."""
+    with open(path) as f:
+        old = {r["id"]: r for r in json.load(f)["files"]}
+    print("\nchanges against %s:" % path)
+    changed = 0
+    for r in results:
+        if "results" not in r:
+            continue
+        rid = r["entry"]["id"]
+        now = {(k, c, l) for k, c, l, _ in r["results"]}
+        before = {(k, c, l) for k, c, l, _ in old[rid]["results"]} \
+            if rid in old else set()
+        for k, c, l in sorted(now - before, key=lambda x: (x[2], x[1])):
+            print("  + %-44s %-4s %-36s :%d" % (rid, k, c, l))
+            changed += 1
+        for k, c, l in sorted(before - now, key=lambda x: (x[2], x[1])):
+            print("  - %-44s %-4s %-36s :%d" % (rid, k, c, l))
+            changed += 1
+    if not changed:
+        print("  none")
 
 
 def report_missing(missing, mirror):
