@@ -95,6 +95,13 @@ if(NOT INTEROP_RUNTIME_ONLY)
   else()
     list(APPEND missing "${INTEROP_CLANG_TIDY}")
   endif()
+  # interop-tidy-ci, installed with the plugin, is Python reading
+  # clang-tidy's --export-fixes YAML (python3 itself: below, or here when no
+  # Python module is packaged).
+  list(APPEND depends python3-yaml)
+  if(NOT TARGET interop_shim_python)
+    list(APPEND depends python3)
+  endif()
 endif()
 find_file(INTEROP_DLPACK_HEADER dlpack/dlpack.h HINTS ${dlpack_includes})
 mark_as_advanced(INTEROP_DLPACK_HEADER)

@@ -69,6 +69,8 @@ if grep -q '^INTEROP_RUNTIME_ONLY:BOOL=OFF' "$build/CMakeCache.txt"; then
   has /usr/share/doc/interop-tidy/checks/interop-sharded-dlpack-export.md
   echo "$depends" | grep -qE 'clang-tidy-[0-9]+ \(>= [0-9:.]+\), clang-tidy-[0-9]+ \(<< [0-9:.]+~\)' ||
     die "Depends does not pin clang-tidy's major.minor: $depends"
+  echo "$depends" | grep -qE '(^|, )python3-yaml(,|$)' ||
+    die "Depends lacks python3-yaml, which interop-tidy-ci needs: $depends"
 fi
 if grep -q '^INTEROP_ENABLE_PYTHON:BOOL=ON' "$build/CMakeCache.txt" &&
   [ -f "$(find "$build" -name 'interop_shim.cpython-*.so' -print -quit)" ]; then
