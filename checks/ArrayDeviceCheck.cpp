@@ -2,7 +2,7 @@
 
 #include "ArrayDeviceCheck.h"
 
-#include "lib/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -12,10 +12,10 @@
 #define INTEROP_CHECKS_ARRAYDEVICECHECK_H
 
 #include "ClangTidyCheck.h"
-#include "lib/ApiModel.h"
-#include "lib/ArrayDeviceFacts.h"
-#include "lib/ArrayDeviceModel.h"
-#include "lib/FlowAnalysis.h"
+#include "lib/arraydevice/ApiModel.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceModel.h"
+#include "lib/engine/FlowRunner.h"
 
 #include <memory>
 

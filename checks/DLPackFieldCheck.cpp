@@ -2,7 +2,7 @@
 
 #include "DLPackFieldCheck.h"
 
-#include "lib/DLPackCheckSupport.h"
+#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

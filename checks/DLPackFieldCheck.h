@@ -1,12 +1,12 @@
 //===--- DLPackFieldCheck.h - driver of the DLPack flow checks -*- C++ -*-===//
 //
 // interop-dlpack-byte-offset, -strides, -version and
-// interop-unsupported-dlpack-device read the same facts (lib/DLPackFlowModel)
-// and differ only in which events they report and how they word them. This
-// base matches function definitions, applies the pre-filter, fetches the facts
-// (computed once per function and configuration for all four), reports a
-// skipped function when ReportSkippedFunctions asks, and hands the facts to
-// the check.
+// interop-unsupported-dlpack-device read the same facts
+// (lib/dlpackfields/DLPackFieldModel.h) and differ only in which events they
+// report and how they word them. This base matches function definitions,
+// applies the pre-filter, fetches the facts (computed once per function and
+// configuration for all four), reports a skipped function when
+// ReportSkippedFunctions asks, and hands the facts to the check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,7 @@
 
 #include "ClangTidyCheck.h"
 
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
 
 #include <optional>
 

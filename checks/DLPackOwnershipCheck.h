@@ -20,8 +20,8 @@
 
 #include "ClangTidyCheck.h"
 
-#include "lib/CapsuleAPI.h"
-#include "lib/OwnershipModel.h"
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/ownership/OwnershipModel.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -2,8 +2,8 @@
 
 #include "DlpackByteOffsetCheck.h"
 
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -2,9 +2,9 @@
 
 #include "DlpackCapsuleProtocolCheck.h"
 
-#include "lib/CapsuleAPI.h"
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackNames.h"
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -2,10 +2,10 @@
 
 #include "DlpackDeleterOwnershipCheck.h"
 
-#include "lib/CapsuleAPI.h"
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackFields.h"
-#include "lib/DLPackNames.h"
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -11,7 +11,7 @@
 
 #include "DLPackFieldCheck.h"
 
-#include "lib/DLPackNames.h"
+#include "lib/support/NameLists.h"
 
 namespace clang::tidy::interop {
 

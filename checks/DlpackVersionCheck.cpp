@@ -2,8 +2,8 @@
 
 #include "DlpackVersionCheck.h"
 
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackNames.h"
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringExtras.h"

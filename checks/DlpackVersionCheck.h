@@ -12,7 +12,7 @@
 
 #include "DLPackFieldCheck.h"
 
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
 
 namespace clang::tidy::interop {
 

@@ -2,9 +2,9 @@
 
 #include "UnsupportedDlpackDeviceCheck.h"
 
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackDeviceMapping.h"
-#include "lib/DLPackFields.h"
+#include "lib/abi/DLPackFields.h"
+#include "lib/dlpackfields/DLPackDeviceMapping.h"
+#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/STLExtras.h"

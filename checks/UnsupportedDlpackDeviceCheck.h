@@ -12,8 +12,8 @@
 
 #include "DLPackFieldCheck.h"
 
-#include "lib/DLPackFlowModel.h"
-#include "lib/DLPackNames.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/support/NameLists.h"
 
 #include <cstdint>
 #include <vector>

@@ -9,7 +9,7 @@
 // macros run once per API spelling: the interop runtime's (the default model)
 // and an XLA IFRT-style API described only through options.
 
-#include "lib/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
 
 #include "syntax_vs_flow.h"
 

@@ -1,5 +1,5 @@
-// Unit tests of the DLPack field model (lib/DLPackFlowModel.h) on annotated
-// snippets.
+// Unit tests of the DLPack field model (lib/dlpackfields/DLPackFieldModel.h) on
+// annotated snippets.
 //
 // A snippet marks every line where the model must produce an event with the
 // event's kind and what must be proven there, e.g.
@@ -21,8 +21,8 @@
 // assert, check) are written as the line's offset from the event's line
 // ("0", "-2") or "none". Booleans are yes/no.
 
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"

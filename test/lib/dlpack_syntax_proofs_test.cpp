@@ -1,4 +1,5 @@
-// Unit tests of the DLPack fast path (lib/DLPackSyntaxProofs.h).
+// Unit tests of the DLPack fast path
+// (lib/dlpackfields/DLPackFieldSyntaxProofs.h).
 //
 // Every function of a snippet is named for what the fast path must do with
 // it: `proven_*` functions have nothing any DLPack field check could report,
@@ -9,7 +10,7 @@
 // checked against the analysis it stands in for, not only against these
 // expectations.
 
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldModel.h"
 
 #include "dlpack_snippets.h"
 #include "snippet_annotations.h"

@@ -1,4 +1,5 @@
-// Unit tests of the syntactic fast path (lib/GuardedSinks.h).
+// Unit tests of the syntactic fast path
+// (lib/arraydevice/ArrayDeviceSyntaxProofs.h).
 //
 // Every function of a snippet is named for what the fast path must do with
 // it: `proven_*` functions have every sink proven by their syntax, `flow_*`
@@ -8,8 +9,8 @@
 // path is checked against the analysis it stands in for, not only against
 // these expectations.
 
-#include "lib/ArrayDeviceFacts.h"
-#include "lib/GuardedSinks.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
 
 #include "snippet_annotations.h"
 #include "syntax_vs_flow.h"

@@ -1,5 +1,5 @@
-// Unit tests of the ownership model (lib/OwnershipModel.h) on annotated
-// snippets.
+// Unit tests of the ownership model (lib/ownership/OwnershipModel.h) on
+// annotated snippets.
 //
 // A snippet marks every line where the model must produce an event with the
 // event's kind and, optionally, keys to compare, e.g.
@@ -20,7 +20,7 @@
 // Locations are the line's offset from the event's line ("-2") or "none".
 // Functions listed as capsule destructors run with IsCapsuleDestructor.
 
-#include "lib/OwnershipModel.h"
+#include "lib/ownership/OwnershipModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -1,0 +1,154 @@
+//===--- FlowRunner.cpp - the bounded flow analysis -----------------------===//
+
+#include "lib/engine/FlowRunner.h"
+
+#include "lib/engine/QuickSolver.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
+
+namespace clang::interop {
+
+const char *describeSkip(SkipReason R) {
+  switch (R) {
+  case SkipReason::None:
+    return "analysed";
+  case SkipReason::NoBody:
+    return "it has no body";
+  case SkipReason::Dependent:
+    return "it is an uninstantiated template";
+  case SkipReason::InvalidCode:
+    return "it does not compile";
+  case SkipReason::TooLarge:
+    return "it is larger than the analysis bound";
+  case SkipReason::BuildFailed:
+    return "its control-flow graph could not be built";
+  case SkipReason::BoundExceeded:
+    return "the analysis exceeded its iteration bound";
+  }
+  return "unknown";
+}
+
+std::string describeSkip(SkipReason R, llvm::StringRef Detail) {
+  std::string S = describeSkip(R);
+  if (!Detail.empty())
+    S += " (" + Detail.str() + ")";
+  return S;
+}
+
+BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT:
+    return BO_GT;
+  case BO_GT:
+    return BO_LT;
+  case BO_LE:
+    return BO_GE;
+  case BO_GE:
+    return BO_LE;
+  default:
+    return Op;
+  }
+}
+
+bool isJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        return FD->isNoReturn();
+  return false;
+}
+
+const Expr *ignoreTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else
+      return E;
+  }
+}
+
+bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
+  Why = SkipReason::None;
+  if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())
+    Why = SkipReason::NoBody;
+  else if (FD.isDependentContext() || FD.isTemplated())
+    Why = SkipReason::Dependent;
+  // A translation unit with errors has recovery expressions whose CFG and
+  // values mean nothing; clang-tidy already reports the errors themselves.
+  else if (FD.isInvalidDecl() ||
+           FD.getASTContext().getDiagnostics().hasUncompilableErrorOccurred())
+    Why = SkipReason::InvalidCode;
+  return Why == SkipReason::None;
+}
+
+namespace detail {
+
+BoundedSolver::BoundedSolver(std::int64_t MaxIterations,
+                             std::int64_t MaxMilliseconds)
+    : Inner(MaxIterations),
+      Deadline(std::chrono::steady_clock::now() +
+               std::chrono::milliseconds(MaxMilliseconds)),
+      HasDeadline(MaxMilliseconds > 0) {}
+
+dataflow::Solver::Result
+BoundedSolver::solve(llvm::ArrayRef<const dataflow::Formula *> Vals) {
+  if (OutOfTime)
+    return Result::TimedOut();
+  // Queries are frequent (every join and widening of a boolean), so checking
+  // before each one bounds a run closely.
+  if (HasDeadline && std::chrono::steady_clock::now() > Deadline) {
+    OutOfTime = true;
+    return Result::TimedOut();
+  }
+  // Most queries are decided by propagation alone; only the rest pay for
+  // the CNF conversion.
+  if (std::optional<Result> Quick = quickSolve(Vals))
+    return std::move(*Quick);
+  return Inner.solve(Vals);
+}
+
+SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail) {
+  Detail = llvm::toString(std::move(E));
+  // The framework reports both exhausted block visits and an exhausted SAT
+  // budget as errors after the fixpoint started; anything else means the CFG
+  // or the environment could not be set up.
+  if (Detail.find("maximum number of") != std::string::npos ||
+      Detail.find("iterations") != std::string::npos ||
+      Detail.find("timed out") != std::string::npos ||
+      Detail.find("SAT") != std::string::npos)
+    return SkipReason::BoundExceeded;
+  return SkipReason::BuildFailed;
+}
+
+std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD,
+                                       ASTContext &Ctx) {
+  // Building a plain CFG is cheap next to the fixpoint and tells the size of
+  // the one the framework will build from the same body.
+  CFG::BuildOptions Options;
+  Options.PruneTriviallyFalseEdges = true;
+  Options.AddImplicitDtors = true;
+  Options.AddTemporaryDtors = true;
+  Options.AddInitializers = true;
+  Options.AddCXXDefaultInitExprInCtors = true;
+  Options.AddLifetime = true;
+  std::unique_ptr<CFG> G = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Options);
+  if (!G)
+    return std::nullopt;
+  return G->getNumBlockIDs();
+}
+
+} // namespace detail
+} // namespace clang::interop
