@@ -24,7 +24,7 @@ private:
                   const clang::interop::DLPackFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string AddressConsumers;
-  clang::interop::QualifiedNameList Consumers;
+  clang::interop::FunctionNameList Consumers;
 };
 
 } // namespace clang::tidy::interop

@@ -26,7 +26,7 @@ private:
                   ASTContext &Ctx) override;
   const std::string CompactConsumers;
   const bool CheckCompactUse;
-  clang::interop::QualifiedNameList Consumers;
+  clang::interop::FunctionNameList Consumers;
 };
 
 } // namespace clang::tidy::interop

@@ -35,7 +35,7 @@ private:
   const std::string HostDeviceGuards;
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
-  clang::interop::QualifiedNameList HostFunctions;
+  clang::interop::FunctionNameList HostFunctions;
   std::vector<std::int64_t> Supported;
 };
 

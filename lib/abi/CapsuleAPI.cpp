@@ -3,6 +3,7 @@
 #include "lib/abi/CapsuleAPI.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -2,6 +2,8 @@
 
 #include "lib/abi/DLPackFields.h"
 
+#include "lib/support/AstHelpers.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -196,50 +198,6 @@ bool isDLDeviceTypeEnum(QualType T) {
   if (const TypedefNameDecl *TD = ED->getTypedefNameForAnonDecl())
     return TD->getName() == "DLDeviceType";
   return false;
-}
-
-const Expr *stripIdentityCasts(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = MTE->getSubExpr();
-      continue;
-    }
-    const auto *CE = dyn_cast<CastExpr>(E);
-    if (!CE)
-      return E;
-    switch (CE->getCastKind()) {
-    case CK_NoOp:
-    case CK_BitCast:
-    case CK_IntegralCast:
-    case CK_LValueToRValue:
-    case CK_UserDefinedConversion:
-      E = CE->getSubExpr();
-      continue;
-    default:
-      return E;
-    }
-  }
-  return E;
-}
-
-std::optional<llvm::APSInt> integerConstant(const Expr *E,
-                                            const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  if (!E->IgnoreParenImpCasts()->getType()->isIntegralOrEnumerationType() &&
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt();
-}
-
-bool isNullConstant(const Expr *E, ASTContext &Ctx) {
-  return E && !E->isValueDependent() &&
-         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
 }
 
 bool readsDLPackDeviceType(const Expr *E) {

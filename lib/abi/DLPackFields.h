@@ -85,19 +85,6 @@ bool isDLDeviceTypeEnum(QualType T);
 /// or any expression of DLDeviceType type.
 bool readsDLPackDeviceType(const Expr *E);
 
-/// Strips parentheses and casts that keep a pointer's or integer's identity
-/// (no-op, bit, integral, lvalue-to-rvalue, and their explicit spellings).
-const Expr *stripIdentityCasts(const Expr *E);
-
-/// The value of E when it is an integer constant (a literal, an enumerator,
-/// a constexpr or a macro expanding to one); nullopt otherwise, and for a
-/// dependent E.
-std::optional<llvm::APSInt> integerConstant(const Expr *E,
-                                            const ASTContext &Ctx);
-
-/// True when E is a null pointer constant (nullptr, NULL, 0).
-bool isNullConstant(const Expr *E, ASTContext &Ctx);
-
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ABI_DLPACKFIELDS_H

@@ -3,6 +3,7 @@
 #include "lib/arraydevice/ArrayDeviceModel.h"
 
 #include "lib/engine/FlowRunner.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -1286,37 +1287,6 @@ SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
 
 } // namespace
 
-/// The receiver of a member or member-operator call.
-const Expr *receiverOf(const CallExpr &CE) {
-  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
-    return MCE->getImplicitObjectArgument();
-  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE))
-    if (isa_and_nonnull<CXXMethodDecl>(OCE->getDirectCallee()) &&
-        OCE->getNumArgs() > 0)
-      return OCE->getArg(0);
-  return nullptr;
-}
-
-/// The type of parameter I of the callee (the argument's own type for
-/// variadic arguments).
-QualType paramType(const CallExpr &CE, unsigned I) {
-  const FunctionDecl *FD = CE.getDirectCallee();
-  unsigned First =
-      isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1
-                                                                         : 0;
-  if (I < First)
-    return CE.getArg(I)->getType();
-  if (FD && I - First < FD->getNumParams())
-    return FD->getParamDecl(I - First)->getType();
-  // A call through a function pointer: its prototype's parameters.
-  if (!FD)
-    if (const auto *PT = CE.getCallee()->getType()->getAs<PointerType>())
-      if (const auto *Proto = PT->getPointeeType()->getAs<FunctionProtoType>())
-        if (I < Proto->getNumParams())
-          return Proto->getParamType(I);
-  return CE.getArg(I)->getType();
-}
-
 /// value(), operator* or operator-> of a modelled Result.
 bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
@@ -1327,22 +1297,6 @@ bool isResultUnwrap(const ApiModel &M, const CallExpr &CE) {
       MD->getOverloadedOperator() == OO_Arrow)
     return true;
   return MD->getDeclName().isIdentifier() && MD->getName() == "value";
-}
-
-/// The enumerator an expression names, if it is one.
-const EnumConstantDecl *enumerator(const Expr *E) {
-  if (!E)
-    return nullptr;
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
-    E = DA->getExpr();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<EnumConstantDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-bool isNonConstMemberCall(const CallExpr &CE) {
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
-  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
 }
 
 std::optional<SinkKind> sinkKindOf(const ApiModel &Model,

@@ -21,6 +21,7 @@
 #define INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICEMODEL_H
 
 #include "lib/arraydevice/ApiModel.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
@@ -199,22 +200,8 @@ std::optional<SinkKind> sinkKindOf(const ApiModel &Model,
 const Expr *sinkSubject(const ApiModel &Model, const CallExpr &Call,
                         SinkKind Kind);
 
-/// The receiver of a member or member-operator call (null for any other).
-const Expr *receiverOf(const CallExpr &CE);
-
-/// The type of parameter I of the callee (the argument's own type for
-/// variadic arguments).
-QualType paramType(const CallExpr &CE, unsigned I);
-
 /// value(), operator* or operator-> of a modelled Result.
 bool isResultUnwrap(const ApiModel &M, const CallExpr &CE);
-
-/// A call of a non-static, non-const member function on a receiver.
-bool isNonConstMemberCall(const CallExpr &CE);
-
-/// The enumerator an expression names (through a default argument), if it
-/// is one.
-const EnumConstantDecl *enumerator(const Expr *E);
 
 } // namespace clang::interop
 

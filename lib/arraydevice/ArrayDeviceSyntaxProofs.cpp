@@ -2,8 +2,8 @@
 
 #include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
 
-#include "lib/engine/FlowRunner.h"
 #include "lib/engine/GuardEngine.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"

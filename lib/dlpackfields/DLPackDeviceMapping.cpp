@@ -2,9 +2,8 @@
 
 #include "lib/dlpackfields/DLPackDeviceMapping.h"
 
-#include "lib/engine/FlowRunner.h"
-
 #include "lib/abi/DLPackFields.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

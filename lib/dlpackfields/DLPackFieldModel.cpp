@@ -11,6 +11,7 @@
 
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/engine/ModelCache.h"
+#include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -30,7 +31,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/Regex.h"
 
 #include <memory>
 
@@ -118,8 +118,8 @@ bool provesProp(const Environment &Env, const Value *V, llvm::StringRef Name,
 
 /// The parts of a DLPackModelConfig that are compiled before use.
 struct CompiledConfig {
-  std::vector<llvm::Regex> HostGuards;
-  QualifiedNameList Importers;
+  FunctionNameList HostGuards;
+  FunctionNameList Importers;
 };
 
 class DLPackEventCollector;
@@ -1630,15 +1630,13 @@ std::string DLPackModelConfig::key() const {
 }
 
 const Expr *hostGuardArgument(const CallExpr &E,
-                              llvm::ArrayRef<llvm::Regex> HostGuards) {
+                              const FunctionNameList &HostGuards) {
   // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
   const FunctionDecl *Callee = E.getDirectCallee();
   if (!Callee || !Callee->getIdentifier() || E.getNumArgs() != 1 ||
       !E.getType()->isBooleanType() || !E.isPRValue())
     return nullptr;
-  llvm::StringRef Name = Callee->getName();
-  if (llvm::none_of(HostGuards,
-                    [&](const llvm::Regex &R) { return R.match(Name); }))
+  if (!HostGuards.matches(Callee))
     return nullptr;
   // A DLDevice passed by value is a copy of the device the guard tests.
   const Expr *Arg = E.getArg(0)->IgnoreImplicit();
@@ -1717,16 +1715,15 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
 
   const CompiledConfig &Compiled = C.compiled(Key, [&Config] {
     CompiledConfig Out;
-    Out.HostGuards = compileRegexes(Config.HostDeviceGuards);
-    std::vector<llvm::StringRef> Importers(Config.ImportFunctions.begin(),
-                                           Config.ImportFunctions.end());
-    Out.Importers = QualifiedNameList(Importers);
+    Out.HostGuards =
+        FunctionNameList(Config.HostDeviceGuards, NameSpelling::Identifier);
+    Out.Importers = FunctionNameList(Config.ImportFunctions);
     return Out;
   });
   if (Config.SyntacticProofs) {
     SkipReason Why;
-    DLPackSyntaxConfig Syntax{Config.DebugOnlyAssertMacros, Compiled.HostGuards,
-                              &Compiled.Importers};
+    DLPackSyntaxConfig Syntax{Config.DebugOnlyAssertMacros,
+                              &Compiled.HostGuards, &Compiled.Importers};
     if (isAnalyzable(FD, Why) && proveDLPackFieldsBySyntax(FD, Ctx, Syntax)) {
       Facts.BySyntax = true;
       return Facts;
@@ -1838,23 +1835,6 @@ bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex) {
   default:
     return false;
   }
-}
-
-bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
-                        const LangOptions &LO,
-                        llvm::ArrayRef<std::string> Macros) {
-  // Walk the whole expansion stack: a token passed through several macros
-  // (MATX_ASSERT_STR(a) -> assert(a)) is a macro argument at each level, and
-  // each level's macro is named by where its parameter sits in its body.
-  for (int Depth = 0; Loc.isMacroID() && Depth < 64; ++Depth) {
-    if (!SM.isMacroArgExpansion(Loc)) {
-      llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
-      if (llvm::is_contained(Macros, Name))
-        return true;
-    }
-    Loc = SM.getImmediateExpansionRange(Loc).getBegin();
-  }
-  return false;
 }
 
 } // namespace clang::interop

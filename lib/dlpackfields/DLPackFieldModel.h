@@ -32,11 +32,11 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/FlowRunner.h"
 
+#include "lib/support/NameLists.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/Regex.h"
 
 #include <cstdint>
 #include <optional>
@@ -130,7 +130,7 @@ bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx);
 /// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
 /// device or tensor it tests; null otherwise.
 const Expr *hostGuardArgument(const CallExpr &E,
-                              llvm::ArrayRef<llvm::Regex> HostGuards);
+                              const FunctionNameList &HostGuards);
 
 /// The use of a data pointer reads or writes its first element only (`*p`,
 /// `p[0]`), which sits at the same address whatever the strides.
@@ -157,7 +157,7 @@ struct DLPackModelConfig {
   /// Bool-returning functions of a device or tensor whose true result means
   /// "host-accessible" (unanchored regexes over the function's name).
   std::vector<std::string> HostDeviceGuards = {"[Hh]ost", "[Cc]pu", "CPU"};
-  /// Functions that import a tensor (QualifiedNameList patterns): only
+  /// Functions that import a tensor (a FunctionNameList): only
   /// tensors passed to these get TensorCallArg events, so that no other call
   /// pays for proving a device type.
   std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
@@ -211,11 +211,6 @@ MemoryCallKind classifyMemoryCall(const FunctionDecl *Callee);
 
 /// True when argument ArgIndex of a copy call is the destination.
 bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex);
-
-/// True when Loc comes from the expansion of one of Macros (at any depth).
-bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
-                        const LangOptions &LO,
-                        llvm::ArrayRef<std::string> Macros);
 
 } // namespace clang::interop
 

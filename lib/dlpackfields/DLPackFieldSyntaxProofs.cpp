@@ -3,10 +3,9 @@
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 
 #include "lib/abi/DLPackFields.h"
-#include "lib/arraydevice/ArrayDeviceModel.h"
 #include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/engine/FlowRunner.h"
 #include "lib/engine/GuardEngine.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -511,7 +510,7 @@ private:
     }
     const auto *Call = dyn_cast<CallExpr>(C);
     const Expr *Arg =
-        Call && Value ? hostGuardArgument(*Call, Config.HostGuards) : nullptr;
+        Call && Value ? hostGuardArgument(*Call, *Config.HostGuards) : nullptr;
     if (!Arg)
       return false;
     std::optional<FieldPath> P = pathOf(Arg);

@@ -40,7 +40,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/Regex.h"
 
 #include <string>
 
@@ -52,9 +51,9 @@ struct DLPackSyntaxConfig {
   /// check inside one proves nothing.
   llvm::ArrayRef<std::string> DebugOnlyAssertMacros;
   /// Names of bool functions of a device or tensor that mean host memory.
-  llvm::ArrayRef<llvm::Regex> HostGuards;
+  const FunctionNameList *HostGuards = nullptr;
   /// Importers: a tensor passed to one sends the function to the model.
-  const QualifiedNameList *Importers = nullptr;
+  const FunctionNameList *Importers = nullptr;
 };
 
 /// True when the syntax of FD's body proves that every event the DLPack

@@ -39,47 +39,6 @@ std::string describeSkip(SkipReason R, llvm::StringRef Detail) {
   return S;
 }
 
-BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {
-  switch (Op) {
-  case BO_LT:
-    return BO_GT;
-  case BO_GT:
-    return BO_LT;
-  case BO_LE:
-    return BO_GE;
-  case BO_GE:
-    return BO_LE;
-  default:
-    return Op;
-  }
-}
-
-bool isJump(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
-    return true;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
-      if (const FunctionDecl *FD = Call->getDirectCallee())
-        return FD->isNoReturn();
-  return false;
-}
-
-const Expr *ignoreTemporaries(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      E = EWC->getSubExpr();
-    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BTE->getSubExpr();
-    else
-      return E;
-  }
-}
-
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
   Why = SkipReason::None;
   if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())

@@ -12,6 +12,8 @@
 #ifndef INTEROP_LIB_ENGINE_FLOWRUNNER_H
 #define INTEROP_LIB_ENGINE_FLOWRUNNER_H
 
+#include "lib/support/AstHelpers.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
@@ -71,42 +73,6 @@ std::string describeSkip(SkipReason R, llvm::StringRef Detail);
 /// The cheap step: false (and why) for functions no model should analyse.
 /// Does not build the CFG.
 bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why);
-
-/// The operator that compares the same operands the other way round (`a < b`
-/// is `b > a`); any other operator is returned as it is. Not
-/// BinaryOperator::reverseComparisonOp, which is unreachable for C++20's
-/// `<=>`, a comparison by isComparisonOp().
-BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op);
-
-/// `L Op R` for a comparison operator (false for any other, and for `<=>`).
-template <typename T>
-bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
-  switch (Op) {
-  case BO_EQ:
-    return L == R;
-  case BO_NE:
-    return L != R;
-  case BO_LT:
-    return L < R;
-  case BO_GT:
-    return L > R;
-  case BO_LE:
-    return L <= R;
-  case BO_GE:
-    return L >= R;
-  default:
-    return false;
-  }
-}
-
-/// True when control never continues past S to the next statement: a
-/// break, return, continue, goto or throw, or a call of a noreturn function.
-bool isJump(const Stmt *S);
-
-/// E without parentheses, implicit casts, cleanups and temporaries
-/// (ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr): the
-/// expression that names or makes the value.
-const Expr *ignoreTemporaries(const Expr *E);
 
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no
 /// call when it is none). The flow models dispatch their transfer functions

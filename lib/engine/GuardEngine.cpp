@@ -2,8 +2,7 @@
 
 #include "lib/engine/GuardEngine.h"
 
-#include "lib/arraydevice/ArrayDeviceModel.h"
-#include "lib/engine/FlowRunner.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -23,27 +22,6 @@ constexpr unsigned MaxConditionDepth = 16;
 constexpr unsigned MaxConditions = 200000;
 
 } // namespace
-
-bool isNonConstReference(QualType T) {
-  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
-}
-
-bool isTemporary(const Expr *E) {
-  E = E->IgnoreParens();
-  return isa<MaterializeTemporaryExpr>(E) || E->isPRValue();
-}
-
-const VarDecl *namedVar(const Expr *E) {
-  E = ignoreTemporaries(E);
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
-    if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
-        CCE->getNumArgs() >= 1)
-      E = ignoreTemporaries(CCE->getArg(0));
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE || DRE->refersToEnclosingVariableOrCapture())
-    return nullptr;
-  return dyn_cast<VarDecl>(DRE->getDecl());
-}
 
 bool neverFallsThrough(const Stmt *S) {
   if (const auto *E = dyn_cast_or_null<Expr>(S))

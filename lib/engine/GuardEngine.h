@@ -43,15 +43,6 @@ using StmtChain = llvm::SmallVector<const Stmt *, 16>;
 /// noreturn call, or a block containing one.
 bool neverFallsThrough(const Stmt *S);
 
-/// The variable an expression names, through a copy or move of it; null for
-/// anything else and for a capture of an enclosing function's variable.
-const VarDecl *namedVar(const Expr *E);
-
-bool isNonConstReference(QualType T);
-
-/// A temporary (nothing else can observe a change made through it).
-bool isTemporary(const Expr *E);
-
 /// One walk over a function body that keeps the chain of statements around
 /// each node, and refuses the function at the first construct that lets
 /// control past a guard: goto, asm, coroutines, SEH, blocks, and case labels

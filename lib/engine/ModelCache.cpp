@@ -21,14 +21,4 @@ modelConfigKey(llvm::ArrayRef<const std::vector<std::string> *> Lists,
   return K;
 }
 
-std::vector<llvm::Regex> compileRegexes(llvm::ArrayRef<std::string> Patterns) {
-  std::vector<llvm::Regex> Out;
-  for (const std::string &P : Patterns) {
-    llvm::Regex R(P);
-    if (R.isValid())
-      Out.push_back(std::move(R));
-  }
-  return Out;
-}
-
 } // namespace clang::interop

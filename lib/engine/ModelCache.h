@@ -19,7 +19,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Regex.h"
 
 #include <memory>
 #include <string>
@@ -86,10 +85,6 @@ private:
 std::string
 modelConfigKey(llvm::ArrayRef<const std::vector<std::string> *> Lists,
                const FlowBounds &Bounds, bool SyntacticProofs);
-
-/// The valid regexes among Patterns (invalid ones are reported by the
-/// checks' option parsing, not here).
-std::vector<llvm::Regex> compileRegexes(llvm::ArrayRef<std::string> Patterns);
 
 } // namespace clang::interop
 

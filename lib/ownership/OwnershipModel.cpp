@@ -14,6 +14,8 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/engine/GuardEngine.h"
+#include "lib/support/AstHelpers.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -28,7 +30,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Regex.h"
 
 #include <memory>
 
@@ -43,16 +44,6 @@ constexpr llvm::StringLiteral kNull = "interop.own.null";
 
 bool isManagedPointer(QualType T) {
   return isManagedTensor(classifyDLPackPointee(T));
-}
-
-bool matchesAny(const std::vector<llvm::Regex> &Res, const NamedDecl *D) {
-  if (!D || Res.empty())
-    return false;
-  std::string Name = "::" + D->getQualifiedNameAsString();
-  for (const llvm::Regex &R : Res)
-    if (R.match(Name))
-      return true;
-  return false;
 }
 
 /// The call allocates raw memory (malloc and friends).
@@ -73,14 +64,6 @@ bool isRawDeallocation(const CallExpr *Call) {
     return false;
   llvm::StringRef N = FD->getName();
   return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
-}
-
-/// The root variable of an expression naming a tensor pointer.
-const ValueDecl *rootVar(const Expr *E) {
-  E = E ? E->IgnoreParenCasts() : nullptr;
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
-    return DRE->getDecl();
-  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,9 +109,9 @@ struct RunContext {
   bool IsDestructor = false;
   /// Compiled TensorSources and OwnershipTakingImporters (once per
   /// configuration, see OwnershipCache).
-  const std::vector<llvm::Regex> *SourcesP = nullptr, *TakersP = nullptr;
-  const std::vector<llvm::Regex> &sources() const { return *SourcesP; }
-  const std::vector<llvm::Regex> &takers() const { return *TakersP; }
+  const FunctionNameList *SourcesP = nullptr, *TakersP = nullptr;
+  const FunctionNameList &sources() const { return *SourcesP; }
+  const FunctionNameList &takers() const { return *TakersP; }
   std::vector<Site> Sites;
   std::vector<Capsule> Capsules;
   llvm::DenseMap<const Stmt *, unsigned> SiteOfStmt;
@@ -193,28 +176,28 @@ public:
     }
     const Expr *Base = nullptr;
     if (isDeleterCall(Call, &Base)) {
-      if (const ValueDecl *V = rootVar(Call->getArg(0)))
+      if (const ValueDecl *V = referencedDecl(Call->getArg(0)))
         if (isManagedPointer(V->getType()) && !InLambda)
           DeletedVars.insert(V);
       // A parameter whose deleter the function calls is owned by it.
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(Base)))
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Base)))
         if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
           DeletedParams.insert(P);
       if (const auto *P =
-              dyn_cast_or_null<ParmVarDecl>(rootVar(Call->getArg(0))))
+              dyn_cast_or_null<ParmVarDecl>(referencedDecl(Call->getArg(0))))
         if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
           DeletedParams.insert(P);
       return true;
     }
-    if (matchesAny(RC.takers(), Call->getDirectCallee()))
+    if (RC.takers().matches(Call->getDirectCallee()))
       for (const Expr *Arg : Call->arguments())
-        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(Arg)))
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Arg)))
           KeptParams.insert(P);
     // guard.release(); with the result dropped disarms a guard whose
     // tensor was already handed on: nothing is obtained.
     if (!InLambda && isManagedPointer(Call->getType()) &&
         !Discarded.contains(Call) &&
-        matchesAny(RC.sources(), Call->getDirectCallee())) {
+        RC.sources().matches(Call->getDirectCallee())) {
       add(Site::Produced, Call);
     }
     return true;
@@ -291,25 +274,26 @@ public:
   }
   bool VisitReturnStmt(ReturnStmt *R) {
     if (const auto *P =
-            dyn_cast_or_null<ParmVarDecl>(rootVar(R->getRetValue())))
+            dyn_cast_or_null<ParmVarDecl>(referencedDecl(R->getRetValue())))
       KeptParams.insert(P);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     for (const Expr *Arg : E->arguments())
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(Arg)))
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Arg)))
         KeptParams.insert(P);
     return true;
   }
   bool VisitInitListExpr(InitListExpr *E) {
     for (const Expr *Init : E->inits())
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(Init)))
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Init)))
         KeptParams.insert(P);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(rootVar(BO->getRHS())))
+      if (const auto *P =
+              dyn_cast_or_null<ParmVarDecl>(referencedDecl(BO->getRHS())))
         if (!isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
           KeptParams.insert(P);
     return true;
@@ -592,7 +576,7 @@ void OwnershipAnalysis::transferNode(const DeclStmt *E, State &St) {
 /// The first deleter call on a variable the function did not obtain the
 /// tensor into: from here on its value is tracked (for double deletion).
 int OwnershipAnalysis::adoptUnowned(const Expr *E, Environment &Env) {
-  auto It = RC.SiteOfVar.find(rootVar(E));
+  auto It = RC.SiteOfVar.find(referencedDecl(E));
   if (It == RC.SiteOfVar.end())
     return -1;
   const Expr *S = stripIdentityCasts(E);
@@ -642,12 +626,12 @@ void OwnershipAnalysis::handOff(unsigned S, const Stmt *Where, Environment &Env,
   // an importer that always takes it) makes a later deleter call wrong.
   setGhost(Env, St.Live, false);
   setGhost(Env, St.Escaped, true);
-  if (Strong || (Callee && matchesAny(RC.takers(), Callee))) {
+  if (Strong || (Callee && RC.takers().matches(Callee))) {
     setGhost(Env, St.Handed, true);
     if (!St.FirstHandOff)
       St.FirstHandOff = Where;
   }
-  if (St.CapsuleId >= 0 && Callee && matchesAny(RC.takers(), Callee)) {
+  if (St.CapsuleId >= 0 && Callee && RC.takers().matches(Callee)) {
     Capsule &C = RC.Capsules[St.CapsuleId];
     setGhost(Env, C.TakingImport, true);
     if (!C.TakingImportCall)
@@ -1165,13 +1149,7 @@ private:
         continue;
       Capsule &C = RC.Capsules[RC.Sites[S].CapsuleId];
       const FunctionDecl *Callee = Call->getDirectCallee();
-      bool Taker = false;
-      if (Callee) {
-        std::string Name = "::" + Callee->getQualifiedNameAsString();
-        for (const llvm::Regex &R : RC.takers())
-          Taker |= R.match(Name);
-      }
-      if (!Taker && C.Rename && allows(Env, C.Renamed))
+      if (!RC.takers().matches(Callee) && C.Rename && allows(Env, C.Renamed))
         Found.push_back(
             {OwnershipEvent::RenameBeforeImport, Call, nullptr, C.Rename});
     }
@@ -1320,7 +1298,7 @@ std::string OwnershipModelConfig::key() const {
 namespace {
 /// TensorSources and OwnershipTakingImporters, compiled.
 struct CompiledConfig {
-  std::vector<llvm::Regex> Sources, Takers;
+  FunctionNameList Sources, Takers;
 };
 /// Facts per function and role (capsule destructor or not).
 using OwnershipCache =
@@ -1362,8 +1340,8 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   RC.FD = &FD;
   RC.IsDestructor = IsCapsuleDestructor;
   const CompiledConfig &Compiled = C.compiled(Key, [&Config] {
-    return CompiledConfig{compileRegexes(Config.TensorSources),
-                          compileRegexes(Config.OwnershipTakingImporters)};
+    return CompiledConfig{FunctionNameList(Config.TensorSources),
+                          FunctionNameList(Config.OwnershipTakingImporters)};
   });
   RC.SourcesP = &Compiled.Sources;
   RC.TakersP = &Compiled.Takers;

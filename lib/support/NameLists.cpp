@@ -1,4 +1,4 @@
-//===--- NameLists.cpp - configurable lists of function names -------------===//
+//===--- NameLists.cpp - options that name functions ----------------------===//
 
 #include "lib/support/NameLists.h"
 
@@ -21,8 +21,10 @@ std::vector<std::string> optionStrings(llvm::StringRef Value) {
   return std::vector<std::string>(Parts.begin(), Parts.end());
 }
 
-QualifiedNameList::QualifiedNameList(llvm::ArrayRef<llvm::StringRef> Patterns,
-                                     std::vector<std::string> *Errors) {
+FunctionNameList::FunctionNameList(llvm::ArrayRef<llvm::StringRef> Patterns,
+                                   NameSpelling Spelling,
+                                   std::vector<std::string> *Errors)
+    : Spelling(Spelling) {
   for (llvm::StringRef P : Patterns) {
     llvm::Regex R(P);
     std::string Error;
@@ -35,14 +37,25 @@ QualifiedNameList::QualifiedNameList(llvm::ArrayRef<llvm::StringRef> Patterns,
   }
 }
 
-bool QualifiedNameList::matches(const NamedDecl *D) const {
+FunctionNameList::FunctionNameList(llvm::ArrayRef<std::string> Patterns,
+                                   NameSpelling Spelling)
+    : FunctionNameList(
+          std::vector<llvm::StringRef>(Patterns.begin(), Patterns.end()),
+          Spelling) {}
+
+bool FunctionNameList::matches(const NamedDecl *D) const {
   if (!D || Regexes.empty())
     return false;
+  if (Spelling == NameSpelling::Identifier)
+    return D->getIdentifier() && matchesText(D->getName());
   // A constructor is named by its class: "::Eigen::Map", not
   // "::Eigen::Map::Map".
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(D))
     D = Ctor->getParent();
-  std::string Name = "::" + D->getQualifiedNameAsString();
+  return matchesText("::" + D->getQualifiedNameAsString());
+}
+
+bool FunctionNameList::matchesText(llvm::StringRef Name) const {
   for (const llvm::Regex &R : Regexes)
     if (R.match(Name))
       return true;
