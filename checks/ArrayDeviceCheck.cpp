@@ -3,6 +3,7 @@
 #include "ArrayDeviceCheck.h"
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
+#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -35,7 +36,7 @@ void ArrayDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void ArrayDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(analysedFunctionMatcher(), this);
+  Finder->addMatcher(judgedFunctionMatcher(), this);
 }
 
 void ArrayDeviceCheck::onEndOfTranslationUnit() {
@@ -48,7 +49,7 @@ void ArrayDeviceCheck::onEndOfTranslationUnit() {
 
 void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD)
+  if (!FD || !isJudgedFunction(*FD))
     return;
   ASTContext &Ctx = *Result.Context;
   if (FactsCtx != &Ctx) {
@@ -57,13 +58,9 @@ void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   }
   const FunctionFacts &Found = Facts->analyze(*FD, Ctx);
   if (Found.Skipped != SkipReason::None) {
-    // Templates are analysed per instantiation and declarations have no
-    // body: neither is a give-up.
-    if (ReportSkippedFunctions && Found.Skipped != SkipReason::Dependent &&
-        Found.Skipped != SkipReason::NoBody) {
+    if (ReportSkippedFunctions && isGiveUp(Found.Skipped))
       diag(FD->getLocation(), "function %0 was not analysed: %1")
           << FD << describeSkip(Found.Skipped, Found.Detail);
-    }
     return;
   }
   llvm::SmallPtrSet<const CallExpr *, 8> Judged;

@@ -2,6 +2,7 @@
 
 #include "DLPackFieldCheck.h"
 
+#include "lib/abi/TranslationUnitNames.h"
 #include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -20,7 +21,7 @@ void DLPackFieldCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DLPackFieldCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFunctionMatcher(), this);
+  Finder->addMatcher(judgedFunctionMatcher(), this);
 }
 
 void DLPackFieldCheck::onStartOfTranslationUnit() {
@@ -34,7 +35,7 @@ void DLPackFieldCheck::check(const MatchFinder::MatchResult &Result) {
   if (!MayUseDLPack)
     MayUseDLPack = translationUnitMayUseDLPack(*Result.Context);
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!*MayUseDLPack || !FD || !isJudgedDefinition(*FD))
+  if (!*MayUseDLPack || !FD || !isJudgedFunction(*FD))
     return;
   const DLPackUse Use = dlpackUseOf(*FD); // two flags; copied
   checkUse(*FD, Use, *Result.Context);
@@ -46,7 +47,7 @@ void DLPackFieldCheck::check(const MatchFinder::MatchResult &Result) {
       getDLPackFacts(*FD, *Result.Context, Config, ConfigKey);
   if (Facts.Skipped == SkipReason::None)
     checkFacts(*FD, Facts, *Result.Context);
-  else if (ReportSkippedFunctions)
+  else if (ReportSkippedFunctions && isGiveUp(Facts.Skipped))
     diag(FD->getLocation(), "function %0 was not analysed: %1")
         << FD << describeSkip(Facts.Skipped, Facts.Detail);
 }

@@ -2,6 +2,7 @@
 
 #include "DLPackOwnershipCheck.h"
 
+#include "lib/abi/TranslationUnitNames.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/support/NameLists.h"
 
@@ -32,7 +33,7 @@ void DLPackOwnershipCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DLPackOwnershipCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(dlpackFunctionMatcher(), this);
+  Finder->addMatcher(judgedFunctionMatcher(), this);
 }
 
 void DLPackOwnershipCheck::onStartOfTranslationUnit() {
@@ -49,7 +50,7 @@ void DLPackOwnershipCheck::check(const MatchFinder::MatchResult &Result) {
   if (!MayUseDLPack)
     MayUseDLPack = translationUnitMayUseDLPack(*Ctx);
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (*MayUseDLPack && FD && isJudgedDefinition(*FD) && mentionsOwnership(*FD))
+  if (*MayUseDLPack && FD && isJudgedFunction(*FD) && mentionsOwnership(*FD))
     Functions.insert(FD);
 }
 
@@ -93,7 +94,7 @@ void DLPackOwnershipCheck::onEndOfTranslationUnit() {
         getOwnershipFacts(FD, *Ctx, IsDestructor, Config, ConfigKey);
     if (Facts.Skipped == SkipReason::None)
       checkFacts(FD, Facts, *Ctx);
-    else if (ReportSkippedFunctions)
+    else if (ReportSkippedFunctions && isGiveUp(Facts.Skipped))
       diag(FD.getLocation(), "function %0 was not analysed: %1")
           << &FD << describeSkip(Facts.Skipped, Facts.Detail);
   }

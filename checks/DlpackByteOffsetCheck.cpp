@@ -3,7 +3,6 @@
 #include "DlpackByteOffsetCheck.h"
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

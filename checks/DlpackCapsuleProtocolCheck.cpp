@@ -3,7 +3,6 @@
 #include "DlpackCapsuleProtocolCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
-#include "lib/engine/JudgedFunctions.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -4,7 +4,6 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
-#include "lib/engine/JudgedFunctions.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -3,7 +3,6 @@
 #include "DlpackStridesCheck.h"
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

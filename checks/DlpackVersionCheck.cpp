@@ -2,7 +2,6 @@
 
 #include "DlpackVersionCheck.h"
 
-#include "lib/engine/JudgedFunctions.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -4,7 +4,6 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackDeviceMapping.h"
-#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/STLExtras.h"

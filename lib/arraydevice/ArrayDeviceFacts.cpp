@@ -40,8 +40,7 @@ const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
   // Most correct code guards its sinks in a few syntactic shapes; proving
   // them from the syntax costs a fraction of the flow analysis, which only
   // runs when something is left to prove (see ArrayDeviceSyntaxProofs.h).
-  SkipReason Why;
-  if (GuardFastPath && isAnalyzable(FD, Why))
+  if (GuardFastPath && whyNotAnalysable(FD) == SkipReason::None)
     if (std::optional<llvm::SmallVector<SinkFact>> Proved =
             proveGuardedSinks(Model, FD, Tracked)) {
       Slot->Sinks = std::move(*Proved);
@@ -160,12 +159,6 @@ unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
   FactScanner Scan(Model);
   Scan.TraverseStmt(FD.getBody());
   return Scan.used();
-}
-
-DeclarationMatcher analysedFunctionMatcher() {
-  return functionDecl(isDefinition(), unless(isImplicit()),
-                      unless(isExpansionInSystemHeader()))
-      .bind("fn");
 }
 
 } // namespace clang::interop

@@ -90,13 +90,6 @@ ArrayDeviceFacts &sharedArrayDeviceFacts(ASTContext &Ctx,
 /// translation unit so no state outlives the AST it points into.
 void releaseSharedArrayDeviceFacts();
 
-/// The matcher the checks register: every function definition (lambda call
-/// operators and template instantiations included) outside system headers,
-/// bound to "fn". analyze() then scans the body once and runs the flow
-/// analysis only where a judged call occurs; matching functions rather than
-/// calls keeps clang-tidy from building the AST parent map for this.
-ast_matchers::DeclarationMatcher analysedFunctionMatcher();
-
 /// The FactFamily bits that can matter in FD's body: single-device facts only
 /// if it exports or takes a buffer pointer, addressability only if it
 /// imports, TPU facts only if it also names a TPU platform (the only way a

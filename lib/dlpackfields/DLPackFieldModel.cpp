@@ -1721,10 +1721,10 @@ const DLPackFacts &getDLPackFacts(const FunctionDecl &FD, ASTContext &Ctx,
     return Out;
   });
   if (Config.SyntacticProofs) {
-    SkipReason Why;
     DLPackSyntaxConfig Syntax{Config.DebugOnlyAssertMacros,
                               &Compiled.HostGuards, &Compiled.Importers};
-    if (isAnalyzable(FD, Why) && proveDLPackFieldsBySyntax(FD, Ctx, Syntax)) {
+    if (whyNotAnalysable(FD) == SkipReason::None &&
+        proveDLPackFieldsBySyntax(FD, Ctx, Syntax)) {
       Facts.BySyntax = true;
       return Facts;
     }

@@ -12,47 +12,6 @@
 
 namespace clang::interop {
 
-const char *describeSkip(SkipReason R) {
-  switch (R) {
-  case SkipReason::None:
-    return "analysed";
-  case SkipReason::NoBody:
-    return "it has no body";
-  case SkipReason::Dependent:
-    return "it is an uninstantiated template";
-  case SkipReason::InvalidCode:
-    return "it does not compile";
-  case SkipReason::TooLarge:
-    return "it is larger than the analysis bound";
-  case SkipReason::BuildFailed:
-    return "its control-flow graph could not be built";
-  case SkipReason::BoundExceeded:
-    return "the analysis exceeded its iteration bound";
-  }
-  return "unknown";
-}
-
-std::string describeSkip(SkipReason R, llvm::StringRef Detail) {
-  std::string S = describeSkip(R);
-  if (!Detail.empty())
-    S += " (" + Detail.str() + ")";
-  return S;
-}
-
-bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why) {
-  Why = SkipReason::None;
-  if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())
-    Why = SkipReason::NoBody;
-  else if (FD.isDependentContext() || FD.isTemplated())
-    Why = SkipReason::Dependent;
-  // A translation unit with errors has recovery expressions whose CFG and
-  // values mean nothing; clang-tidy already reports the errors themselves.
-  else if (FD.isInvalidDecl() ||
-           FD.getASTContext().getDiagnostics().hasUncompilableErrorOccurred())
-    Why = SkipReason::InvalidCode;
-  return Why == SkipReason::None;
-}
-
 namespace detail {
 
 BoundedSolver::BoundedSolver(std::int64_t MaxIterations,

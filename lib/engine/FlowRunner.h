@@ -12,6 +12,8 @@
 #ifndef INTEROP_LIB_ENGINE_FLOWRUNNER_H
 #define INTEROP_LIB_ENGINE_FLOWRUNNER_H
 
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/engine/SkipReason.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -53,26 +55,6 @@ struct FlowBounds {
   /// Functions whose CFG has more blocks than this are not analysed at all.
   unsigned MaxCFGBlocks = 2'000;
 };
-
-/// Why a function was not (fully) analysed.
-enum class SkipReason {
-  None,          ///< Analysed.
-  NoBody,        ///< A declaration without a body.
-  Dependent,     ///< An uninstantiated template: analysed per instance.
-  InvalidCode,   ///< The function failed to compile.
-  TooLarge,      ///< Over FlowBounds::MaxCFGBlocks.
-  BuildFailed,   ///< The CFG could not be built.
-  BoundExceeded, ///< Over MaxBlockVisits or MaxSATIterations.
-};
-
-/// A one-line, lowercase description of a skip reason, for diagnostics.
-const char *describeSkip(SkipReason R);
-/// The same, followed by " (Detail)" where the runner left a detail.
-std::string describeSkip(SkipReason R, llvm::StringRef Detail);
-
-/// The cheap step: false (and why) for functions no model should analyse.
-/// Does not build the CFG.
-bool isAnalyzable(const FunctionDecl &FD, SkipReason &Why);
 
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no
 /// call when it is none). The flow models dispatch their transfer functions
@@ -176,7 +158,8 @@ runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
                     ExitStateCallback OnExit = nullptr,
                     std::function<void(AnalysisT &)> AfterRun = nullptr) {
   FlowResult<Diag> Result;
-  if (!isAnalyzable(FD, Result.Skipped))
+  Result.Skipped = whyNotAnalysable(FD);
+  if (Result.Skipped != SkipReason::None)
     return Result;
   llvm::Expected<dataflow::AdornedCFG> ACFG = dataflow::AdornedCFG::build(FD);
   if (!ACFG) {

@@ -6,39 +6,31 @@ using namespace clang::ast_matchers;
 
 namespace clang::interop {
 
-DeclarationMatcher dlpackFunctionMatcher() {
+DeclarationMatcher judgedFunctionMatcher() {
   return functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
                       unless(isImplicit()), unless(isDefaulted()))
       .bind("fn");
 }
 
-bool isJudgedDefinition(const FunctionDecl &FD) {
-  return FD.hasBody() && !FD.isDependentContext() && !FD.isInvalidDecl();
+/// A template pattern, or a function inside one (a hidden friend of a
+/// class template is templated without being in a dependent context).
+static bool isTemplatePattern(const FunctionDecl &FD) {
+  return FD.isDependentContext() || FD.isTemplated();
 }
 
-bool translationUnitMayUseDLPack(const ASTContext &Ctx) {
-  if (Ctx.getExternalSource())
-    return true;
-  // Every name classifyDLPackRecordName and the capsule calls that give a
-  // function a DLPack role (classifyCapsuleCall) recognise.
-  static const char *const Names[] = {"DLTensor",
-                                      "DLManagedTensor",
-                                      "DLManagedTensorVersioned",
-                                      "DLDevice",
-                                      "DLDeviceType",
-                                      "DLContext",
-                                      "DLDataType",
-                                      "DLPackVersion",
-                                      "PyCapsule_New",
-                                      "PyCapsule_GetPointer",
-                                      "PyCapsule_GetName",
-                                      "PyCapsule_SetName",
-                                      "PyCapsule_SetDestructor",
-                                      "PyCapsule_IsValid"};
-  for (const char *Name : Names)
-    if (Ctx.Idents.find(Name) != Ctx.Idents.end())
-      return true;
-  return false;
+bool isJudgedFunction(const FunctionDecl &FD) {
+  return FD.hasBody() && !isTemplatePattern(FD) && !FD.isInvalidDecl();
+}
+
+SkipReason whyNotAnalysable(const FunctionDecl &FD) {
+  if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())
+    return SkipReason::NoBody;
+  if (isTemplatePattern(FD))
+    return SkipReason::Dependent;
+  if (FD.isInvalidDecl() ||
+      FD.getASTContext().getDiagnostics().hasUncompilableErrorOccurred())
+    return SkipReason::InvalidCode;
+  return SkipReason::None;
 }
 
 } // namespace clang::interop

@@ -1,43 +1,39 @@
 //===--- JudgedFunctions.h - the functions the checks judge -----*- C++ -*-===//
 //
-// The DLPack checks share one shape: match function definitions, keep only
-// those that touch DLPack (the cheap pre-filter, dlpackUseOf), look up the
-// model's facts (computed once per function for all checks), and turn some of
-// them into diagnostics. This header holds what the check bases in checks/
-// need from lib/ for the first three steps.
+// Which functions are judged, decided once for every family: the matcher
+// every check base registers, the predicate that keeps a matched function,
+// and the gate in front of each family's syntactic proof and flow analysis.
+// Checks match function definitions, never calls or fields with
+// `forFunction`: that would make clang-tidy build the parent map of the
+// whole translation unit; each family scans a kept body once instead.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef INTEROP_LIB_ENGINE_JUDGEDFUNCTIONS_H
 #define INTEROP_LIB_ENGINE_JUDGEDFUNCTIONS_H
 
-#include "clang/AST/ASTContext.h"
+#include "lib/engine/SkipReason.h"
+
 #include "clang/AST/Decl.h"
-
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-
-#include <string>
 
 namespace clang::interop {
 
-/// Function definitions outside system headers, bound to "fn". Checks match
-/// definitions, never calls or fields with `forFunction`: that would make
-/// clang-tidy build the parent map of the whole translation unit.
-ast_matchers::DeclarationMatcher dlpackFunctionMatcher();
+/// Function definitions outside system headers (lambda call operators and
+/// template instantiations included), neither implicit nor defaulted, bound
+/// to "fn".
+ast_matchers::DeclarationMatcher judgedFunctionMatcher();
 
-/// True for a definition the models judge: it has a body, is not an
-/// uninstantiated template (instances are judged one by one) and is valid
+/// True for a definition the checks judge: it has a body, is not a template
+/// pattern (instances are judged one by one) and is a valid declaration
 /// (the compiler reports invalid code itself).
-bool isJudgedDefinition(const FunctionDecl &FD);
+bool isJudgedFunction(const FunctionDecl &FD);
 
-/// False when no DLPack record name (DLTensor, DLManagedTensor...) and no
-/// PyCapsule function name the checks know was ever spelled in the
-/// translation unit: then no function in it can touch DLPack or a DLPack
-/// capsule, and the checks skip their per-function scans (what they would
-/// otherwise cost code that never uses DLPack). True when identifiers may
-/// come from a precompiled preamble or module, which are loaded lazily.
-bool translationUnitMayUseDLPack(const ASTContext &Ctx);
+/// Why no family analyses FD (None when they can): it has no body, it is a
+/// template pattern, or it does not compile. A translation unit with errors
+/// has recovery expressions whose CFG and values mean nothing, so today any
+/// error in the translation unit skips every function in it.
+SkipReason whyNotAnalysable(const FunctionDecl &FD);
 
 } // namespace clang::interop
 

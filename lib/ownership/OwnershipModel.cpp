@@ -1377,9 +1377,8 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
   // function only releases can only be released twice, or after a hand-off
   // that follows the release, and neither can happen when every release
   // ends the function.
-  SkipReason Why;
-  if (Config.SyntacticProofs && isAnalyzable(FD, Why) && !IsCapsuleDestructor &&
-      RC.Capsules.empty() &&
+  if (Config.SyntacticProofs && whyNotAnalysable(FD) == SkipReason::None &&
+      !IsCapsuleDestructor && RC.Capsules.empty() &&
       llvm::all_of(RC.Sites,
                    [](const Site &S) { return S.From == Site::Unowned; }) &&
       releasesOnlyAtExit(FD)) {

@@ -21,8 +21,8 @@
 // assert, check) are written as the line's offset from the event's line
 // ("0", "-2") or "none". Booleans are yes/no.
 
+#include "lib/abi/TranslationUnitNames.h"
 #include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/engine/JudgedFunctions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
