@@ -2,7 +2,8 @@
 
 #include "DlpackByteOffsetCheck.h"
 
-#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -23,18 +24,18 @@ static constexpr llvm::StringLiteral DefaultAddressConsumers =
 
 DlpackByteOffsetCheck::DlpackByteOffsetCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : DLPackFieldCheck(Name, Context),
+    : DLPackFieldCheckBase(Name, Context),
       AddressConsumers(
           Options.get("AddressConsumers", DefaultAddressConsumers)),
       Consumers(splitOptionList(AddressConsumers)) {}
 
 void DlpackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AddressConsumers", AddressConsumers);
-  DLPackFieldCheck::storeOptions(Opts);
+  DLPackFieldCheckBase::storeOptions(Opts);
 }
 
 void DlpackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
-                                       const DLPackFacts &Facts,
+                                       const DLPackFieldFacts &Facts,
                                        ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {

@@ -8,20 +8,20 @@
 #ifndef INTEROP_CHECKS_DLPACKBYTEOFFSETCHECK_H
 #define INTEROP_CHECKS_DLPACKBYTEOFFSETCHECK_H
 
-#include "DLPackFieldCheck.h"
+#include "DLPackFieldCheckBase.h"
 
 #include "lib/support/NameLists.h"
 
 namespace clang::tidy::interop {
 
-class DlpackByteOffsetCheck : public DLPackFieldCheck {
+class DlpackByteOffsetCheck : public DLPackFieldCheckBase {
 public:
   DlpackByteOffsetCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
   void checkFacts(const FunctionDecl &FD,
-                  const clang::interop::DLPackFacts &Facts,
+                  const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string AddressConsumers;
   clang::interop::FunctionNameList Consumers;

@@ -11,14 +11,14 @@
 #ifndef INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
 #define INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
 
-#include "DLPackOwnershipCheck.h"
+#include "DLPackOwnershipCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class DlpackCapsuleProtocolCheck : public DLPackOwnershipCheck {
+class DlpackCapsuleProtocolCheck : public DLPackOwnershipCheckBase {
 public:
   DlpackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
-      : DLPackOwnershipCheck(Name, Context) {}
+      : DLPackOwnershipCheckBase(Name, Context) {}
 
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,

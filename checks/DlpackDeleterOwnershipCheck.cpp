@@ -17,17 +17,16 @@ namespace clang::tidy::interop {
 
 DlpackDeleterOwnershipCheck::DlpackDeleterOwnershipCheck(
     StringRef Name, ClangTidyContext *Context)
-    : DLPackOwnershipCheck(Name, Context),
-      TensorSources(
-          Options.get("TensorSources",
-                      llvm::join(OwnershipModelConfig().TensorSources, ";"))) {
+    : DLPackOwnershipCheckBase(Name, Context),
+      TensorSources(Options.get(
+          "TensorSources", llvm::join(OwnershipConfig().TensorSources, ";"))) {
   Config.TensorSources = optionStrings(TensorSources);
 }
 
 void DlpackDeleterOwnershipCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "TensorSources", TensorSources);
-  DLPackOwnershipCheck::storeOptions(Opts);
+  DLPackOwnershipCheckBase::storeOptions(Opts);
 }
 
 /// The by-value managed tensor whose address is passed: `&copy`,

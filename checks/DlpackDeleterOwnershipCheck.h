@@ -9,11 +9,11 @@
 #ifndef INTEROP_CHECKS_DLPACKDELETEROWNERSHIPCHECK_H
 #define INTEROP_CHECKS_DLPACKDELETEROWNERSHIPCHECK_H
 
-#include "DLPackOwnershipCheck.h"
+#include "DLPackOwnershipCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class DlpackDeleterOwnershipCheck : public DLPackOwnershipCheck {
+class DlpackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
 public:
   DlpackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;

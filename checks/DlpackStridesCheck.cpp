@@ -2,7 +2,8 @@
 
 #include "DlpackStridesCheck.h"
 
-#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -21,7 +22,7 @@ static constexpr llvm::StringLiteral DefaultCompactConsumers =
 
 DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
                                        ClangTidyContext *Context)
-    : DLPackFieldCheck(Name, Context),
+    : DLPackFieldCheckBase(Name, Context),
       CompactConsumers(
           Options.get("CompactConsumers", DefaultCompactConsumers)),
       CheckCompactUse(Options.get("CheckCompactUse", true)),
@@ -30,11 +31,12 @@ DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
 void DlpackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CompactConsumers", CompactConsumers);
   Options.store(Opts, "CheckCompactUse", CheckCompactUse);
-  DLPackFieldCheck::storeOptions(Opts);
+  DLPackFieldCheckBase::storeOptions(Opts);
 }
 
 void DlpackStridesCheck::checkFacts(const FunctionDecl &FD,
-                                    const DLPackFacts &Facts, ASTContext &Ctx) {
+                                    const DLPackFieldFacts &Facts,
+                                    ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::StridesDeref) {

@@ -9,20 +9,20 @@
 #ifndef INTEROP_CHECKS_DLPACKSTRIDESCHECK_H
 #define INTEROP_CHECKS_DLPACKSTRIDESCHECK_H
 
-#include "DLPackFieldCheck.h"
+#include "DLPackFieldCheckBase.h"
 
 #include "lib/support/NameLists.h"
 
 namespace clang::tidy::interop {
 
-class DlpackStridesCheck : public DLPackFieldCheck {
+class DlpackStridesCheck : public DLPackFieldCheckBase {
 public:
   DlpackStridesCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
   void checkFacts(const FunctionDecl &FD,
-                  const clang::interop::DLPackFacts &Facts,
+                  const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string CompactConsumers;
   const bool CheckCompactUse;

@@ -13,12 +13,12 @@ using namespace clang::interop;
 namespace clang::tidy::interop {
 
 static std::string defaultAssertMacros() {
-  return llvm::join(DLPackModelConfig().DebugOnlyAssertMacros, ";");
+  return llvm::join(DLPackFieldConfig().DebugOnlyAssertMacros, ";");
 }
 
 DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
                                        ClangTidyContext *Context)
-    : DLPackFieldCheck(Name, Context),
+    : DLPackFieldCheckBase(Name, Context),
       DebugOnlyAssertMacros(
           Options.get("DebugOnlyAssertMacros", defaultAssertMacros())),
       CheckReadOnly(Options.get("CheckReadOnly", true)) {
@@ -28,7 +28,7 @@ DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
 void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DebugOnlyAssertMacros", DebugOnlyAssertMacros);
   Options.store(Opts, "CheckReadOnly", CheckReadOnly);
-  DLPackFieldCheck::storeOptions(Opts);
+  DLPackFieldCheckBase::storeOptions(Opts);
 }
 
 /// The variable a member chain starts from (`mt` in mt->dl_tensor.data).
@@ -47,7 +47,8 @@ static const Decl *rootOf(const Expr *E) {
 }
 
 void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
-                                    const DLPackFacts &Facts, ASTContext &Ctx) {
+                                    const DLPackFieldFacts &Facts,
+                                    ASTContext &Ctx) {
   // One finding per managed tensor and kind of finding.
   llvm::DenseSet<const Decl *> ReportedVersion, ReportedReadOnly;
   for (const DLPackEvent &E : Facts.Events) {

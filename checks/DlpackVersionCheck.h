@@ -10,20 +10,20 @@
 #ifndef INTEROP_CHECKS_DLPACKVERSIONCHECK_H
 #define INTEROP_CHECKS_DLPACKVERSIONCHECK_H
 
-#include "DLPackFieldCheck.h"
+#include "DLPackFieldCheckBase.h"
 
-#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 
 namespace clang::tidy::interop {
 
-class DlpackVersionCheck : public DLPackFieldCheck {
+class DlpackVersionCheck : public DLPackFieldCheckBase {
 public:
   DlpackVersionCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
   void checkFacts(const FunctionDecl &FD,
-                  const clang::interop::DLPackFacts &Facts,
+                  const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string DebugOnlyAssertMacros;
   const bool CheckReadOnly;

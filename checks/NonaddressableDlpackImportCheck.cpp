@@ -8,12 +8,12 @@ namespace clang::tidy::interop {
 
 NonaddressableDlpackImportCheck::NonaddressableDlpackImportCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ArrayDeviceCheck(Name, Context, SinkKind::Import, AddressableFacts),
+    : ArrayDeviceCheckBase(Name, Context, SinkKind::Import, AddressableFacts),
       Strict(Options.get("Strict", false)) {}
 
 void NonaddressableDlpackImportCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
-  ArrayDeviceCheck::storeOptions(Opts);
+  ArrayDeviceCheckBase::storeOptions(Opts);
   Options.store(Opts, "Strict", Strict);
 }
 

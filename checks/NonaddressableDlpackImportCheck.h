@@ -10,11 +10,11 @@
 #ifndef INTEROP_CHECKS_NONADDRESSABLEDLPACKIMPORTCHECK_H
 #define INTEROP_CHECKS_NONADDRESSABLEDLPACKIMPORTCHECK_H
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class NonaddressableDlpackImportCheck : public ArrayDeviceCheck {
+class NonaddressableDlpackImportCheck : public ArrayDeviceCheckBase {
 public:
   NonaddressableDlpackImportCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;

@@ -9,11 +9,11 @@
 #ifndef INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
 #define INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class ShardedCudaArrayInterfaceCheck : public ArrayDeviceCheck {
+class ShardedCudaArrayInterfaceCheck : public ArrayDeviceCheckBase {
 public:
   ShardedCudaArrayInterfaceCheck(StringRef Name, ClangTidyContext *Context);
 

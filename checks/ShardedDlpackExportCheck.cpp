@@ -8,7 +8,8 @@ namespace clang::tidy::interop {
 
 ShardedDlpackExportCheck::ShardedDlpackExportCheck(StringRef Name,
                                                    ClangTidyContext *Context)
-    : ArrayDeviceCheck(Name, Context, SinkKind::Export, SingleDeviceFacts) {}
+    : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, SingleDeviceFacts) {
+}
 
 void ShardedDlpackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   if (Fact.SingleDevice == Proof::Holds)

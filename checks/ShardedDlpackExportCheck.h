@@ -8,11 +8,11 @@
 #ifndef INTEROP_CHECKS_SHARDEDDLPACKEXPORTCHECK_H
 #define INTEROP_CHECKS_SHARDEDDLPACKEXPORTCHECK_H
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class ShardedDlpackExportCheck : public ArrayDeviceCheck {
+class ShardedDlpackExportCheck : public ArrayDeviceCheckBase {
 public:
   ShardedDlpackExportCheck(StringRef Name, ClangTidyContext *Context);
 

@@ -8,7 +8,7 @@ namespace clang::tidy::interop {
 
 TpuDlpackMemoryKindCheck::TpuDlpackMemoryKindCheck(StringRef Name,
                                                    ClangTidyContext *Context)
-    : ArrayDeviceCheck(Name, Context, SinkKind::Export, TpuMemoryFacts) {}
+    : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, TpuMemoryFacts) {}
 
 void TpuDlpackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   // Only arrays known to be on TPU: the export of an array whose platform is

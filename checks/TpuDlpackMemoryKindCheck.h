@@ -8,11 +8,11 @@
 #ifndef INTEROP_CHECKS_TPUDLPACKMEMORYKINDCHECK_H
 #define INTEROP_CHECKS_TPUDLPACKMEMORYKINDCHECK_H
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class TpuDlpackMemoryKindCheck : public ArrayDeviceCheck {
+class TpuDlpackMemoryKindCheck : public ArrayDeviceCheckBase {
 public:
   TpuDlpackMemoryKindCheck(StringRef Name, ClangTidyContext *Context);
 

@@ -3,6 +3,7 @@
 #include "UnsupportedDlpackDeviceCheck.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackDeviceMapping.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -26,12 +27,12 @@ static constexpr llvm::StringLiteral DefaultSupportedDeviceTypes =
     "kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost";
 
 static std::string defaultHostGuards() {
-  return llvm::join(DLPackModelConfig().HostDeviceGuards, ";");
+  return llvm::join(DLPackFieldConfig().HostDeviceGuards, ";");
 }
 
 UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
     StringRef Name, ClangTidyContext *Context)
-    : DLPackFieldCheck(Name, Context),
+    : DLPackFieldCheckBase(Name, Context),
       HostMemoryFunctions(
           Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
       HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
@@ -61,7 +62,7 @@ void UnsupportedDlpackDeviceCheck::storeOptions(
   Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
   Options.store(Opts, "ImportFunctions", ImportFunctions);
   Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
-  DLPackFieldCheck::storeOptions(Opts);
+  DLPackFieldCheckBase::storeOptions(Opts);
 }
 
 static std::string deviceTypeText(std::int64_t Raw) {
@@ -111,7 +112,7 @@ void UnsupportedDlpackDeviceCheck::checkUse(const FunctionDecl &FD,
 }
 
 void UnsupportedDlpackDeviceCheck::checkFacts(const FunctionDecl &FD,
-                                              const DLPackFacts &Facts,
+                                              const DLPackFieldFacts &Facts,
                                               ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {

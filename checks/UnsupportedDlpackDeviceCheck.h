@@ -10,9 +10,9 @@
 #ifndef INTEROP_CHECKS_UNSUPPORTEDDLPACKDEVICECHECK_H
 #define INTEROP_CHECKS_UNSUPPORTEDDLPACKDEVICECHECK_H
 
-#include "DLPackFieldCheck.h"
+#include "DLPackFieldCheckBase.h"
 
-#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 #include "lib/support/NameLists.h"
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 namespace clang::tidy::interop {
 
-class UnsupportedDlpackDeviceCheck : public DLPackFieldCheck {
+class UnsupportedDlpackDeviceCheck : public DLPackFieldCheckBase {
 public:
   UnsupportedDlpackDeviceCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
@@ -29,7 +29,7 @@ private:
   void checkUse(const FunctionDecl &FD, const clang::interop::DLPackUse &Use,
                 ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,
-                  const clang::interop::DLPackFacts &Facts,
+                  const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string HostMemoryFunctions;
   const std::string HostDeviceGuards;

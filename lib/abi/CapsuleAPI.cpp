@@ -138,6 +138,16 @@ const FunctionDecl *destructorFunction(const Expr *E) {
   return nullptr;
 }
 
+const FunctionDecl *installedDestructor(const CallExpr &Call) {
+  CapsuleCall K = classifyCapsuleCall(&Call);
+  unsigned DestructorArg = K == CapsuleCall::New             ? 2
+                           : K == CapsuleCall::SetDestructor ? 1
+                                                             : ~0u;
+  if (DestructorArg >= Call.getNumArgs())
+    return nullptr;
+  return destructorFunction(Call.getArg(DestructorArg));
+}
+
 bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
   if (!Call || Call->getNumArgs() != 1)
     return false;

@@ -72,6 +72,11 @@ const ValueDecl *capsuleRoot(const Expr *E);
 /// anything else.
 const FunctionDecl *destructorFunction(const Expr *E);
 
+/// The function a PyCapsule_New (third argument) or PyCapsule_SetDestructor
+/// (second argument) call installs as the capsule's destructor; null for any
+/// other call and for a destructor that is not a known function.
+const FunctionDecl *installedDestructor(const CallExpr &Call);
+
 /// True when E is a call of a managed tensor's deleter: `t->deleter(t)`,
 /// `t.deleter(&t)`, `(*t->deleter)(t)`, or through a local copy of the
 /// deleter pointer. DeleterBase receives the object expression whose deleter

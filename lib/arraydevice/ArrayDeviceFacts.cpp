@@ -3,120 +3,101 @@
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
 #include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
+#include "lib/engine/FactPipeline.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/ASTMatchers/ASTMatchersMacros.h"
 
-#include <map>
-#include <mutex>
+#include <atomic>
+#include <memory>
 
 namespace clang::interop {
 
-using namespace ast_matchers;
+std::string ArrayDeviceConfig::key() const {
+  std::string K;
+  appendToKey(K, Api.key());
+  appendToKey(K, Bounds.key());
+  appendToKey(K, std::to_string(Facts));
+  appendToKey(K, SyntacticProofs ? "syntax" : "flow");
+  return K;
+}
 
-const SinkFact *FunctionFacts::find(const CallExpr *Call) const {
-  for (const SinkFact &F : Sinks)
+struct ArrayDeviceFamily::Compiled {
+  // On the heap: the transfer switch keeps the model's address.
+  std::unique_ptr<ApiModel> Model;
+  // Built once: constructing its cases costs more than analysing a small
+  // function.
+  std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
+};
+
+struct ArrayDeviceFamily::Run {
+  const FunctionDecl &FD;
+  const Compiled &C;
+  /// The families tracked in this function: the configuration's, where the
+  /// function can use them.
+  unsigned Tracked;
+};
+
+ArrayDeviceFamily::Compiled ArrayDeviceFamily::compile(const Config &C) {
+  Compiled Out;
+  Out.Model = std::make_unique<ApiModel>(C.Api);
+  Out.Transfer = ArrayDeviceAnalysis::buildTransferSwitch(*Out.Model);
+  return Out;
+}
+
+ArrayDeviceFamily::Use ArrayDeviceFamily::preFilter(const FunctionDecl &FD,
+                                                    const Compiled &C) {
+  return factsUsedBy(*C.Model, FD);
+}
+
+ArrayDeviceFamily::Run
+ArrayDeviceFamily::prepare(const PipelineInput<ArrayDeviceFamily> &In) {
+  return Run{In.FD, In.Compiled, In.Config.Facts & In.Use};
+}
+
+std::optional<std::vector<SinkFact>> ArrayDeviceFamily::proveBySyntax(Run &R) {
+  // Most correct code guards its sinks in a few syntactic shapes; proving
+  // them from the syntax costs a fraction of the flow analysis (see
+  // ArrayDeviceSyntaxProofs.h).
+  if (std::optional<llvm::SmallVector<SinkFact>> Proved =
+          proveGuardedSinks(*R.C.Model, R.FD, R.Tracked))
+    return std::vector<SinkFact>(Proved->begin(), Proved->end());
+  return std::nullopt;
+}
+
+ArrayDeviceAnalysis ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx,
+                                                    dataflow::Environment &Env,
+                                                    Run &R) {
+  // Subjects are collected during the fixpoint and proved once at its end
+  // (see ArrayDeviceAnalysis): diagnosis callbacks would cost a second pass
+  // over every block.
+  return ArrayDeviceAnalysis(Ctx, Env, *R.C.Model, R.Tracked, R.C.Transfer,
+                             /*Collect=*/true);
+}
+
+void ArrayDeviceFamily::collect(Run &, Analysis &A,
+                                std::vector<SinkFact> &Out) {
+  llvm::SmallVector<SinkFact> Proved = A.provePending();
+  Out.assign(Proved.begin(), Proved.end());
+}
+
+template class FactQuery<ArrayDeviceFamily>;
+
+const SinkFact *findSink(const ArrayDeviceFacts &Facts, const CallExpr *Call) {
+  for (const SinkFact &F : Facts.Events)
     if (F.Call == Call)
       return &F;
   return nullptr;
 }
 
-ArrayDeviceFacts::ArrayDeviceFacts(const ApiModelOptions &Options,
-                                   const FlowBounds &Bounds, unsigned Facts,
-                                   bool GuardFastPath)
-    : Model(Options), Bounds(Bounds), Facts(Facts),
-      GuardFastPath(GuardFastPath),
-      Transfer(ArrayDeviceAnalysis::buildTransferSwitch(Model)) {}
-
-const FunctionFacts &ArrayDeviceFacts::analyze(const FunctionDecl &FD,
-                                               ASTContext &Ctx) {
-  std::unique_ptr<FunctionFacts> &Slot = Cache[&FD];
-  if (Slot)
-    return *Slot;
-  Slot = std::make_unique<FunctionFacts>();
-  unsigned Tracked = Facts & factsUsedBy(Model, FD);
-  if (!Tracked)
-    return *Slot;
-  // Most correct code guards its sinks in a few syntactic shapes; proving
-  // them from the syntax costs a fraction of the flow analysis, which only
-  // runs when something is left to prove (see ArrayDeviceSyntaxProofs.h).
-  if (GuardFastPath && whyNotAnalysable(FD) == SkipReason::None)
-    if (std::optional<llvm::SmallVector<SinkFact>> Proved =
-            proveGuardedSinks(Model, FD, Tracked)) {
-      Slot->Sinks = std::move(*Proved);
-      Slot->BySyntax = true;
-      return *Slot;
-    }
-  // Subjects are collected during the fixpoint and proved once at its end
-  // (see ArrayDeviceAnalysis): diagnosis callbacks would cost a second pass
-  // over every block.
-  llvm::SmallVector<SinkFact> Proved;
-  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceAnalysis, SinkFact>(
-      FD, Ctx,
-      [&](ASTContext &C, dataflow::Environment &Env) {
-        return ArrayDeviceAnalysis(C, Env, Model, Tracked, Transfer,
-                                   /*Collect=*/true);
-      },
-      dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact>{nullptr,
-                                                                  nullptr},
-      Bounds, nullptr,
-      [&](ArrayDeviceAnalysis &A) { Proved = A.provePending(); });
-  if (R.Skipped == SkipReason::None)
-    R.Diagnostics = std::move(Proved);
-  if (R.Skipped == SkipReason::None || R.Skipped == SkipReason::BoundExceeded ||
-      R.Skipped == SkipReason::BuildFailed)
-    ++Analysed;
-  Slot->Skipped = R.Skipped;
-  Slot->Detail = std::move(R.Detail);
-  Slot->Sinks = std::move(R.Diagnostics);
-  return *Slot;
-}
-
 namespace {
-struct SharedRegistry {
-  std::mutex Lock;
-  const ASTContext *Owner = nullptr;
-  std::map<std::string, std::unique_ptr<ArrayDeviceFacts>> Instances;
-  unsigned Needed = 0;
-};
-SharedRegistry &registry() {
-  static SharedRegistry R;
-  return R;
-}
+std::atomic<unsigned> Needed{0};
 } // namespace
 
-void declareNeededFacts(unsigned Facts) {
-  SharedRegistry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Needed |= Facts;
-}
+void declareNeededFacts(unsigned Facts) { Needed |= Facts; }
 
-ArrayDeviceFacts &sharedArrayDeviceFacts(ASTContext &Ctx,
-                                         const ApiModelOptions &Options,
-                                         const FlowBounds &Bounds) {
-  SharedRegistry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  // Results point into one AST: a new translation unit starts afresh even
-  // if a check forgot to release.
-  if (R.Owner != &Ctx) {
-    R.Instances.clear();
-    R.Owner = &Ctx;
-  }
-  std::string Key = Options.key() + std::to_string(Bounds.MaxSATIterations) +
-                    "/" + std::to_string(Bounds.MaxBlockVisits) + "/" +
-                    std::to_string(Bounds.MaxCFGBlocks);
-  std::unique_ptr<ArrayDeviceFacts> &Slot = R.Instances[Key];
-  if (!Slot)
-    Slot = std::make_unique<ArrayDeviceFacts>(
-        Options, Bounds, R.Needed ? R.Needed : unsigned(AllFacts));
-  return *Slot;
-}
-
-void releaseSharedArrayDeviceFacts() {
-  SharedRegistry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Instances.clear();
-  R.Owner = nullptr;
+unsigned neededFacts() {
+  unsigned N = Needed;
+  return N ? N : unsigned(AllFacts);
 }
 
 namespace {

@@ -1,9 +1,15 @@
-//===--- ArrayDeviceFacts.h - one analysis per function ---------*- C++ -*-===//
+//===--- ArrayDeviceFacts.h - array/device facts per function ---*- C++ -*-===//
 //
-// The entry point the seed checks call. Four checks judge the same calls
-// (to_dlpack twice: sharding and TPU memory), so the flow analysis runs once
-// per function and configuration, and every check with that configuration
-// reads the same SinkFacts.
+// The array/device family of facts, on the pipeline of
+// lib/engine/FactPipeline.h: what is proven about the subject of every sink
+// call (to_dlpack, from_dlpack, cuda_array_interface). Four checks judge the
+// same calls (to_dlpack twice: sharding and TPU memory), so the analysis runs
+// once per function and configuration and every check with that
+// configuration reads the same SinkFacts.
+//
+//   pre-filter        factsUsedBy(): which FactFamily bits can matter
+//   syntactic proof   ArrayDeviceSyntaxProofs.h
+//   flow analysis     ArrayDeviceModel.h, sinks collected at the fixpoint
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,83 +18,74 @@
 
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceModel.h"
+#include "lib/engine/FactQuery.h"
 #include "lib/engine/FlowRunner.h"
 
-#include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/ADT/DenseMap.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 
-#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::interop {
 
-/// What the analysis found in one function.
-struct FunctionFacts {
-  /// Why the function was not analysed (None when it was).
-  SkipReason Skipped = SkipReason::None;
-  /// The framework's message for a give-up, or the CFG size.
-  std::string Detail;
-  /// One fact per sink call on a reachable path (every sink call when
-  /// BySyntax).
-  llvm::SmallVector<SinkFact> Sinks;
-  /// True when the syntax proved every sink (proveGuardedSinks) and the flow
-  /// analysis did not run.
-  bool BySyntax = false;
+template <typename Family> struct PipelineInput;
 
-  /// The fact for `Call`, or null when the call is unreachable or the
-  /// function was skipped.
-  const SinkFact *find(const CallExpr *Call) const;
-};
-
-/// Runs the model over functions on demand and remembers the results for the
-/// current translation unit.
-class ArrayDeviceFacts {
-public:
-  /// `Facts`: the FactFamily bits to track. `GuardFastPath`: prove the
-  /// sinks of a function from its syntax when its guards allow
-  /// (proveGuardedSinks) and run the flow analysis only otherwise; off only
-  /// in tests that compare the two.
-  ArrayDeviceFacts(const ApiModelOptions &Options, const FlowBounds &Bounds,
-                   unsigned Facts = AllFacts, bool GuardFastPath = true);
-
-  const ApiModel &model() const { return Model; }
-
-  /// The facts of FD, computed on first use. A function that calls no sink
-  /// this instance tracks facts for is not analysed at all (its facts are
-  /// empty and it is not counted as skipped).
-  const FunctionFacts &analyze(const FunctionDecl &FD, ASTContext &Ctx);
-
-  /// Number of functions actually run through the flow analysis (tests,
-  /// benchmarks).
-  unsigned analysedFunctions() const { return Analysed; }
-
-private:
-  ApiModel Model;
+/// Every option that changes the array/device facts.
+struct ArrayDeviceConfig {
+  /// Which C++ names play the roles of the API.
+  ApiModelOptions Api;
   FlowBounds Bounds;
-  unsigned Facts;
-  bool GuardFastPath;
-  // Built once: constructing their matchers costs more than analysing a
-  // small function.
-  std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Cache;
-  unsigned Analysed = 0;
+  /// The FactFamily bits to track (neededFacts() in the checks).
+  unsigned Facts = AllFacts;
+  /// Prove the sinks of a function from its syntax where its guards allow
+  /// (ArrayDeviceSyntaxProofs.h) and run the flow analysis only otherwise;
+  /// off only in tests that compare the two.
+  bool SyntacticProofs = true;
+
+  std::string key() const;
 };
+
+/// The family trait (see lib/engine/FactPipeline.h).
+struct ArrayDeviceFamily {
+  static constexpr const char *Name = "array-device";
+  using Config = ArrayDeviceConfig;
+  using Event = SinkFact;
+  /// The FactFamily bits that can matter in a function (factsUsedBy).
+  using Use = unsigned;
+  using Analysis = ArrayDeviceAnalysis;
+  struct Compiled;
+  struct Run;
+  static constexpr bool JudgesExits = false;
+
+  static Compiled compile(const Config &C);
+  static bool translationUnitMayMatter(const ASTContext &) { return true; }
+  static Use preFilter(const FunctionDecl &FD, const Compiled &C);
+  /// The families to track come from the pre-filter, so it applies even
+  /// without the syntactic proofs.
+  static bool mayHaveEvents(Use U, const Config &C) { return U & C.Facts; }
+  static Run prepare(const PipelineInput<ArrayDeviceFamily> &In);
+  static std::optional<std::vector<SinkFact>> proveBySyntax(Run &R);
+  static Analysis makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
+                               Run &R);
+  static void collect(Run &R, Analysis &A, std::vector<SinkFact> &Out);
+  static void postProcess(Run &, std::vector<SinkFact> &) {}
+};
+
+extern template class FactQuery<ArrayDeviceFamily>;
+using ArrayDeviceQuery = FactQuery<ArrayDeviceFamily>;
+using ArrayDeviceFacts = FunctionFacts<SinkFact>;
+
+/// The fact for Call, or null when the call is unreachable or the function
+/// was skipped.
+const SinkFact *findSink(const ArrayDeviceFacts &Facts, const CallExpr *Call);
 
 /// Declares that an enabled check needs the FactFamily bits `Facts`. Checks
-/// call it from their constructors, which all run before the first analysis,
-/// so the shared instances track exactly what some enabled check needs.
+/// call it from their constructors, which all run before the first
+/// analysis, so the facts track exactly what some enabled check needs.
 void declareNeededFacts(unsigned Facts);
-
-/// The instance shared by every check of the translation unit `Ctx` with
-/// these options and bounds (created on first use; it tracks the facts
-/// declared so far, or all of them when none were).
-ArrayDeviceFacts &sharedArrayDeviceFacts(ASTContext &Ctx,
-                                         const ApiModelOptions &Options,
-                                         const FlowBounds &Bounds);
-
-/// Forgets every shared instance; checks call it at the end of each
-/// translation unit so no state outlives the AST it points into.
-void releaseSharedArrayDeviceFacts();
+/// The bits declared so far, or every family when none were.
+unsigned neededFacts();
 
 /// The FactFamily bits that can matter in FD's body: single-device facts only
 /// if it exports or takes a buffer pointer, addressability only if it

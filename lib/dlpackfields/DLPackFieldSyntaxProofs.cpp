@@ -3,7 +3,7 @@
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 
 #include "lib/abi/DLPackFields.h"
-#include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
@@ -14,6 +14,17 @@
 
 namespace clang::interop {
 namespace {
+
+/// What the proofs read of the configuration.
+struct DLPackSyntaxConfig {
+  /// Macros whose condition disappears under NDEBUG: a `version.major`
+  /// check inside one proves nothing.
+  llvm::ArrayRef<std::string> DebugOnlyAssertMacros;
+  /// Names of bool functions of a device or tensor that mean host memory.
+  const FunctionNameList *HostGuards = nullptr;
+  /// Importers: a tensor passed to one sends the function to the model.
+  const FunctionNameList *Importers = nullptr;
+};
 
 /// Aliases (a local bound to a field or to a tensor) that pathOf() follows.
 constexpr unsigned MaxAliasDepth = 8;
@@ -609,7 +620,10 @@ private:
 } // namespace
 
 bool proveDLPackFieldsBySyntax(const FunctionDecl &FD, ASTContext &Ctx,
-                               const DLPackSyntaxConfig &Config) {
+                               const DLPackFieldConfig &FieldConfig,
+                               const DLPackFieldCompiled &Compiled) {
+  DLPackSyntaxConfig Config{FieldConfig.DebugOnlyAssertMacros,
+                            &Compiled.HostGuards, &Compiled.Importers};
   if (!FD.getBody())
     return false;
   Scanner Scan(Ctx, Config);

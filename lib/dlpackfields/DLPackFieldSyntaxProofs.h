@@ -35,32 +35,19 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDSYNTAXPROOFS_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDSYNTAXPROOFS_H
 
-#include "lib/support/NameLists.h"
+#include "lib/dlpackfields/DLPackFieldConfig.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
-#include "llvm/ADT/ArrayRef.h"
-
-#include <string>
 
 namespace clang::interop {
-
-/// What the proofs need of a DLPackModelConfig, compiled.
-struct DLPackSyntaxConfig {
-  /// Macros whose condition disappears under NDEBUG: a `version.major`
-  /// check inside one proves nothing.
-  llvm::ArrayRef<std::string> DebugOnlyAssertMacros;
-  /// Names of bool functions of a device or tensor that mean host memory.
-  const FunctionNameList *HostGuards = nullptr;
-  /// Importers: a tensor passed to one sends the function to the model.
-  const FunctionNameList *Importers = nullptr;
-};
 
 /// True when the syntax of FD's body proves that every event the DLPack
 /// field model would produce for FD is fully proven (isFullyProven), so that
 /// no DLPack field check can report anything in FD, whatever its options.
 bool proveDLPackFieldsBySyntax(const FunctionDecl &FD, ASTContext &Ctx,
-                               const DLPackSyntaxConfig &Config);
+                               const DLPackFieldConfig &Config,
+                               const DLPackFieldCompiled &Compiled);
 
 } // namespace clang::interop
 

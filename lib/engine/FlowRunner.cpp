@@ -12,6 +12,12 @@
 
 namespace clang::interop {
 
+std::string FlowBounds::key() const {
+  return std::to_string(MaxSATIterations) + "/" +
+         std::to_string(MaxMilliseconds) + "/" +
+         std::to_string(MaxBlockVisits) + "/" + std::to_string(MaxCFGBlocks);
+}
+
 namespace detail {
 
 BoundedSolver::BoundedSolver(std::int64_t MaxIterations,

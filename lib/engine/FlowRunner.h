@@ -54,6 +54,9 @@ struct FlowBounds {
   std::int32_t MaxBlockVisits = 20'000;
   /// Functions whose CFG has more blocks than this are not analysed at all.
   unsigned MaxCFGBlocks = 2'000;
+
+  /// Every bound, for a configuration's cache key: results depend on each.
+  std::string key() const;
 };
 
 /// Calls Visit with St cast to the first of NodeTs it is an instance of (no

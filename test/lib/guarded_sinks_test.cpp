@@ -36,13 +36,14 @@ template <class T> void keep(const T &);
 /// Describes every function that the fast path treats otherwise than its
 /// name says, and every proven fact the flow analysis does not confirm.
 std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
+  resetFactCache();
   interop_test::ParsedSnippet P = interop_test::parseSnippet(
       Prelude, Snippet, {"-std=c++17", "-I" INTEROP_TEST_INPUTS});
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
   ApiModel Model{ApiModelOptions()};
-  ArrayDeviceFacts FlowOnly({}, {}, Facts, /*GuardFastPath=*/false);
+  ArrayDeviceQuery FlowOnly({{}, {}, Facts, /*SyntacticProofs=*/false});
   auto Check = [&](const FunctionDecl &FD, bool WantProven) -> std::string {
     std::string Name = FD.getNameAsString();
     unsigned Tracked = Facts & factsUsedBy(Model, FD);
@@ -57,9 +58,9 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
     std::string Errors;
     if (Proved->empty())
       Errors += Name + ": no sink found\n";
-    const FunctionFacts &Flow = FlowOnly.analyze(FD, Ctx);
+    const ArrayDeviceFacts &Flow = FlowOnly.facts(FD, Ctx);
     for (const SinkFact &F : *Proved) {
-      const SinkFact *G = Flow.find(F.Call);
+      const SinkFact *G = findSink(Flow, F.Call);
       std::string Where =
           Name + ", line " +
           std::to_string(interop_test::lineOf(Ctx.getSourceManager(),

@@ -13,8 +13,8 @@
 #define INTEROP_TEST_LIB_SYNTAX_VS_FLOW_H
 
 #include "lib/arraydevice/ArrayDeviceModel.h"
-#include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/ownership/OwnershipModel.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
+#include "lib/ownership/OwnershipFacts.h"
 
 #include "snippet_annotations.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -89,8 +89,8 @@ inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
 /// that is not.
 inline std::string
 syntaxFlowDisagreement(const clang::FunctionDecl &FD,
-                       const clang::interop::DLPackFacts &Syntax,
-                       const clang::interop::DLPackFacts &Flow) {
+                       const clang::interop::DLPackFieldFacts &Syntax,
+                       const clang::interop::DLPackFieldFacts &Flow) {
   if (!Syntax.BySyntax)
     return "";
   if (Flow.Skipped != clang::interop::SkipReason::None)

@@ -1,27 +1,27 @@
-//===--- DLPackOwnershipCheck.h - ownership checks' driver ------*- C++ -*-===//
+//===--- DLPackOwnershipCheckBase.h - ownership checks' base ----*- C++ -*-===//
 //
 // interop-dlpack-capsule-protocol and interop-dlpack-deleter-ownership read
-// the same ownership facts (lib/OwnershipModel), and a function's role
-// depends on the whole translation unit: it is a capsule destructor if any
-// PyCapsule_New or PyCapsule_SetDestructor names it, possibly after its
-// definition. This base collects the functions the pre-filter keeps; at the
-// end of the translation unit it finds their capsule calls (so every
-// destructor is known first), hands the calls and casts the checks judge one
-// by one to the check, fetches each function's facts (computed once for both
-// checks), reports a skipped function when ReportSkippedFunctions asks, and
-// hands the facts to the check. Only function definitions are matched: the
-// calls are found by one walk of the bodies the pre-filter kept, which costs
-// less than a matcher per call kind over the whole translation unit.
+// the same ownership facts (lib/ownership/OwnershipFacts.h), and a
+// function's role depends on the whole translation unit: it is a capsule
+// destructor if any PyCapsule_New or PyCapsule_SetDestructor installs it,
+// possibly after its definition. This base collects the functions the
+// pre-filter keeps; at the end of the translation unit it finds their
+// capsule calls (so every destructor is known first), hands the calls and
+// casts the checks judge one by one to the check, then each function's
+// facts (computed once for both checks). Only function definitions are
+// matched: the calls are found by one walk of the bodies the pre-filter
+// kept, which costs less than a matcher per call kind over the whole
+// translation unit.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
-#define INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
+#ifndef INTEROP_CHECKS_DLPACKOWNERSHIPCHECKBASE_H
+#define INTEROP_CHECKS_DLPACKOWNERSHIPCHECKBASE_H
 
-#include "ClangTidyCheck.h"
+#include "InteropCheckBase.h"
 
 #include "lib/abi/CapsuleAPI.h"
-#include "lib/ownership/OwnershipModel.h"
+#include "lib/ownership/OwnershipFacts.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -30,16 +30,15 @@
 
 namespace clang::tidy::interop {
 
-class DLPackOwnershipCheck : public ClangTidyCheck {
+class DLPackOwnershipCheckBase : public InteropCheckBase {
 public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
   void onEndOfTranslationUnit() final;
 
 protected:
-  DLPackOwnershipCheck(StringRef Name, ClangTidyContext *Context);
+  DLPackOwnershipCheckBase(StringRef Name, ClangTidyContext *Context);
 
   /// One PyCapsule_New, _SetDestructor or _GetPointer call, once every
   /// capsule destructor of the translation unit is known.
@@ -62,20 +61,18 @@ protected:
 
   /// The model's configuration; a check's options adjust it in its
   /// constructor. Checks with equal configurations share one analysis.
-  clang::interop::OwnershipModelConfig Config;
+  clang::interop::OwnershipConfig Config;
 
 private:
+  clang::interop::OwnershipQuery &query();
+
   const std::string OwnershipTakingImporters;
-  const bool ReportSkippedFunctions;
-  /// Config.key(), built on first use (Config is final by then).
-  std::string ConfigKey;
+  /// Made from Config on first use (Config is final then).
+  std::optional<clang::interop::OwnershipQuery> Query;
   llvm::SetVector<const FunctionDecl *> Functions;
-  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
   ASTContext *Ctx = nullptr;
-  /// translationUnitMayUseDLPack, once per translation unit.
-  std::optional<bool> MayUseDLPack;
 };
 
 } // namespace clang::tidy::interop
 
-#endif // INTEROP_CHECKS_DLPACKOWNERSHIPCHECK_H
+#endif // INTEROP_CHECKS_DLPACKOWNERSHIPCHECKBASE_H

@@ -1,6 +1,6 @@
-//===--- ArrayDeviceCheck.cpp - shared driver of the seed checks ----------===//
+//===--- ArrayDeviceCheckBase.cpp - base of the array/device checks -------===//
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 #include "lib/engine/JudgedFunctions.h"
@@ -15,68 +15,50 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-ArrayDeviceCheck::ArrayDeviceCheck(StringRef Name, ClangTidyContext *Context,
-                                   SinkKind Kind, unsigned Facts)
-    : ClangTidyCheck(Name, Context), Kind(Kind),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+ArrayDeviceCheckBase::ArrayDeviceCheckBase(StringRef Name,
+                                           ClangTidyContext *Context,
+                                           SinkKind Kind, unsigned Facts)
+    : InteropCheckBase(Name, Context), Kind(Kind) {
   declareNeededFacts(Facts);
   // The API model is shared by the four checks: a key set once without a
   // check prefix (e.g. `ArrayTypes`) applies to all of them.
   ApiOptions.forEach([&](StringRef Key, std::string &Value) {
     Value = Options.getLocalOrGlobal(Key, Value);
   });
-  Model = std::make_unique<ApiModel>(ApiOptions);
+  Names = std::make_unique<ApiModel>(ApiOptions);
 }
 
-void ArrayDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+void ArrayDeviceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  InteropCheckBase::storeOptions(Opts);
   ApiOptions.forEach([&](StringRef Key, const std::string &Value) {
     Options.store(Opts, Key, Value);
   });
 }
 
-void ArrayDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(judgedFunctionMatcher(), this);
-}
-
-void ArrayDeviceCheck::onEndOfTranslationUnit() {
-  releaseSharedArrayDeviceFacts();
-  Facts = nullptr;
-  FactsCtx = nullptr;
-  // Classification caches hold declarations of this translation unit.
-  Model = std::make_unique<ApiModel>(ApiOptions);
-}
-
-void ArrayDeviceCheck::check(const MatchFinder::MatchResult &Result) {
+void ArrayDeviceCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || !isJudgedFunction(*FD))
     return;
+  if (!Query)
+    Query.emplace(ArrayDeviceConfig{ApiOptions, bounds(), neededFacts()});
   ASTContext &Ctx = *Result.Context;
-  if (FactsCtx != &Ctx) {
-    Facts = &sharedArrayDeviceFacts(Ctx, ApiOptions, Bounds);
-    FactsCtx = &Ctx;
-  }
-  const FunctionFacts &Found = Facts->analyze(*FD, Ctx);
-  if (Found.Skipped != SkipReason::None) {
-    if (ReportSkippedFunctions && isGiveUp(Found.Skipped))
-      diag(FD->getLocation(), "function %0 was not analysed: %1")
-          << FD << describeSkip(Found.Skipped, Found.Detail);
+  const ArrayDeviceFacts &Found = Query->facts(*FD, Ctx);
+  if (skipped(*FD, Found.Skipped, Found.Detail))
     return;
-  }
   llvm::SmallPtrSet<const CallExpr *, 8> Judged;
-  for (const SinkFact &F : Found.Sinks)
+  for (const SinkFact &F : Found.Events)
     if (F.Kind == Kind && F.Modelled && Judged.insert(F.Call).second)
       judge(F, Ctx);
 }
 
-std::string ArrayDeviceCheck::calleeName(const CallExpr &Call) {
+std::string ArrayDeviceCheckBase::calleeName(const CallExpr &Call) {
   if (const FunctionDecl *FD = Call.getDirectCallee())
     return FD->getNameAsString();
   return "call";
 }
 
-std::string ArrayDeviceCheck::subjectText(const SinkFact &Fact,
-                                          ASTContext &Ctx) {
+std::string ArrayDeviceCheckBase::subjectText(const SinkFact &Fact,
+                                              ASTContext &Ctx) {
   const Expr *E = Fact.Subject->IgnoreParenImpCasts();
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     E = M->getSubExpr()->IgnoreParenImpCasts();
@@ -116,7 +98,7 @@ static const ParmVarDecl *namedParameter(const Expr *E) {
   return nullptr;
 }
 
-void ArrayDeviceCheck::noteOrigin(const SinkFact &Fact, StringRef Missing) {
+void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
   const Origin &O = Fact.From;
   if (O.K == Origin::GlobalDevices && O.Site) {
     std::string Src = "this call";
@@ -148,7 +130,7 @@ void ArrayDeviceCheck::noteOrigin(const SinkFact &Fact, StringRef Missing) {
         << P << Missing;
 }
 
-void ArrayDeviceCheck::noteGuardOrGather(const SinkFact &Fact) {
+void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
   std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
   std::string Guard = roleName(FnRole::SingleDevicePredicate, "");
   if (Guard.empty())
@@ -164,12 +146,12 @@ void ArrayDeviceCheck::noteGuardOrGather(const SinkFact &Fact) {
         << Guard << Gather;
 }
 
-std::string ArrayDeviceCheck::roleName(FnRole R, StringRef Fallback,
-                                       bool Qualified) const {
-  llvm::ArrayRef<std::string> Names = Model->names(R);
-  if (Names.empty())
+std::string ArrayDeviceCheckBase::roleName(FnRole R, StringRef Fallback,
+                                           bool Qualified) const {
+  llvm::ArrayRef<std::string> Listed = Names->names(R);
+  if (Listed.empty())
     return Fallback.str();
-  StringRef N = Names.front();
+  StringRef N = Listed.front();
   if (Qualified)
     return N.str();
   size_t Cut = N.rfind("::");

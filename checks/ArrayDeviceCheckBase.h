@@ -1,45 +1,44 @@
-//===--- ArrayDeviceCheck.h - shared driver of the seed checks --*- C++ -*-===//
+//===--- ArrayDeviceCheckBase.h - base of the array/device checks -*- C++
+//-*-===//
 //
-// The four array/device seed checks differ only in which calls they judge
-// and how they word a finding. This base reads the API-model options every
-// one of them takes, registers the pre-filter matcher, asks lib/ for the
-// facts at each judged call, reports skipped functions on request, and words
-// the notes (where the value came from, what would fix it).
+// interop-sharded-dlpack-export, -sharded-cuda-array-interface,
+// -nonaddressable-dlpack-import and -tpu-dlpack-memory-kind differ only in
+// which calls they judge and how they word a finding. This base reads the
+// API-model options every one of them takes, asks lib/ for the array/device
+// facts of each judged function (lib/arraydevice/ArrayDeviceFacts.h), hands
+// each sink call of its kind to the check, and words the notes (where the
+// value came from, what would fix it).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef INTEROP_CHECKS_ARRAYDEVICECHECK_H
-#define INTEROP_CHECKS_ARRAYDEVICECHECK_H
+#ifndef INTEROP_CHECKS_ARRAYDEVICECHECKBASE_H
+#define INTEROP_CHECKS_ARRAYDEVICECHECKBASE_H
 
-#include "ClangTidyCheck.h"
+#include "InteropCheckBase.h"
+
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceFacts.h"
-#include "lib/arraydevice/ArrayDeviceModel.h"
-#include "lib/engine/FlowRunner.h"
 
 #include <memory>
+#include <optional>
 
 namespace clang::tidy::interop {
 
-class ArrayDeviceCheck : public ClangTidyCheck {
+class ArrayDeviceCheckBase : public InteropCheckBase {
 public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
 
 protected:
   /// `Facts`: the clang::interop::FactFamily bits this check reads.
-  ArrayDeviceCheck(StringRef Name, ClangTidyContext *Context,
-                   clang::interop::SinkKind Kind, unsigned Facts);
+  ArrayDeviceCheckBase(StringRef Name, ClangTidyContext *Context,
+                       clang::interop::SinkKind Kind, unsigned Facts);
 
   /// Reports what is wrong at one judged call, if anything.
   virtual void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) = 0;
-
-  const clang::interop::ApiModel &model() const { return *Model; }
 
   /// The callee's name as written at the call ("to_dlpack").
   static std::string calleeName(const CallExpr &Call);
@@ -61,15 +60,14 @@ protected:
 private:
   clang::interop::SinkKind Kind;
   clang::interop::ApiModelOptions ApiOptions;
-  const bool ReportSkippedFunctions;
-  std::unique_ptr<clang::interop::ApiModel> Model;
-  clang::interop::FlowBounds Bounds;
-  /// The shared analysis for the current translation unit (looked up once:
-  /// the lookup hashes every option).
-  clang::interop::ArrayDeviceFacts *Facts = nullptr;
-  const ASTContext *FactsCtx = nullptr;
+  /// The API model, for the names it lists (roleName()); it classifies
+  /// nothing, so it holds no declaration of any translation unit.
+  std::unique_ptr<clang::interop::ApiModel> Names;
+  /// Made on the first judged function, once every check has declared the
+  /// facts it needs (declareNeededFacts()).
+  std::optional<clang::interop::ArrayDeviceQuery> Query;
 };
 
 } // namespace clang::tidy::interop
 
-#endif // INTEROP_CHECKS_ARRAYDEVICECHECK_H
+#endif // INTEROP_CHECKS_ARRAYDEVICECHECKBASE_H
