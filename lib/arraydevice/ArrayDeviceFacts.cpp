@@ -22,11 +22,8 @@ std::string ArrayDeviceConfig::key() const {
 }
 
 struct ArrayDeviceFamily::Compiled {
-  // On the heap: the transfer switch keeps the model's address.
-  std::unique_ptr<ApiModel> Model;
-  // Built once: constructing its cases costs more than analysing a small
-  // function.
-  std::shared_ptr<const ArrayDeviceAnalysis::TransferSwitch> Transfer;
+  /// Classifies declarations and types, with a memo per translation unit.
+  ApiModel Model;
 };
 
 struct ArrayDeviceFamily::Run {
@@ -38,15 +35,12 @@ struct ArrayDeviceFamily::Run {
 };
 
 ArrayDeviceFamily::Compiled ArrayDeviceFamily::compile(const Config &C) {
-  Compiled Out;
-  Out.Model = std::make_unique<ApiModel>(C.Api);
-  Out.Transfer = ArrayDeviceAnalysis::buildTransferSwitch(*Out.Model);
-  return Out;
+  return Compiled{ApiModel(C.Api)};
 }
 
 ArrayDeviceFamily::Use ArrayDeviceFamily::preFilter(const FunctionDecl &FD,
                                                     const Compiled &C) {
-  return factsUsedBy(*C.Model, FD);
+  return factsUsedBy(C.Model, FD);
 }
 
 ArrayDeviceFamily::Run
@@ -59,19 +53,18 @@ std::optional<std::vector<SinkFact>> ArrayDeviceFamily::proveBySyntax(Run &R) {
   // them from the syntax costs a fraction of the flow analysis (see
   // ArrayDeviceSyntaxProofs.h).
   if (std::optional<llvm::SmallVector<SinkFact>> Proved =
-          proveGuardedSinks(*R.C.Model, R.FD, R.Tracked))
+          proveGuardedSinks(R.C.Model, R.FD, R.Tracked))
     return std::vector<SinkFact>(Proved->begin(), Proved->end());
   return std::nullopt;
 }
 
-ArrayDeviceAnalysis ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx,
-                                                    dataflow::Environment &Env,
-                                                    Run &R) {
+ArrayDeviceModel ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx,
+                                                 dataflow::Environment &Env,
+                                                 Run &R) {
   // Subjects are collected during the fixpoint and proved once at its end
-  // (see ArrayDeviceAnalysis): diagnosis callbacks would cost a second pass
+  // (see ArrayDeviceModel): diagnosis callbacks would cost a second pass
   // over every block.
-  return ArrayDeviceAnalysis(Ctx, Env, *R.C.Model, R.Tracked, R.C.Transfer,
-                             /*Collect=*/true);
+  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true);
 }
 
 void ArrayDeviceFamily::collect(Run &, Analysis &A,

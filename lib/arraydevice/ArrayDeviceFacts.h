@@ -53,7 +53,7 @@ struct ArrayDeviceFamily {
   using Event = SinkFact;
   /// The FactFamily bits that can matter in a function (factsUsedBy).
   using Use = unsigned;
-  using Analysis = ArrayDeviceAnalysis;
+  using Analysis = ArrayDeviceModel;
   struct Compiled;
   struct Run;
   static constexpr bool JudgesExits = false;

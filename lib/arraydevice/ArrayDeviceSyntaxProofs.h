@@ -26,7 +26,7 @@
 #define INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICESYNTAXPROOFS_H
 
 #include "lib/arraydevice/ApiModel.h"
-#include "lib/arraydevice/ArrayDeviceModel.h"
+#include "lib/arraydevice/ArrayDeviceEvents.h"
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/SmallVector.h"

@@ -57,22 +57,5 @@ SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail) {
   return SkipReason::BuildFailed;
 }
 
-std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD,
-                                       ASTContext &Ctx) {
-  // Building a plain CFG is cheap next to the fixpoint and tells the size of
-  // the one the framework will build from the same body.
-  CFG::BuildOptions Options;
-  Options.PruneTriviallyFalseEdges = true;
-  Options.AddImplicitDtors = true;
-  Options.AddTemporaryDtors = true;
-  Options.AddInitializers = true;
-  Options.AddCXXDefaultInitExprInCtors = true;
-  Options.AddLifetime = true;
-  std::unique_ptr<CFG> G = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Options);
-  if (!G)
-    return std::nullopt;
-  return G->getNumBlockIDs();
-}
-
 } // namespace detail
 } // namespace clang::interop

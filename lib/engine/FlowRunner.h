@@ -59,19 +59,8 @@ struct FlowBounds {
   std::string key() const;
 };
 
-/// Calls Visit with St cast to the first of NodeTs it is an instance of (no
-/// call when it is none). The flow models dispatch their transfer functions
-/// with it: plain type tests, where a CFGMatchSwitch would run AST matchers
-/// on every statement (which cost more than a whole model).
-template <typename... NodeTs, typename VisitFn>
-void dispatchOnNode(const Stmt *St, VisitFn &&Visit) {
-  (void)((llvm::isa<NodeTs>(St) ? (Visit(llvm::cast<NodeTs>(St)), true)
-                                : false) ||
-         ...);
-}
-
-/// Counts the blocks of FD's CFG the way the framework builds it; used to
-/// enforce MaxCFGBlocks before the expensive fixpoint.
+/// What one run of the flow analysis over a function produced: the
+/// diagnoser's results, or why the function was skipped.
 template <typename Diag> struct FlowResult {
   SkipReason Skipped = SkipReason::None;
   /// The framework's own message when Skipped is BuildFailed/BoundExceeded.
@@ -133,8 +122,6 @@ private:
 /// Maps an error from the framework to a skip reason and its message,
 /// consuming it.
 SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
-/// Number of blocks in FD's CFG, or std::nullopt when it cannot be built.
-std::optional<unsigned> countCFGBlocks(const FunctionDecl &FD, ASTContext &Ctx);
 } // namespace detail
 
 /// Runs the analysis that `Make` builds (a dataflow::DataflowAnalysis

@@ -779,13 +779,13 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
 
   ApiModel M{ApiModelOptions()};
   ArrayDeviceDiagnoser Diagnoser(M);
-  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceAnalysis, SinkFact>(
+  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
       *FD, Ctx,
       [&](ASTContext &C, dataflow::Environment &Env) {
-        return ArrayDeviceAnalysis(C, Env, M, factsUsedBy(M, *FD));
+        return ArrayDeviceModel(C, Env, M, factsUsedBy(M, *FD));
       },
-      dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact>{Diagnoser,
-                                                                  nullptr});
+      dataflow::DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{Diagnoser,
+                                                               nullptr});
   ASSERT_EQ(R.Skipped, SkipReason::None) << R.Detail;
   ASSERT_EQ(R.Diagnostics.size(), Collected.Events.size());
   ASSERT_EQ(R.Diagnostics.size(), 5u);
