@@ -4,6 +4,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -82,22 +83,6 @@ std::string ArrayDeviceCheckBase::subjectText(const SinkFact &Fact,
   return "'" + Flat + "'";
 }
 
-/// The parameter an expression names, through *p and implicit casts.
-static const ParmVarDecl *namedParameter(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    if (U->getOpcode() == UO_Deref)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
-  // *ptr and ptr-> of a smart pointer.
-  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
-    if ((OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow) &&
-        OCE->getNumArgs() == 1)
-      E = OCE->getArg(0)->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<ParmVarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
 void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
   const Origin &O = Fact.From;
   if (O.K == Origin::GlobalDevices && O.Site) {
@@ -123,7 +108,7 @@ void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
   }
   const Expr *Named =
       O.K == Origin::Parameter && O.Site ? O.Site : Fact.Subject;
-  if (const ParmVarDecl *P = namedParameter(Named))
+  if (const ParmVarDecl *P = parameterNamedBy(Named))
     diag(P->getLocation(),
          "%0 is a parameter: nothing in this function proves it is %1",
          DiagnosticIDs::Note)

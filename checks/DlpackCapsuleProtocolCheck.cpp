@@ -14,20 +14,6 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-static StringRef nameFor(DLPackRecord R) {
-  return R == DLPackRecord::ManagedTensorVersioned ? "dltensor_versioned"
-                                                   : "dltensor";
-}
-
-static StringRef capsuleNameText(CapsuleName Name) {
-  return Name == CapsuleName::Versioned ? "dltensor_versioned" : "dltensor";
-}
-
-static StringRef structName(DLPackRecord R) {
-  return R == DLPackRecord::ManagedTensorVersioned ? "DLManagedTensorVersioned"
-                                                   : "DLManagedTensor";
-}
-
 void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
                                                   CapsuleCall K,
                                                   ASTContext &Ctx) {
@@ -38,9 +24,7 @@ void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
         classifyDLPackPointee(Call.getArg(0)->IgnoreParenImpCasts()->getType());
     CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
     std::optional<std::string> Text = constantString(NameArg, Ctx);
-    bool NamesDLPack =
-        Text && (StringRef(*Text).contains_insensitive("dltensor") ||
-                 StringRef(*Text).contains_insensitive("dlpack"));
+    bool NamesDLPack = Text && mentionsDLPack(*Text);
     if (!isManagedTensor(Held) && !NamesDLPack)
       return;
     if (Name == CapsuleName::Other || isUsedName(Name) ||
@@ -50,13 +34,13 @@ void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
            "consumers accept only 'dltensor' or 'dltensor_versioned'")
           << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange();
     } else if (isManagedTensor(Held) && isUnconsumedName(Name) &&
-               nameFor(Held) != *Text) {
+               capsuleNameFor(Held) != *Text) {
       diag(NameArg->getBeginLoc(),
            "capsule named '%0' holds a %1; a consumer will read it as the "
            "other struct")
-          << *Text << structName(Held) << NameArg->getSourceRange();
+          << *Text << managedTensorName(Held) << NameArg->getSourceRange();
       diag(NameArg->getBeginLoc(), "name it '%0'", DiagnosticIDs::Note)
-          << nameFor(Held);
+          << capsuleNameFor(Held);
     }
     return;
   }
@@ -78,9 +62,9 @@ void DlpackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
   CapsuleName Name = classifyCapsuleName(GetPointer.getArg(1), Ctx);
   DLPackRecord As = classifyDLPackPointee(Cast.getType());
   if (isUnconsumedName(Name) && isManagedTensor(As) &&
-      nameFor(As) != capsuleNameText(Name))
+      capsuleNameFor(As) != unconsumedNameText(Name))
     diag(Cast.getBeginLoc(), "capsule named '%0' read as a %1")
-        << capsuleNameText(Name) << structName(As);
+        << unconsumedNameText(Name) << managedTensorName(As);
 }
 
 void DlpackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,

@@ -29,33 +29,11 @@ void DlpackDeleterOwnershipCheck::storeOptions(
   DLPackOwnershipCheckBase::storeOptions(Opts);
 }
 
-/// The by-value managed tensor whose address is passed: `&copy`,
-/// `&this->dlm`.
-static const NamedDecl *byValueTensor(const Expr *Arg) {
-  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
-  if (!UO || UO->getOpcode() != UO_AddrOf)
-    return nullptr;
-  const Expr *Obj = UO->getSubExpr()->IgnoreParenImpCasts();
-  if (!isManagedTensor(classifyDLPackType(Obj->getType())))
-    return nullptr;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (!VD->getType()->isReferenceType())
-        return VD;
-  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
-    if (!ME->isArrow() ||
-        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-        if (!FD->getType()->isReferenceType())
-          return FD;
-  return nullptr;
-}
-
 void DlpackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
                                                    ASTContext &Ctx) {
   if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
     return;
-  if (const NamedDecl *Copy = byValueTensor(Call.getArg(0))) {
+  if (const NamedDecl *Copy = byValueManagedTensor(Call.getArg(0))) {
     diag(Call.getBeginLoc(),
          "deleter called on %0, a by-value copy of the managed tensor; it "
          "frees the copy's address, not the tensor the producer allocated")

@@ -2,6 +2,7 @@
 
 #include "DlpackVersionCheck.h"
 
+#include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -31,21 +32,6 @@ void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   DLPackFieldCheckBase::storeOptions(Opts);
 }
 
-/// The variable a member chain starts from (`mt` in mt->dl_tensor.data).
-static const Decl *rootOf(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      E = ME->getBase();
-      continue;
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return DRE->getDecl();
-    return nullptr;
-  }
-  return nullptr;
-}
-
 void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
                                     const DLPackFieldFacts &Facts,
                                     ASTContext &Ctx) {
@@ -53,7 +39,7 @@ void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
   llvm::DenseSet<const Decl *> ReportedVersion, ReportedReadOnly;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked) {
-      const Decl *Root = rootOf(E.Use);
+      const Decl *Root = memberChainRoot(E.Use);
       if (Root && !ReportedVersion.insert(Root).second)
         continue;
       StringRef Field =
@@ -84,7 +70,7 @@ void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
       continue;
     if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
       continue;
-    const Decl *Root = rootOf(E.FieldRead ? E.FieldRead : E.Use);
+    const Decl *Root = memberChainRoot(E.FieldRead ? E.FieldRead : E.Use);
     if (Root && !ReportedReadOnly.insert(Root).second)
       continue;
     diag(E.Use->getBeginLoc(), "write through 'data' of a versioned tensor "

@@ -63,6 +63,21 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
   return std::nullopt;
 }
 
+llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {
+  return ManagedTensor == DLPackRecord::ManagedTensorVersioned
+             ? "dltensor_versioned"
+             : "dltensor";
+}
+
+llvm::StringRef unconsumedNameText(CapsuleName N) {
+  return N == CapsuleName::Versioned ? "dltensor_versioned" : "dltensor";
+}
+
+bool mentionsDLPack(llvm::StringRef Text) {
+  return Text.contains_insensitive("dltensor") ||
+         Text.contains_insensitive("dlpack");
+}
+
 CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   if (!E)
     return CapsuleName::Unknown;
@@ -146,6 +161,26 @@ const FunctionDecl *installedDestructor(const CallExpr &Call) {
   if (DestructorArg >= Call.getNumArgs())
     return nullptr;
   return destructorFunction(Call.getArg(DestructorArg));
+}
+
+const NamedDecl *byValueManagedTensor(const Expr *Arg) {
+  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const Expr *Obj = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (!isManagedTensor(classifyDLPackType(Obj->getType())))
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (!VD->getType()->isReferenceType())
+        return VD;
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    if (!ME->isArrow() ||
+        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        if (!FD->getType()->isReferenceType())
+          return FD;
+  return nullptr;
 }
 
 bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {

@@ -59,6 +59,16 @@ inline bool isUsedName(CapsuleName N) {
   return N == CapsuleName::UsedLegacy || N == CapsuleName::UsedVersioned;
 }
 
+/// The unconsumed capsule name for a managed-tensor generation
+/// ("dltensor_versioned" for the versioned struct, "dltensor" otherwise).
+llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor);
+/// The spelling of an unconsumed name ("dltensor_versioned" for Versioned,
+/// "dltensor" otherwise).
+llvm::StringRef unconsumedNameText(CapsuleName N);
+/// A capsule name a producer of DLPack tensors may have meant: it mentions
+/// "dltensor" or "dlpack", in any case.
+bool mentionsDLPack(llvm::StringRef CapsuleNameText);
+
 /// The constant string E evaluates to (a literal, a constexpr/const char
 /// array or pointer initialised with one, through casts).
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
@@ -82,6 +92,10 @@ const FunctionDecl *installedDestructor(const CallExpr &Call);
 /// deleter pointer. DeleterBase receives the object expression whose deleter
 /// is called.
 bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
+
+/// The by-value managed tensor whose address Arg takes (`&copy`,
+/// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
+const NamedDecl *byValueManagedTensor(const Expr *Arg);
 
 /// True when FD (or a function it calls directly, one level deep) calls a
 /// managed tensor's deleter.

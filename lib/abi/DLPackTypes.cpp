@@ -35,6 +35,11 @@ DLPackRecord classifyDLPackType(QualType T) {
   return DLPackRecord::None;
 }
 
+llvm::StringRef managedTensorName(DLPackRecord R) {
+  return R == DLPackRecord::ManagedTensorVersioned ? "DLManagedTensorVersioned"
+                                                   : "DLManagedTensor";
+}
+
 DLPackRecord classifyDLPackPointee(QualType T) {
   if (T.isNull())
     return DLPackRecord::None;

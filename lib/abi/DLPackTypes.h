@@ -35,6 +35,10 @@ DLPackRecord classifyDLPackType(QualType T);
 /// Like classifyDLPackType, for the pointee of a pointer type.
 DLPackRecord classifyDLPackPointee(QualType T);
 
+/// The C name of a managed-tensor generation ("DLManagedTensorVersioned"
+/// for the versioned one, "DLManagedTensor" otherwise).
+llvm::StringRef managedTensorName(DLPackRecord R);
+
 /// True for either managed-tensor generation.
 inline bool isManagedTensor(DLPackRecord R) {
   return R == DLPackRecord::ManagedTensor ||

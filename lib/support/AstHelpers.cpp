@@ -83,6 +83,21 @@ const ValueDecl *memberChainRoot(const Expr *E) {
   return nullptr;
 }
 
+const ParmVarDecl *parameterNamedBy(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  // *ptr and ptr-> of a smart pointer.
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    if ((OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow) &&
+        OCE->getNumArgs() == 1)
+      E = OCE->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<ParmVarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
 bool isTemporary(const Expr *E) {
   E = E->IgnoreParens();
   return isa<MaterializeTemporaryExpr>(E) || E->isPRValue();

@@ -50,6 +50,10 @@ const ValueDecl *referencedDecl(const Expr *E);
 /// from anything else.
 const ValueDecl *memberChainRoot(const Expr *E);
 
+/// The parameter E names, through `*p`, a smart pointer's `*` and `->`,
+/// parentheses and implicit casts; null for anything else.
+const ParmVarDecl *parameterNamedBy(const Expr *E);
+
 /// A temporary (nothing else can observe a change made through it).
 bool isTemporary(const Expr *E);
 
