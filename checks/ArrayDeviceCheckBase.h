@@ -1,5 +1,4 @@
-//===--- ArrayDeviceCheckBase.h - base of the array/device checks -*- C++
-//-*-===//
+//===--- ArrayDeviceCheckBase.h - base of the array checks ------*- C++ -*-===//
 //
 // interop-sharded-dlpack-export, -sharded-cuda-array-interface,
 // -nonaddressable-dlpack-import and -tpu-dlpack-memory-kind differ only in

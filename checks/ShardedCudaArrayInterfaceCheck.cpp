@@ -1,4 +1,4 @@
-//===--- ShardedCudaArrayInterfaceCheck.cpp -------------------------------===//
+//===--- ShardedCudaArrayInterfaceCheck.cpp - CUDA interface of shards ----===//
 
 #include "ShardedCudaArrayInterfaceCheck.h"
 

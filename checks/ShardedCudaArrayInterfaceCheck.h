@@ -1,5 +1,4 @@
-//===--- ShardedCudaArrayInterfaceCheck.h - interop-sharded-cuda-array-interface
-//-*- C++ -*-===//
+//===--- ShardedCudaArrayInterfaceCheck.h - sharded CUDA views --*- C++ -*-===//
 //
 // Flags `cuda_array_interface` or `unsafe_buffer_pointer` of an array not
 // proven to be on a single device.

@@ -1,7 +1,7 @@
 //===--- ApiModel.h - the array/device API, as data -------------*- C++ -*-===//
 //
-// The seed checks reason about "arrays", "shardings", "devices" and a handful
-// of functions over them. Which C++ names play those roles is data: the
+// The array/device checks reason about "arrays", "shardings", "devices" and a
+// handful of functions over them. Which C++ names play those roles is data: the
 // default is the interop_shim API (<interop/interop.h>), and check options
 // replace any list, so a team with its own array class (XLA IFRT, a framework
 // bridge) gets the same analysis by describing its API instead of forking the

@@ -53,7 +53,7 @@ std::optional<std::vector<SinkFact>> ArrayDeviceFamily::proveBySyntax(Run &R) {
   // them from the syntax costs a fraction of the flow analysis (see
   // ArrayDeviceSyntaxProofs.h).
   if (std::optional<llvm::SmallVector<SinkFact>> Proved =
-          proveGuardedSinks(R.C.Model, R.FD, R.Tracked))
+          proveArrayDeviceSinksBySyntax(R.C.Model, R.FD, R.Tracked))
     return std::vector<SinkFact>(Proved->begin(), Proved->end());
   return std::nullopt;
 }

@@ -259,8 +259,8 @@ private:
 } // namespace
 
 std::optional<llvm::SmallVector<SinkFact>>
-proveGuardedSinks(const ApiModel &Model, const FunctionDecl &FD,
-                  unsigned Facts) {
+proveArrayDeviceSinksBySyntax(const ApiModel &Model, const FunctionDecl &FD,
+                              unsigned Facts) {
   if (!FD.getBody())
     return std::nullopt;
   Scanner Scan(Model);

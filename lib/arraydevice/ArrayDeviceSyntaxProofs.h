@@ -44,8 +44,8 @@ namespace clang::interop {
 /// MemoryKind::kPinnedHost) return;`): with it the TPU check is silent
 /// whatever the platform, which is left unknown.
 std::optional<llvm::SmallVector<SinkFact>>
-proveGuardedSinks(const ApiModel &Model, const FunctionDecl &FD,
-                  unsigned Facts);
+proveArrayDeviceSinksBySyntax(const ApiModel &Model, const FunctionDecl &FD,
+                              unsigned Facts);
 
 } // namespace clang::interop
 

@@ -48,7 +48,7 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
     std::string Name = FD.getNameAsString();
     unsigned Tracked = Facts & factsUsedBy(Model, FD);
     std::optional<llvm::SmallVector<SinkFact>> Proved =
-        proveGuardedSinks(Model, FD, Tracked);
+        proveArrayDeviceSinksBySyntax(Model, FD, Tracked);
     if (!WantProven)
       return Proved ? Name + ": proven by the syntax, expected the flow "
                              "analysis\n"

@@ -1,6 +1,6 @@
-//===--- DlpackDeleterOwnershipCheck.cpp - interop-dlpack-deleter-ownership ==//
+//===--- DLPackDeleterOwnershipCheck.cpp - who deletes a tensor -----------===//
 
-#include "DlpackDeleterOwnershipCheck.h"
+#include "DLPackDeleterOwnershipCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
@@ -15,7 +15,7 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-DlpackDeleterOwnershipCheck::DlpackDeleterOwnershipCheck(
+DLPackDeleterOwnershipCheck::DLPackDeleterOwnershipCheck(
     StringRef Name, ClangTidyContext *Context)
     : DLPackOwnershipCheckBase(Name, Context),
       TensorSources(Options.get(
@@ -23,13 +23,13 @@ DlpackDeleterOwnershipCheck::DlpackDeleterOwnershipCheck(
   Config.TensorSources = optionStrings(TensorSources);
 }
 
-void DlpackDeleterOwnershipCheck::storeOptions(
+void DLPackDeleterOwnershipCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "TensorSources", TensorSources);
   DLPackOwnershipCheckBase::storeOptions(Opts);
 }
 
-void DlpackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
+void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
                                                    ASTContext &Ctx) {
   if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
     return;
@@ -42,7 +42,7 @@ void DlpackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
   }
 }
 
-void DlpackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
+void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
                                                    CapsuleCall K,
                                                    ASTContext &Ctx) {
   if (K != CapsuleCall::New || Call.getNumArgs() != 3)
@@ -77,7 +77,7 @@ void DlpackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
     }
 }
 
-void DlpackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
+void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
                                              const OwnershipFacts &Facts,
                                              ASTContext &Ctx) {
   llvm::DenseSet<const void *> LeakReported;

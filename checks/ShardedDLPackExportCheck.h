@@ -1,4 +1,4 @@
-//===--- ShardedDlpackExportCheck.h - seed 000 check ------------*- C++ -*-===//
+//===--- ShardedDLPackExportCheck.h - sharded exports -----------*- C++ -*-===//
 //
 // Flags `to_dlpack` of an array not proven to be on a single device on every
 // path to the call.
@@ -12,9 +12,9 @@
 
 namespace clang::tidy::interop {
 
-class ShardedDlpackExportCheck : public ArrayDeviceCheckBase {
+class ShardedDLPackExportCheck : public ArrayDeviceCheckBase {
 public:
-  ShardedDlpackExportCheck(StringRef Name, ClangTidyContext *Context);
+  ShardedDLPackExportCheck(StringRef Name, ClangTidyContext *Context);
 
 protected:
   void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;

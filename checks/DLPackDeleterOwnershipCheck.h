@@ -1,4 +1,4 @@
-//===--- DlpackDeleterOwnershipCheck.h - interop-dlpack-deleter-ownership -===//
+//===--- DLPackDeleterOwnershipCheck.h - who deletes a tensor ---*- C++ -*-===//
 //
 // Flags a managed tensor obtained and then neither handed on nor deleted on
 // some path, and a deleter called twice, through a by-value copy, or after
@@ -13,9 +13,9 @@
 
 namespace clang::tidy::interop {
 
-class DlpackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
+class DLPackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
 public:
-  DlpackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
+  DLPackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

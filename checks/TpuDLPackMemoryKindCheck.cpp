@@ -1,16 +1,16 @@
-//===--- TpuDlpackMemoryKindCheck.cpp - interop-tpu-dlpack-memory-kind ----===//
+//===--- TpuDLPackMemoryKindCheck.cpp - interop-tpu-dlpack-memory-kind ----===//
 
-#include "TpuDlpackMemoryKindCheck.h"
+#include "TpuDLPackMemoryKindCheck.h"
 
 using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-TpuDlpackMemoryKindCheck::TpuDlpackMemoryKindCheck(StringRef Name,
+TpuDLPackMemoryKindCheck::TpuDLPackMemoryKindCheck(StringRef Name,
                                                    ClangTidyContext *Context)
     : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, TpuMemoryFacts) {}
 
-void TpuDlpackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
+void TpuDLPackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   // Only arrays known to be on TPU: the export of an array whose platform is
   // unknown is not this check's business (most arrays are not on TPU).
   if (Fact.Tpu != Proof::Holds || Fact.PinnedHost == Proof::Holds)

@@ -1,23 +1,23 @@
-//===--- NonaddressableDlpackImportCheck.cpp ------------------------------===//
+//===--- NonaddressableDLPackImportCheck.cpp - imports onto other devices -===//
 
-#include "NonaddressableDlpackImportCheck.h"
+#include "NonaddressableDLPackImportCheck.h"
 
 using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-NonaddressableDlpackImportCheck::NonaddressableDlpackImportCheck(
+NonaddressableDLPackImportCheck::NonaddressableDLPackImportCheck(
     StringRef Name, ClangTidyContext *Context)
     : ArrayDeviceCheckBase(Name, Context, SinkKind::Import, AddressableFacts),
       Strict(Options.get("Strict", false)) {}
 
-void NonaddressableDlpackImportCheck::storeOptions(
+void NonaddressableDLPackImportCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   ArrayDeviceCheckBase::storeOptions(Opts);
   Options.store(Opts, "Strict", Strict);
 }
 
-void NonaddressableDlpackImportCheck::judge(const SinkFact &Fact,
+void NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
                                             ASTContext &Ctx) {
   if (Fact.Addressable == Proof::Holds)
     return;

@@ -1,4 +1,4 @@
-//===--- DlpackVersionCheck.h - interop-dlpack-version ----------*- C++ -*-===//
+//===--- DLPackVersionCheck.h - interop-dlpack-version ----------*- C++ -*-===//
 //
 // Flags fields of a DLManagedTensorVersioned used with no check of
 // version.major on that path (including a check that exists only inside
@@ -16,9 +16,9 @@
 
 namespace clang::tidy::interop {
 
-class DlpackVersionCheck : public DLPackFieldCheckBase {
+class DLPackVersionCheck : public DLPackFieldCheckBase {
 public:
-  DlpackVersionCheck(StringRef Name, ClangTidyContext *Context);
+  DLPackVersionCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

@@ -1,4 +1,4 @@
-//===--- DlpackStridesCheck.h - interop-dlpack-strides ----------*- C++ -*-===//
+//===--- DLPackStridesCheck.h - interop-dlpack-strides ----------*- C++ -*-===//
 //
 // Flags `strides` of a DLTensor dereferenced with no NULL check on that path,
 // and data of a tensor whose non-NULL strides are never checked used as if
@@ -15,9 +15,9 @@
 
 namespace clang::tidy::interop {
 
-class DlpackStridesCheck : public DLPackFieldCheckBase {
+class DLPackStridesCheck : public DLPackFieldCheckBase {
 public:
-  DlpackStridesCheck(StringRef Name, ClangTidyContext *Context);
+  DLPackStridesCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

@@ -1,6 +1,6 @@
-//===--- DlpackByteOffsetCheck.cpp - interop-dlpack-byte-offset -----------===//
+//===--- DLPackByteOffsetCheck.cpp - interop-dlpack-byte-offset -----------===//
 
-#include "DlpackByteOffsetCheck.h"
+#include "DLPackByteOffsetCheck.h"
 
 #include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackFieldFacts.h"
@@ -22,19 +22,19 @@ static constexpr llvm::StringLiteral DefaultAddressConsumers =
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$";
 
-DlpackByteOffsetCheck::DlpackByteOffsetCheck(StringRef Name,
+DLPackByteOffsetCheck::DLPackByteOffsetCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       AddressConsumers(
           Options.get("AddressConsumers", DefaultAddressConsumers)),
       Consumers(splitOptionList(AddressConsumers)) {}
 
-void DlpackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+void DLPackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AddressConsumers", AddressConsumers);
   DLPackFieldCheckBase::storeOptions(Opts);
 }
 
-void DlpackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
+void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
                                        const DLPackFieldFacts &Facts,
                                        ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;

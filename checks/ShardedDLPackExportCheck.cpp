@@ -1,17 +1,17 @@
-//===--- ShardedDlpackExportCheck.cpp - interop-sharded-dlpack-export -----===//
+//===--- ShardedDLPackExportCheck.cpp - interop-sharded-dlpack-export -----===//
 
-#include "ShardedDlpackExportCheck.h"
+#include "ShardedDLPackExportCheck.h"
 
 using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-ShardedDlpackExportCheck::ShardedDlpackExportCheck(StringRef Name,
+ShardedDLPackExportCheck::ShardedDLPackExportCheck(StringRef Name,
                                                    ClangTidyContext *Context)
     : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, SingleDeviceFacts) {
 }
 
-void ShardedDlpackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
+void ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   if (Fact.SingleDevice == Proof::Holds)
     return;
   if (Fact.SingleDevice == Proof::Refuted) {

@@ -1,6 +1,6 @@
-//===--- UnsupportedDlpackDeviceCheck.cpp - interop-unsupported-dlpack-device //
+//===--- UnsupportedDLPackDeviceCheck.cpp - unsupported device types ------===//
 
-#include "UnsupportedDlpackDeviceCheck.h"
+#include "UnsupportedDLPackDeviceCheck.h"
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/MemoryCalls.h"
@@ -22,7 +22,9 @@ static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
     "PyByteArray_FromStringAndSize$";
-// The device types jax.dlpack.from_dlpack maps onto a platform (seed 004).
+// The device types jax.dlpack.from_dlpack maps onto a platform (the others
+// raise its TypeError "Array passed to from_dlpack is on unsupported device
+// type").
 static constexpr llvm::StringLiteral DefaultSupportedDeviceTypes =
     "kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost";
 
@@ -30,7 +32,7 @@ static std::string defaultHostGuards() {
   return llvm::join(DLPackFieldConfig().HostDeviceGuards, ";");
 }
 
-UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
+UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
     StringRef Name, ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       HostMemoryFunctions(
@@ -56,7 +58,7 @@ UnsupportedDlpackDeviceCheck::UnsupportedDlpackDeviceCheck(
   Config.ImportFunctions = optionStrings(ImportFunctions);
 }
 
-void UnsupportedDlpackDeviceCheck::storeOptions(
+void UnsupportedDLPackDeviceCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "HostMemoryFunctions", HostMemoryFunctions);
   Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
@@ -70,7 +72,7 @@ static std::string deviceTypeText(std::int64_t Raw) {
   return Name.empty() ? std::to_string(Raw) : Name.str();
 }
 
-void UnsupportedDlpackDeviceCheck::checkUse(const FunctionDecl &FD,
+void UnsupportedDLPackDeviceCheck::checkUse(const FunctionDecl &FD,
                                             const DLPackUse &Use,
                                             ASTContext &Ctx) {
   if (!Use.MapsDeviceTypes)
@@ -111,7 +113,7 @@ void UnsupportedDlpackDeviceCheck::checkUse(const FunctionDecl &FD,
   }
 }
 
-void UnsupportedDlpackDeviceCheck::checkFacts(const FunctionDecl &FD,
+void UnsupportedDLPackDeviceCheck::checkFacts(const FunctionDecl &FD,
                                               const DLPackFieldFacts &Facts,
                                               ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;

@@ -1,4 +1,4 @@
-//===--- UnsupportedDlpackDeviceCheck.h - seed 004 --------------*- C++ -*-===//
+//===--- UnsupportedDLPackDeviceCheck.h - unknown devices -------*- C++ -*-===//
 //
 // Flags host access to an imported DLTensor's data with no device-type check
 // on that path, a switch or table over DLDeviceType that silently maps unknown
@@ -20,9 +20,9 @@
 
 namespace clang::tidy::interop {
 
-class UnsupportedDlpackDeviceCheck : public DLPackFieldCheckBase {
+class UnsupportedDLPackDeviceCheck : public DLPackFieldCheckBase {
 public:
-  UnsupportedDlpackDeviceCheck(StringRef Name, ClangTidyContext *Context);
+  UnsupportedDLPackDeviceCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

@@ -1,6 +1,6 @@
-//===--- DlpackCapsuleProtocolCheck.cpp - interop-dlpack-capsule-protocol -===//
+//===--- DLPackCapsuleProtocolCheck.cpp - interop-dlpack-capsule-protocol -===//
 
-#include "DlpackCapsuleProtocolCheck.h"
+#include "DLPackCapsuleProtocolCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/support/NameLists.h"
@@ -14,7 +14,7 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
-void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
+void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
                                                   CapsuleCall K,
                                                   ASTContext &Ctx) {
   if (K == CapsuleCall::New && Call.getNumArgs() == 3) {
@@ -55,7 +55,7 @@ void DlpackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
   }
 }
 
-void DlpackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
+void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
                                                   const CallExpr &GetPointer,
                                                   ASTContext &Ctx) {
   // The struct the consumer reads the pointer as must match the name.
@@ -67,7 +67,7 @@ void DlpackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
         << unconsumedNameText(Name) << managedTensorName(As);
 }
 
-void DlpackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
+void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
                                                bool IsCapsuleDestructor,
                                                ASTContext &Ctx) {
   // A consumer that imports the tensor but never marks the capsule used.
@@ -82,7 +82,7 @@ void DlpackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
           << C.GetPointer->getSourceRange();
 }
 
-void DlpackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
+void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
                                             const OwnershipFacts &Facts,
                                             ASTContext &Ctx) {
   for (const OwnershipEvent &E : Facts.Events) {

@@ -1,5 +1,4 @@
-//===--- NonaddressableDlpackImportCheck.h -
-// interop-nonaddressable-dlpack-import -*- C++ -*-===//
+//===--- NonaddressableDLPackImportCheck.h - other devices ------*- C++ -*-===//
 //
 // Flags `from_dlpack` onto a device taken from an all-process device list or
 // lookup with no addressability check on that path (with `Strict`, onto any
@@ -14,9 +13,9 @@
 
 namespace clang::tidy::interop {
 
-class NonaddressableDlpackImportCheck : public ArrayDeviceCheckBase {
+class NonaddressableDLPackImportCheck : public ArrayDeviceCheckBase {
 public:
-  NonaddressableDlpackImportCheck(StringRef Name, ClangTidyContext *Context);
+  NonaddressableDLPackImportCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:

@@ -1,4 +1,4 @@
-//===--- DlpackCapsuleProtocolCheck.h - interop-dlpack-capsule-protocol ---===//
+//===--- DLPackCapsuleProtocolCheck.h - the capsule protocol ----*- C++ -*-===//
 //
 // Flags DLPack capsules created with the wrong name or the wrong struct for
 // their name; consumers that take the pointer without checking the name, never
@@ -15,9 +15,9 @@
 
 namespace clang::tidy::interop {
 
-class DlpackCapsuleProtocolCheck : public DLPackOwnershipCheckBase {
+class DLPackCapsuleProtocolCheck : public DLPackOwnershipCheckBase {
 public:
-  DlpackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
+  DLPackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
       : DLPackOwnershipCheckBase(Name, Context) {}
 
 private:

@@ -1,4 +1,4 @@
-//===--- DlpackByteOffsetCheck.h - interop-dlpack-byte-offset ---*- C++ -*-===//
+//===--- DLPackByteOffsetCheck.h - interop-dlpack-byte-offset ---*- C++ -*-===//
 //
 // Flags `data` of a DLTensor used as the address of the first element without
 // adding `byte_offset`.
@@ -14,9 +14,9 @@
 
 namespace clang::tidy::interop {
 
-class DlpackByteOffsetCheck : public DLPackFieldCheckBase {
+class DLPackByteOffsetCheck : public DLPackFieldCheckBase {
 public:
-  DlpackByteOffsetCheck(StringRef Name, ClangTidyContext *Context);
+  DLPackByteOffsetCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

@@ -1,6 +1,6 @@
-//===--- DlpackVersionCheck.cpp - interop-dlpack-version ------------------===//
+//===--- DLPackVersionCheck.cpp - interop-dlpack-version ------------------===//
 
-#include "DlpackVersionCheck.h"
+#include "DLPackVersionCheck.h"
 
 #include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
@@ -17,7 +17,7 @@ static std::string defaultAssertMacros() {
   return llvm::join(DLPackFieldConfig().DebugOnlyAssertMacros, ";");
 }
 
-DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
+DLPackVersionCheck::DLPackVersionCheck(StringRef Name,
                                        ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       DebugOnlyAssertMacros(
@@ -26,13 +26,13 @@ DlpackVersionCheck::DlpackVersionCheck(StringRef Name,
   Config.DebugOnlyAssertMacros = optionStrings(DebugOnlyAssertMacros);
 }
 
-void DlpackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+void DLPackVersionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DebugOnlyAssertMacros", DebugOnlyAssertMacros);
   Options.store(Opts, "CheckReadOnly", CheckReadOnly);
   DLPackFieldCheckBase::storeOptions(Opts);
 }
 
-void DlpackVersionCheck::checkFacts(const FunctionDecl &FD,
+void DLPackVersionCheck::checkFacts(const FunctionDecl &FD,
                                     const DLPackFieldFacts &Facts,
                                     ASTContext &Ctx) {
   // One finding per managed tensor and kind of finding.

@@ -1,4 +1,4 @@
-//===--- TpuDlpackMemoryKindCheck.h - seed 003 check ------------*- C++ -*-===//
+//===--- TpuDLPackMemoryKindCheck.h - TPU memory exports --------*- C++ -*-===//
 //
 // Flags `to_dlpack` of an array known to be on TPU whose memory kind is not
 // proven to be pinned host.
@@ -12,9 +12,9 @@
 
 namespace clang::tidy::interop {
 
-class TpuDlpackMemoryKindCheck : public ArrayDeviceCheckBase {
+class TpuDLPackMemoryKindCheck : public ArrayDeviceCheckBase {
 public:
-  TpuDlpackMemoryKindCheck(StringRef Name, ClangTidyContext *Context);
+  TpuDLPackMemoryKindCheck(StringRef Name, ClangTidyContext *Context);
 
 protected:
   void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;

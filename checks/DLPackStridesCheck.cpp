@@ -1,6 +1,6 @@
-//===--- DlpackStridesCheck.cpp - interop-dlpack-strides ------------------===//
+//===--- DLPackStridesCheck.cpp - interop-dlpack-strides ------------------===//
 
-#include "DlpackStridesCheck.h"
+#include "DLPackStridesCheck.h"
 
 #include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackFieldFacts.h"
@@ -20,7 +20,7 @@ static constexpr llvm::StringLiteral DefaultCompactConsumers =
     "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
     "::Eigen::Map$;PyArray_SimpleNewFromData$;PyMemoryView_FromMemory$";
 
-DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
+DLPackStridesCheck::DLPackStridesCheck(StringRef Name,
                                        ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       CompactConsumers(
@@ -28,13 +28,13 @@ DlpackStridesCheck::DlpackStridesCheck(StringRef Name,
       CheckCompactUse(Options.get("CheckCompactUse", true)),
       Consumers(splitOptionList(CompactConsumers)) {}
 
-void DlpackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+void DLPackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CompactConsumers", CompactConsumers);
   Options.store(Opts, "CheckCompactUse", CheckCompactUse);
   DLPackFieldCheckBase::storeOptions(Opts);
 }
 
-void DlpackStridesCheck::checkFacts(const FunctionDecl &FD,
+void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
                                     const DLPackFieldFacts &Facts,
                                     ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
