@@ -1,4 +1,4 @@
-//===--- InteropTidyModule.cpp - the interop clang-tidy module -----------===//
+//===--- InteropTidyModule.cpp - the interop clang-tidy module ------------===//
 //
 // Registers the interop-* checks, alphabetically, once the version guard has
 // accepted the clang-tidy that loaded them. Nothing else lives here.
@@ -6,16 +6,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClangTidyModule.h"
-#include "DlpackByteOffsetCheck.h"
-#include "DlpackCapsuleProtocolCheck.h"
-#include "DlpackDeleterOwnershipCheck.h"
-#include "DlpackStridesCheck.h"
-#include "DlpackVersionCheck.h"
-#include "NonaddressableDlpackImportCheck.h"
+#include "DLPackByteOffsetCheck.h"
+#include "DLPackCapsuleProtocolCheck.h"
+#include "DLPackDeleterOwnershipCheck.h"
+#include "DLPackStridesCheck.h"
+#include "DLPackVersionCheck.h"
+#include "NonaddressableDLPackImportCheck.h"
 #include "ShardedCudaArrayInterfaceCheck.h"
-#include "ShardedDlpackExportCheck.h"
-#include "TpuDlpackMemoryKindCheck.h"
-#include "UnsupportedDlpackDeviceCheck.h"
+#include "ShardedDLPackExportCheck.h"
+#include "TpuDLPackMemoryKindCheck.h"
+#include "UnsupportedDLPackDeviceCheck.h"
 #include "VersionGuard.h"
 
 namespace clang::tidy {
@@ -24,23 +24,23 @@ namespace interop {
 class InteropModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-    CheckFactories.registerCheck<DlpackByteOffsetCheck>(
+    CheckFactories.registerCheck<DLPackByteOffsetCheck>(
         "interop-dlpack-byte-offset");
-    CheckFactories.registerCheck<DlpackCapsuleProtocolCheck>(
+    CheckFactories.registerCheck<DLPackCapsuleProtocolCheck>(
         "interop-dlpack-capsule-protocol");
-    CheckFactories.registerCheck<DlpackDeleterOwnershipCheck>(
+    CheckFactories.registerCheck<DLPackDeleterOwnershipCheck>(
         "interop-dlpack-deleter-ownership");
-    CheckFactories.registerCheck<DlpackStridesCheck>("interop-dlpack-strides");
-    CheckFactories.registerCheck<DlpackVersionCheck>("interop-dlpack-version");
-    CheckFactories.registerCheck<NonaddressableDlpackImportCheck>(
+    CheckFactories.registerCheck<DLPackStridesCheck>("interop-dlpack-strides");
+    CheckFactories.registerCheck<DLPackVersionCheck>("interop-dlpack-version");
+    CheckFactories.registerCheck<NonaddressableDLPackImportCheck>(
         "interop-nonaddressable-dlpack-import");
     CheckFactories.registerCheck<ShardedCudaArrayInterfaceCheck>(
         "interop-sharded-cuda-array-interface");
-    CheckFactories.registerCheck<ShardedDlpackExportCheck>(
+    CheckFactories.registerCheck<ShardedDLPackExportCheck>(
         "interop-sharded-dlpack-export");
-    CheckFactories.registerCheck<TpuDlpackMemoryKindCheck>(
+    CheckFactories.registerCheck<TpuDLPackMemoryKindCheck>(
         "interop-tpu-dlpack-memory-kind");
-    CheckFactories.registerCheck<UnsupportedDlpackDeviceCheck>(
+    CheckFactories.registerCheck<UnsupportedDLPackDeviceCheck>(
         "interop-unsupported-dlpack-device");
   }
 };

@@ -1,4 +1,4 @@
-//===--- ShardedCudaArrayInterfaceCheck.cpp -------------------------------===//
+//===--- ShardedCudaArrayInterfaceCheck.cpp - CUDA interface of shards ----===//
 
 #include "ShardedCudaArrayInterfaceCheck.h"
 
@@ -8,8 +8,8 @@ namespace clang::tidy::interop {
 
 ShardedCudaArrayInterfaceCheck::ShardedCudaArrayInterfaceCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ArrayDeviceCheck(Name, Context, SinkKind::CudaArrayInterface,
-                       SingleDeviceFacts) {}
+    : ArrayDeviceCheckBase(Name, Context, SinkKind::CudaArrayInterface,
+                           SingleDeviceFacts) {}
 
 void ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
                                            ASTContext &Ctx) {

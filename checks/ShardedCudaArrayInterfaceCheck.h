@@ -1,5 +1,4 @@
-//===--- ShardedCudaArrayInterfaceCheck.h - interop-sharded-cuda-array-interface
-//-*- C++ -*-===//
+//===--- ShardedCudaArrayInterfaceCheck.h - sharded CUDA views --*- C++ -*-===//
 //
 // Flags `cuda_array_interface` or `unsafe_buffer_pointer` of an array not
 // proven to be on a single device.
@@ -9,11 +8,11 @@
 #ifndef INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
 #define INTEROP_CHECKS_SHARDEDCUDAARRAYINTERFACECHECK_H
 
-#include "ArrayDeviceCheck.h"
+#include "ArrayDeviceCheckBase.h"
 
 namespace clang::tidy::interop {
 
-class ShardedCudaArrayInterfaceCheck : public ArrayDeviceCheck {
+class ShardedCudaArrayInterfaceCheck : public ArrayDeviceCheckBase {
 public:
   ShardedCudaArrayInterfaceCheck(StringRef Name, ClangTidyContext *Context);
 

@@ -7,7 +7,8 @@ using namespace interop;
 Device pick_device();
 bool flag();
 
-// The seed: a device picked from every process's devices.
+// jaxlib's "DLPack is only supported for devices addressable by the current
+// process": a device picked from every process's devices.
 void global_list_index(DLManagedTensorVersioned *t) {
   auto r = from_dlpack(t, devices()[3]);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'from_dlpack' imports onto device 'devices()[3]', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]

@@ -6,7 +6,8 @@ using namespace interop;
 
 Result<Array> load();
 
-// The seed: the CUDA array interface of an array that may be sharded.
+// JAX's "__cuda_array_interface__() is supported only for unsharded arrays":
+// the CUDA array interface of an array that may be sharded.
 void unchecked(const Array &a) {
   auto cai = cuda_array_interface(a);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cuda_array_interface' is supported only for unsharded arrays, but 'a' is not proven to be single-device on every path to this call [interop-sharded-cuda-array-interface]

@@ -10,7 +10,8 @@ Array make_other();
 bool flag();
 void consume(const ManagedTensor &);
 
-// The seed: exporting an array nobody checked.
+// JAX's "to_dlpack can only pack a dlpack tensor from an array on a singular
+// device": exporting an array nobody checked.
 void unchecked(const Array &a) {
   auto t = to_dlpack(a);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven to be single-device on every path to this call [interop-sharded-dlpack-export]

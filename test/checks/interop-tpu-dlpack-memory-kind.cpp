@@ -6,7 +6,8 @@ using namespace interop;
 
 Array load();
 
-// The seed: a TPU array exported without checking its memory kind.
+// JAX's "__dlpack__ device only supported for TPU pinned host memory": a
+// TPU array exported without checking its memory kind.
 void checked_platform_only(const Array &a) {
   if (a.platform() == Platform::kTpu)
     auto t = to_dlpack(a);

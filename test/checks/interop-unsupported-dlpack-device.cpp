@@ -1,6 +1,7 @@
 // RUN: %check_interop %s interop-unsupported-dlpack-device %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
-// Seed 004: "Array passed to from_dlpack is on unsupported device type".
+// JAX's TypeError "Array passed to from_dlpack is on unsupported device
+// type".
 // A consumer must map each DLDeviceType it supports and fail on the rest;
 // touching the data from the host is only right for host-accessible types.
 

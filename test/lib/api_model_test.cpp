@@ -1,6 +1,6 @@
 // Unit tests of the API model: option parsing, naming and classification.
 
-#include "lib/ApiModel.h"
+#include "lib/arraydevice/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

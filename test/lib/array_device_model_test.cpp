@@ -9,7 +9,7 @@
 // macros run once per API spelling: the interop runtime's (the default model)
 // and an XLA IFRT-style API described only through options.
 
-#include "lib/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
 
 #include "syntax_vs_flow.h"
 
@@ -80,24 +80,24 @@ parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
 /// function; there, each fact must be what the flow analysis alone finds.
 /// Describes every disagreement.
 std::string
-compareWithFlowAnalysis(ArrayDeviceFacts &Facts, llvm::ArrayRef<BoundNodes> Fns,
+compareWithFlowAnalysis(ArrayDeviceQuery &Facts, llvm::ArrayRef<BoundNodes> Fns,
                         ASTContext &Ctx, const ApiModelOptions &Options,
                         const FlowBounds &Bounds, unsigned PreludeLines) {
-  ArrayDeviceFacts FlowOnly(Options, Bounds, AllFacts,
-                            /*GuardFastPath=*/false);
+  ArrayDeviceQuery FlowOnly(
+      {Options, Bounds, AllFacts, /*SyntacticProofs=*/false});
   std::string Errors;
   for (const BoundNodes &N : Fns) {
     const auto *FD = N.getNodeAs<FunctionDecl>("fn");
-    const FunctionFacts &Fast = Facts.analyze(*FD, Ctx);
+    const ArrayDeviceFacts &Fast = Facts.facts(*FD, Ctx);
     if (!Fast.BySyntax)
       continue;
-    const FunctionFacts &Flow = FlowOnly.analyze(*FD, Ctx);
+    const ArrayDeviceFacts &Flow = FlowOnly.facts(*FD, Ctx);
     std::string Where = "function " + FD->getNameAsString() + ", line ";
-    for (const SinkFact &F : Fast.Sinks) {
+    for (const SinkFact &F : Fast.Events) {
       unsigned Line =
           Ctx.getSourceManager().getPresumedLineNumber(F.Call->getBeginLoc()) -
           PreludeLines;
-      const SinkFact *G = Flow.find(F.Call);
+      const SinkFact *G = findSink(Flow, F.Call);
       // The flow analysis does not judge unreachable calls.
       if (!G)
         continue;
@@ -105,8 +105,8 @@ compareWithFlowAnalysis(ArrayDeviceFacts &Facts, llvm::ArrayRef<BoundNodes> Fns,
       if (!Differs.empty())
         Errors += Where + std::to_string(Line) + ": " + Differs;
     }
-    for (const SinkFact &G : Flow.Sinks)
-      if (!Fast.find(G.Call))
+    for (const SinkFact &G : Flow.Events)
+      if (!findSink(Fast, G.Call))
         Errors += Where + "?: a sink the syntax did not see\n";
   }
   return Errors;
@@ -121,6 +121,8 @@ std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
   std::string Code = Prelude + Snippet.str();
   std::vector<std::string> Args = {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
                                    "-UNDEBUG"};
+  // A fresh ASTContext may reuse the address of the previous snippet's.
+  resetFactCache();
   std::unique_ptr<ASTUnit> AST =
       tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
   if (!AST)
@@ -130,14 +132,14 @@ std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
     return "snippet has compile errors";
   auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
 
-  ArrayDeviceFacts Facts(S.Options, Bounds);
+  ArrayDeviceQuery Facts({S.Options, Bounds});
   std::string Errors;
   std::map<unsigned, bool> Seen;
   auto Fns = match(
       functionDecl(isDefinition(), isExpansionInMainFile()).bind("fn"), Ctx);
   for (const BoundNodes &N : Fns) {
     const auto *FD = N.getNodeAs<FunctionDecl>("fn");
-    const FunctionFacts &F = Facts.analyze(*FD, Ctx);
+    const ArrayDeviceFacts &F = Facts.facts(*FD, Ctx);
     // Templates are analysed per instantiation; implicit members (a
     // lambda's destructor) have no body.
     if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
@@ -147,7 +149,7 @@ std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
                 " skipped: " + describeSkip(F.Skipped) + " " + F.Detail + "\n";
       continue;
     }
-    for (const SinkFact &Fact : F.Sinks) {
+    for (const SinkFact &Fact : F.Events) {
       unsigned Line = Ctx.getSourceManager().getPresumedLineNumber(
           Fact.Call->getBeginLoc());
       if (Line <= PreludeLines)
@@ -653,17 +655,18 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
 // Bounds and give-ups
 //===----------------------------------------------------------------------===//
 
-const FunctionFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
-                                 ArrayDeviceFacts &Facts,
-                                 llvm::StringRef Name) {
+const ArrayDeviceFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
+                                    ArrayDeviceQuery &Facts,
+                                    llvm::StringRef Name) {
   ASTContext &Ctx = AST->getASTContext();
   auto Found =
       match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
   EXPECT_EQ(Found.size(), 1u);
-  return Facts.analyze(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
+  return Facts.facts(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
 }
 
 std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
+  resetFactCache();
   return tooling::buildASTFromCodeWithArgs(
       Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
 }
@@ -677,12 +680,12 @@ void f(const interop::Array &a) {
 })cpp");
   FlowBounds B;
   B.MaxCFGBlocks = 4;
-  ArrayDeviceFacts Facts({}, B);
-  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  ArrayDeviceQuery Facts({{}, B});
+  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
   EXPECT_EQ(F.Skipped, SkipReason::TooLarge);
   EXPECT_TRUE(llvm::StringRef(F.Detail).ends_with("CFG blocks"));
-  EXPECT_TRUE(F.Sinks.empty());
-  EXPECT_EQ(Facts.analysedFunctions(), 0u);
+  EXPECT_TRUE(F.Events.empty());
+  EXPECT_EQ(Facts.flowAnalysedFunctions(AST->getASTContext()), 0u);
 }
 
 TEST(Bounds, BlockVisitLimitIsABoundExceeded) {
@@ -694,23 +697,24 @@ void f(const interop::Array &a) {
 })cpp");
   FlowBounds B;
   B.MaxBlockVisits = 3;
-  ArrayDeviceFacts Facts({}, B);
-  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  ArrayDeviceQuery Facts({{}, B});
+  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
   EXPECT_EQ(F.Skipped, SkipReason::BoundExceeded);
   EXPECT_FALSE(F.Detail.empty());
-  EXPECT_TRUE(F.Sinks.empty()) << "a give-up must not leave partial results";
+  EXPECT_TRUE(F.Events.empty()) << "a give-up must not leave partial results";
 }
 
 TEST(Bounds, TemplatesAndDeclarations) {
   auto AST = parse(R"cpp(#include "interop/interop.h"
 template <typename T> void g(const T &a) { auto t = interop::to_dlpack(a); }
 )cpp");
-  ArrayDeviceFacts Facts({}, {});
-  const FunctionFacts &F = analyzeOnly(AST, Facts, "g");
+  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
+  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "g");
   EXPECT_EQ(F.Skipped, SkipReason::Dependent);
 }
 
 TEST(Bounds, CodeThatDoesNotCompileIsSkipped) {
+  resetFactCache();
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
       R"cpp(#include "interop/interop.h"
 void f(const interop::Array &a) {
@@ -720,8 +724,8 @@ void f(const interop::Array &a) {
 )cpp",
       {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
   ASSERT_TRUE(AST);
-  ArrayDeviceFacts Facts({}, {});
-  const FunctionFacts &F = analyzeOnly(AST, Facts, "f");
+  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
+  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
   EXPECT_EQ(F.Skipped, SkipReason::InvalidCode);
 }
 
@@ -731,16 +735,16 @@ void f(const interop::Array &a) {
   auto t = interop::to_dlpack(a);
   auto u = interop::to_dlpack(a);
 })cpp");
-  ArrayDeviceFacts Facts({}, {});
-  const FunctionFacts &A = analyzeOnly(AST, Facts, "f");
-  const FunctionFacts &B = analyzeOnly(AST, Facts, "f");
+  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
+  const ArrayDeviceFacts &A = analyzeOnly(AST, Facts, "f");
+  const ArrayDeviceFacts &B = analyzeOnly(AST, Facts, "f");
   EXPECT_EQ(&A, &B);
-  EXPECT_EQ(A.Sinks.size(), 2u);
-  EXPECT_EQ(Facts.analysedFunctions(), 1u);
+  EXPECT_EQ(A.Events.size(), 2u);
+  EXPECT_EQ(Facts.flowAnalysedFunctions(AST->getASTContext()), 1u);
 }
 
 TEST(Facts, CollectingDuringTheFixpointMatchesTheDiagnoser) {
-  // ArrayDeviceFacts judges sinks as the fixpoint reaches them; the
+  // The array/device facts judge sinks as the fixpoint reaches them; the
   // diagnoser judges them in the framework's extra pass over the final
   // states. Both must agree, loops included.
   auto AST = parse(R"cpp(#include "interop/interop.h"
@@ -769,24 +773,24 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
   const auto *FD =
       match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx)[0]
           .getNodeAs<FunctionDecl>("f");
-  ArrayDeviceFacts Facts({}, {});
-  const FunctionFacts &Collected = Facts.analyze(*FD, Ctx);
+  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
+  const ArrayDeviceFacts &Collected = Facts.facts(*FD, Ctx);
   ASSERT_EQ(Collected.Skipped, SkipReason::None) << Collected.Detail;
 
   ApiModel M{ApiModelOptions()};
   ArrayDeviceDiagnoser Diagnoser(M);
-  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceAnalysis, SinkFact>(
+  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
       *FD, Ctx,
       [&](ASTContext &C, dataflow::Environment &Env) {
-        return ArrayDeviceAnalysis(C, Env, M, factsUsedBy(M, *FD));
+        return ArrayDeviceModel(C, Env, M, factsUsedBy(M, *FD));
       },
-      dataflow::DiagnosisCallbacks<ArrayDeviceAnalysis, SinkFact>{Diagnoser,
-                                                                  nullptr});
+      dataflow::DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{Diagnoser,
+                                                               nullptr});
   ASSERT_EQ(R.Skipped, SkipReason::None) << R.Detail;
-  ASSERT_EQ(R.Diagnostics.size(), Collected.Sinks.size());
+  ASSERT_EQ(R.Diagnostics.size(), Collected.Events.size());
   ASSERT_EQ(R.Diagnostics.size(), 5u);
   for (const SinkFact &D : R.Diagnostics) {
-    const SinkFact *C = Collected.find(D.Call);
+    const SinkFact *C = findSink(Collected, D.Call);
     ASSERT_TRUE(C);
     EXPECT_EQ(C->SingleDevice, D.SingleDevice);
     EXPECT_EQ(C->Addressable, D.Addressable);
@@ -794,17 +798,24 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
   }
 }
 
-TEST(Facts, SharedInstancePerConfiguration) {
-  auto AST = parse("int x;");
+TEST(Facts, SharedRunPerConfiguration) {
+  auto AST = parse(R"cpp(#include "interop/interop.h"
+void f(const interop::Array &a) { auto t = interop::to_dlpack(a); }
+)cpp");
   ASTContext &Ctx = AST->getASTContext();
+  const auto *FD =
+      match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx)[0]
+          .getNodeAs<FunctionDecl>("f");
   ApiModelOptions Other;
-  Other.ExportFunctions = "::mine::export_it";
-  ArrayDeviceFacts &A = sharedArrayDeviceFacts(Ctx, {}, {});
-  ArrayDeviceFacts &B = sharedArrayDeviceFacts(Ctx, {}, {});
-  ArrayDeviceFacts &C = sharedArrayDeviceFacts(Ctx, Other, {});
-  EXPECT_EQ(&A, &B);
-  EXPECT_NE(&A, &C);
-  releaseSharedArrayDeviceFacts();
+  Other.ExportFunctions = "::interop::to_dlpack;::mine::export_it";
+  ArrayDeviceQuery A{ArrayDeviceConfig()}, B{ArrayDeviceConfig()};
+  ArrayDeviceQuery C({Other});
+  // Checks with one configuration share one run; another configuration
+  // has its own.
+  EXPECT_EQ(&A.facts(*FD, Ctx), &B.facts(*FD, Ctx));
+  EXPECT_NE(&A.facts(*FD, Ctx), &C.facts(*FD, Ctx));
+  EXPECT_EQ(C.facts(*FD, Ctx).Events.size(), 1u);
+  resetFactCache();
 }
 
 TEST(Facts, PreFilterSelectsFactFamiliesPerFunction) {
@@ -835,21 +846,21 @@ void none(const interop::Array &a) { bool b = a.is_single_device(); }
       << "a lambda's body is its own function";
   EXPECT_EQ(factsUsedBy(M, *Get("none")), 0u);
   // A function with nothing to judge is not analysed at all.
-  ArrayDeviceFacts Facts({}, {});
-  EXPECT_EQ(Facts.analyze(*Get("none"), Ctx).Skipped, SkipReason::None);
-  EXPECT_EQ(Facts.analysedFunctions(), 0u);
+  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
+  EXPECT_EQ(Facts.facts(*Get("none"), Ctx).Skipped, SkipReason::None);
+  EXPECT_EQ(Facts.flowAnalysedFunctions(Ctx), 0u);
   // An instance that tracks only addressability skips pure exporters.
   // (Without the syntactic fast path, which proves `imports` unanalysed.)
-  ArrayDeviceFacts ImportsOnly({}, {}, AddressableFacts,
-                               /*GuardFastPath=*/false);
-  ImportsOnly.analyze(*Get("exports"), Ctx);
-  EXPECT_EQ(ImportsOnly.analysedFunctions(), 0u);
-  ImportsOnly.analyze(*Get("imports"), Ctx);
-  EXPECT_EQ(ImportsOnly.analysedFunctions(), 1u);
+  ArrayDeviceQuery ImportsOnly(
+      {{}, {}, AddressableFacts, /*SyntacticProofs=*/false});
+  ImportsOnly.facts(*Get("exports"), Ctx);
+  EXPECT_EQ(ImportsOnly.flowAnalysedFunctions(Ctx), 0u);
+  ImportsOnly.facts(*Get("imports"), Ctx);
+  EXPECT_EQ(ImportsOnly.flowAnalysedFunctions(Ctx), 1u);
   // With it, the import onto local_devices()[0] needs no flow analysis.
-  ArrayDeviceFacts Fast({}, {}, AddressableFacts);
-  EXPECT_TRUE(Fast.analyze(*Get("imports"), Ctx).BySyntax);
-  EXPECT_EQ(Fast.analysedFunctions(), 0u);
+  ArrayDeviceQuery Fast({{}, {}, AddressableFacts});
+  EXPECT_TRUE(Fast.facts(*Get("imports"), Ctx).BySyntax);
+  EXPECT_EQ(Fast.flowAnalysedFunctions(Ctx), 0u);
 }
 
 } // namespace

@@ -1,5 +1,5 @@
-// Unit tests of the DLPack field model (lib/DLPackFlowModel.h) on annotated
-// snippets.
+// Unit tests of the DLPack field model (lib/dlpackfields/DLPackFieldModel.h) on
+// annotated snippets.
 //
 // A snippet marks every line where the model must produce an event with the
 // event's kind and what must be proven there, e.g.
@@ -21,8 +21,8 @@
 // assert, check) are written as the line's offset from the event's line
 // ("0", "-2") or "none". Booleans are yes/no.
 
-#include "lib/DLPackCheckSupport.h"
-#include "lib/DLPackFlowModel.h"
+#include "lib/abi/TranslationUnitNames.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -112,23 +112,24 @@ std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
 /// The annotations describe the flow model's events, so the syntactic
 /// proofs are off for them; every function the proofs do prove is checked
 /// against the flow model's events (each must be fully proven there).
-std::string runSnippet(llvm::StringRef Snippet, DLPackModelConfig Config = {}) {
+std::string runSnippet(llvm::StringRef Snippet, DLPackFieldConfig Config = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
-  clearDLPackFactsCache();
+  resetFactCache();
   ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
-  DLPackModelConfig Fast = Config;
+  DLPackFieldConfig Fast = Config;
   Fast.SyntacticProofs = true;
   Config.SyntacticProofs = false;
 
   std::string Errors;
   std::map<unsigned, std::vector<ReportedEvent>> Got;
   for (const FunctionDecl *FD : P.Functions) {
-    const DLPackFacts &F = getDLPackFacts(*FD, Ctx, Config);
-    Errors += syntaxFlowDisagreement(*FD, getDLPackFacts(*FD, Ctx, Fast), F);
+    const DLPackFieldFacts &F = getDLPackFieldFacts(*FD, Ctx, Config);
+    Errors +=
+        syntaxFlowDisagreement(*FD, getDLPackFieldFacts(*FD, Ctx, Fast), F);
     if (F.Skipped == SkipReason::Dependent || F.Skipped == SkipReason::NoBody)
       continue;
     if (F.Skipped != SkipReason::None) {
@@ -549,7 +550,7 @@ TEST(DLPackImport, ProvenDeviceTypeAtAnImporter) {
 }
 
 TEST(DLPackImport, ImportFunctionsAreConfigurable) {
-  DLPackModelConfig Config;
+  DLPackFieldConfig Config;
   Config.ImportFunctions = {"::mylib::consume$"};
   EXPECT_EQ(runSnippet(R"cpp(
 namespace mylib {
@@ -571,7 +572,7 @@ void import_vulkan(DLManagedTensor *mt, const interop::Device &device) {
 //===----------------------------------------------------------------------===//
 
 TEST(DLPackPreFilter, WhatAFunctionUses) {
-  clearDLPackFactsCache();
+  resetFactCache();
   auto AST = parseCpp(std::string(Prelude) + R"cpp(
 void producer(DLTensor &t, void *buffer, int64_t *shape) {
   t.data = buffer;
@@ -604,7 +605,7 @@ const char *name(DLDeviceType type) {
   EXPECT_FALSE(Use("producer").ReadsModelledFields);
   EXPECT_FALSE(Use("producer").MapsDeviceTypes);
   EXPECT_TRUE(
-      getDLPackFacts(*functionNamed(Ctx, "producer"), Ctx).Events.empty());
+      getDLPackFieldFacts(*functionNamed(Ctx, "producer"), Ctx).Events.empty());
   EXPECT_TRUE(Use("reader").ReadsModelledFields);
   EXPECT_TRUE(Use("versioned").ReadsModelledFields);
   // A device type matters only with a tensor passed to a call.
@@ -614,7 +615,7 @@ const char *name(DLDeviceType type) {
   // A switch over a device type is a mapping.
   EXPECT_TRUE(Use("name").MapsDeviceTypes);
   EXPECT_FALSE(Use("name").ReadsModelledFields);
-  clearDLPackFactsCache();
+  resetFactCache();
 }
 
 TEST(DLPackPreFilter, TranslationUnitsWithoutDLPack) {
@@ -634,38 +635,38 @@ TEST(DLPackPreFilter, TranslationUnitsWithoutDLPack) {
 }
 
 TEST(DLPackCache, OneRunPerFunctionAndConfiguration) {
-  clearDLPackFactsCache();
+  resetFactCache();
   auto AST = parseCpp(std::string(Prelude) + R"cpp(
 int64_t f(const DLTensor *t) { return t->strides[0]; }
 )cpp");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
   const FunctionDecl *FD = functionNamed(Ctx, "f");
-  const DLPackFacts &A = getDLPackFacts(*FD, Ctx);
-  const DLPackFacts &B = getDLPackFacts(*FD, Ctx);
+  const DLPackFieldFacts &A = getDLPackFieldFacts(*FD, Ctx);
+  const DLPackFieldFacts &B = getDLPackFieldFacts(*FD, Ctx);
   EXPECT_EQ(&A, &B);
   ASSERT_EQ(A.Events.size(), 1u);
   EXPECT_EQ(A.Events[0].K, DLPackEvent::StridesDeref);
   const Expr *Use = A.Events[0].Use;
-  DLPackModelConfig Other;
+  DLPackFieldConfig Other;
   Other.ImportFunctions = {"::mine::import$"};
-  const DLPackFacts &C = getDLPackFacts(*FD, Ctx, Other);
+  const DLPackFieldFacts &C = getDLPackFieldFacts(*FD, Ctx, Other);
   EXPECT_NE(&A, &C);
   EXPECT_EQ(C.Events.size(), 1u);
   // After a clear (which frees A and C) the function is analysed again,
   // with the same result.
-  clearDLPackFactsCache();
-  const DLPackFacts &D = getDLPackFacts(*FD, Ctx);
+  resetFactCache();
+  const DLPackFieldFacts &D = getDLPackFieldFacts(*FD, Ctx);
   ASSERT_EQ(D.Events.size(), 1u);
   EXPECT_EQ(D.Events[0].K, DLPackEvent::StridesDeref);
   EXPECT_EQ(D.Events[0].Use, Use);
-  clearDLPackFactsCache();
+  resetFactCache();
 }
 
 TEST(DLPackSkips, CIsNotAnalysed) {
   // clang's dataflow framework analyses C++ only: a C function is skipped
   // as a CFG build failure, never analysed partially.
-  clearDLPackFactsCache();
+  resetFactCache();
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
       R"c(#include <dlpack/dlpack.h>
 #include <string.h>
@@ -680,15 +681,15 @@ void copy_out(const DLTensor *t, void *dst, size_t n) {
   const FunctionDecl *FD = functionNamed(Ctx, "copy_out");
   // The pre-filter is syntactic and works on C.
   EXPECT_TRUE(dlpackUseOf(*FD).ReadsModelledFields);
-  const DLPackFacts &F = getDLPackFacts(*FD, Ctx);
+  const DLPackFieldFacts &F = getDLPackFieldFacts(*FD, Ctx);
   EXPECT_EQ(F.Skipped, SkipReason::BuildFailed);
   EXPECT_NE(F.Detail.find("C++"), std::string::npos) << F.Detail;
   EXPECT_TRUE(F.Events.empty());
-  clearDLPackFactsCache();
+  resetFactCache();
 }
 
 TEST(DLPackSkips, TooLargeIsSkipped) {
-  clearDLPackFactsCache();
+  resetFactCache();
   auto AST = parseCpp(std::string(Prelude) + R"cpp(
 bool flag();
 int64_t f(const DLTensor *t) {
@@ -698,12 +699,13 @@ int64_t f(const DLTensor *t) {
 )cpp");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  DLPackModelConfig Config;
+  DLPackFieldConfig Config;
   Config.Bounds.MaxCFGBlocks = 4;
-  const DLPackFacts &F = getDLPackFacts(*functionNamed(Ctx, "f"), Ctx, Config);
+  const DLPackFieldFacts &F =
+      getDLPackFieldFacts(*functionNamed(Ctx, "f"), Ctx, Config);
   EXPECT_EQ(F.Skipped, SkipReason::TooLarge);
   EXPECT_TRUE(F.Events.empty());
-  clearDLPackFactsCache();
+  resetFactCache();
 }
 
 } // namespace

@@ -1,4 +1,5 @@
-// Unit tests of the DLPack fast path (lib/DLPackSyntaxProofs.h).
+// Unit tests of the DLPack fast path
+// (lib/dlpackfields/DLPackFieldSyntaxProofs.h).
 //
 // Every function of a snippet is named for what the fast path must do with
 // it: `proven_*` functions have nothing any DLPack field check could report,
@@ -9,7 +10,7 @@
 // checked against the analysis it stands in for, not only against these
 // expectations.
 
-#include "lib/DLPackFlowModel.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "dlpack_snippets.h"
 #include "snippet_annotations.h"
@@ -38,24 +39,24 @@ void normalize(DLTensor *t);
 /// all (the proof would then be vacuous), and every event of a proven
 /// function that the flow model does not fully prove.
 std::string runSnippet(llvm::StringRef Snippet) {
-  clearDLPackFactsCache();
+  resetFactCache();
   interop_test::ParsedSnippet P = interop_test::parseSnippet(
       Prelude, Snippet, interop_test::DLPackSnippetArgs);
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
-  DLPackModelConfig FlowOnly;
+  DLPackFieldConfig FlowOnly;
   FlowOnly.SyntacticProofs = false;
   auto Check = [&](const FunctionDecl &FD, bool WantProven) -> std::string {
     std::string Name = FD.getNameAsString();
-    const DLPackFacts &Fast = getDLPackFacts(FD, Ctx);
+    const DLPackFieldFacts &Fast = getDLPackFieldFacts(FD, Ctx);
     if (Fast.BySyntax != WantProven)
       return Name + (WantProven ? ": sent to the flow model, expected proven\n"
                                 : ": proven by the syntax, expected the flow "
                                   "model\n");
     if (!WantProven)
       return "";
-    const DLPackFacts &Flow = getDLPackFacts(FD, Ctx, FlowOnly);
+    const DLPackFieldFacts &Flow = getDLPackFieldFacts(FD, Ctx, FlowOnly);
     std::string Errors;
     if (!Fast.Events.empty())
       Errors += Name + ": proven, yet has events\n";
@@ -64,7 +65,7 @@ std::string runSnippet(llvm::StringRef Snippet) {
     return Errors + interop_test::syntaxFlowDisagreement(FD, Fast, Flow);
   };
   std::string Errors = interop_test::forEachProvenOrFlowFunction(P, Check);
-  clearDLPackFactsCache();
+  resetFactCache();
   return Errors;
 }
 
@@ -370,16 +371,16 @@ TEST(DLPackSyntaxProofs, WorkIsBounded) {
   for (int I = 0; I < 1500; ++I)
     Body += "  s += t->strides[0];\n";
   Body += "  return s;\n}\n";
-  clearDLPackFactsCache();
+  resetFactCache();
   interop_test::ParsedSnippet P = interop_test::parseSnippet(
       Prelude, Body, interop_test::DLPackSnippetArgs);
   ASSERT_EQ(P.Error, "");
   ASTContext &Ctx = P.AST->getASTContext();
   const FunctionDecl *FD = interop_test::functionNamed(Ctx, "huge");
   ASSERT_TRUE(FD);
-  EXPECT_FALSE(getDLPackFacts(*FD, Ctx).BySyntax);
+  EXPECT_FALSE(getDLPackFieldFacts(*FD, Ctx).BySyntax);
   // The same shape, short, is proven.
-  clearDLPackFactsCache();
+  resetFactCache();
   EXPECT_EQ(runSnippet(R"cpp(
 int64_t proven_short(const DLTensor *t) {
   if (!t->strides)
@@ -391,7 +392,7 @@ int64_t proven_short(const DLTensor *t) {
 }
 )cpp"),
             "");
-  clearDLPackFactsCache();
+  resetFactCache();
 }
 
 } // namespace

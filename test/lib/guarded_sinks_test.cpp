@@ -1,4 +1,5 @@
-// Unit tests of the syntactic fast path (lib/GuardedSinks.h).
+// Unit tests of the syntactic fast path
+// (lib/arraydevice/ArrayDeviceSyntaxProofs.h).
 //
 // Every function of a snippet is named for what the fast path must do with
 // it: `proven_*` functions have every sink proven by their syntax, `flow_*`
@@ -8,8 +9,8 @@
 // path is checked against the analysis it stands in for, not only against
 // these expectations.
 
-#include "lib/ArrayDeviceFacts.h"
-#include "lib/GuardedSinks.h"
+#include "lib/arraydevice/ArrayDeviceFacts.h"
+#include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
 
 #include "snippet_annotations.h"
 #include "syntax_vs_flow.h"
@@ -35,18 +36,19 @@ template <class T> void keep(const T &);
 /// Describes every function that the fast path treats otherwise than its
 /// name says, and every proven fact the flow analysis does not confirm.
 std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
+  resetFactCache();
   interop_test::ParsedSnippet P = interop_test::parseSnippet(
       Prelude, Snippet, {"-std=c++17", "-I" INTEROP_TEST_INPUTS});
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
   ApiModel Model{ApiModelOptions()};
-  ArrayDeviceFacts FlowOnly({}, {}, Facts, /*GuardFastPath=*/false);
+  ArrayDeviceQuery FlowOnly({{}, {}, Facts, /*SyntacticProofs=*/false});
   auto Check = [&](const FunctionDecl &FD, bool WantProven) -> std::string {
     std::string Name = FD.getNameAsString();
     unsigned Tracked = Facts & factsUsedBy(Model, FD);
     std::optional<llvm::SmallVector<SinkFact>> Proved =
-        proveGuardedSinks(Model, FD, Tracked);
+        proveArrayDeviceSinksBySyntax(Model, FD, Tracked);
     if (!WantProven)
       return Proved ? Name + ": proven by the syntax, expected the flow "
                              "analysis\n"
@@ -56,9 +58,9 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
     std::string Errors;
     if (Proved->empty())
       Errors += Name + ": no sink found\n";
-    const FunctionFacts &Flow = FlowOnly.analyze(FD, Ctx);
+    const ArrayDeviceFacts &Flow = FlowOnly.facts(FD, Ctx);
     for (const SinkFact &F : *Proved) {
-      const SinkFact *G = Flow.find(F.Call);
+      const SinkFact *G = findSink(Flow, F.Call);
       std::string Where =
           Name + ", line " +
           std::to_string(interop_test::lineOf(Ctx.getSourceManager(),

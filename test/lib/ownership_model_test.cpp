@@ -1,5 +1,5 @@
-// Unit tests of the ownership model (lib/OwnershipModel.h) on annotated
-// snippets.
+// Unit tests of the ownership model (lib/ownership/OwnershipModel.h) on
+// annotated snippets.
 //
 // A snippet marks every line where the model must produce an event with the
 // event's kind and, optionally, keys to compare, e.g.
@@ -20,7 +20,7 @@
 // Locations are the line's offset from the event's line ("-2") or "none".
 // Functions listed as capsule destructors run with IsCapsuleDestructor.
 
-#include "lib/OwnershipModel.h"
+#include "lib/ownership/OwnershipFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -147,7 +147,7 @@ std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
 std::string runSnippet(llvm::StringRef Snippet,
                        const std::set<std::string> &Destructors = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
-  clearOwnershipFactsCache();
+  resetFactCache();
   ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
   if (!P.Error.empty())
     return P.Error;
@@ -162,7 +162,7 @@ std::string runSnippet(llvm::StringRef Snippet,
         FD->getIdentifier() && Destructors.count(FD->getName().str());
     if (IsDestructor)
       DestructorsSeen.insert(FD->getName().str());
-    OwnershipModelConfig FlowOnly;
+    OwnershipConfig FlowOnly;
     FlowOnly.SyntacticProofs = false;
     const OwnershipFacts &F =
         getOwnershipFacts(*FD, Ctx, IsDestructor, FlowOnly);
@@ -475,7 +475,7 @@ TEST(OwnershipDestructor, TheRoleMatters) {
 //===----------------------------------------------------------------------===//
 
 TEST(OwnershipPreFilter, MentionsOwnership) {
-  clearOwnershipFactsCache();
+  resetFactCache();
   auto AST = parseCpp(std::string(Prelude) + R"cpp(
 int64_t reads_fields(const DLManagedTensor *t) { return t->dl_tensor.ndim; }
 void deletes(DLManagedTensor *t) { t->deleter(t); }
@@ -500,11 +500,11 @@ int unrelated(int x) { return x + 1; }
   EXPECT_TRUE(Mentions("allocates"));
   EXPECT_TRUE(Mentions("obtains"));
   EXPECT_FALSE(Mentions("unrelated"));
-  clearOwnershipFactsCache();
+  resetFactCache();
 }
 
 TEST(OwnershipCache, OneRunPerFunctionRoleAndConfiguration) {
-  clearOwnershipFactsCache();
+  resetFactCache();
   auto AST = parseCpp(std::string(Prelude) + R"cpp(
 void f(PyObject *capsule) {
   auto *mt = static_cast<DLManagedTensor *>(
@@ -523,10 +523,10 @@ void f(PyObject *capsule) {
   EXPECT_NE(&Plain, &Dtor);
   ASSERT_EQ(Dtor.Events.size(), 1u);
   EXPECT_EQ(Dtor.Events[0].K, OwnershipEvent::DestructorUncheckedDelete);
-  OwnershipModelConfig Other;
+  OwnershipConfig Other;
   Other.OwnershipTakingImporters = {"::mine::import$"};
   EXPECT_NE(&Dtor, &getOwnershipFacts(*FD, Ctx, true, Other));
-  clearOwnershipFactsCache();
+  resetFactCache();
 }
 
 /// The syntactic proof (OwnershipFacts::BySyntax) on functions named for
@@ -534,12 +534,12 @@ void f(PyObject *capsule) {
 /// ones must go to the flow analysis. Every proven one is checked against
 /// the flow analysis run alone, which must find nothing there either.
 std::string runProofSnippet(llvm::StringRef Snippet) {
-  clearOwnershipFactsCache();
+  resetFactCache();
   ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
-  OwnershipModelConfig FlowOnly;
+  OwnershipConfig FlowOnly;
   FlowOnly.SyntacticProofs = false;
   std::string Errors = forEachProvenOrFlowFunction(
       P, [&](const FunctionDecl &FD, bool WantProven) -> std::string {
@@ -552,7 +552,7 @@ std::string runProofSnippet(llvm::StringRef Snippet) {
         return syntaxFlowDisagreement(
             FD, Fast, getOwnershipFacts(FD, Ctx, false, FlowOnly));
       });
-  clearOwnershipFactsCache();
+  resetFactCache();
   return Errors;
 }
 
@@ -629,7 +629,7 @@ void flow_switch(DLManagedTensor *mt, int how) {
 }
 
 TEST(OwnershipSkips, CIsNotAnalysed) {
-  clearOwnershipFactsCache();
+  resetFactCache();
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
       R"c(#include <Python.h>
 #include <dlpack/dlpack.h>
@@ -650,7 +650,7 @@ void release(PyObject *capsule) {
   const OwnershipFacts &F = getOwnershipFacts(*FD, Ctx, false);
   EXPECT_EQ(F.Skipped, SkipReason::BuildFailed);
   EXPECT_TRUE(F.Events.empty());
-  clearOwnershipFactsCache();
+  resetFactCache();
 }
 
 } // namespace

@@ -1,7 +1,7 @@
-// Unit tests of lib/QuickSolver.h: every answer it gives must be the CNF
+// Unit tests of lib/engine/QuickSolver.h: every answer it gives must be the CNF
 // solver's, and every model it returns must satisfy the formulas.
 
-#include "lib/QuickSolver.h"
+#include "lib/engine/QuickSolver.h"
 
 #include "clang/Analysis/FlowSensitive/Arena.h"
 #include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"

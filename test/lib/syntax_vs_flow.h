@@ -1,20 +1,20 @@
 //===--- syntax_vs_flow.h - fast paths against the flow ---------*- C++ -*-===//
 //
 // The array/device facts, the DLPack field facts and the ownership facts can
-// come from syntactic proofs (lib/GuardedSinks.h, lib/DLPackSyntaxProofs.h,
-// OwnershipFacts::BySyntax) or from the flow analysis. Wherever the syntax
-// answers, it must answer what the flow analysis alone would: the tests
-// compare the two, sink by sink or event by event, with
-// syntaxFlowDisagreement().
+// come from syntactic proofs (lib/arraydevice/ArrayDeviceSyntaxProofs.h,
+// lib/dlpackfields/DLPackFieldSyntaxProofs.h, OwnershipFacts::BySyntax) or from
+// the flow analysis. Wherever the syntax answers, it must answer what the flow
+// analysis alone would: the tests compare the two, sink by sink or event by
+// event, with syntaxFlowDisagreement().
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef INTEROP_TEST_LIB_SYNTAX_VS_FLOW_H
 #define INTEROP_TEST_LIB_SYNTAX_VS_FLOW_H
 
-#include "lib/ArrayDeviceModel.h"
-#include "lib/DLPackFlowModel.h"
-#include "lib/OwnershipModel.h"
+#include "lib/arraydevice/ArrayDeviceModel.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
+#include "lib/ownership/OwnershipFacts.h"
 
 #include "snippet_annotations.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -89,8 +89,8 @@ inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
 /// that is not.
 inline std::string
 syntaxFlowDisagreement(const clang::FunctionDecl &FD,
-                       const clang::interop::DLPackFacts &Syntax,
-                       const clang::interop::DLPackFacts &Flow) {
+                       const clang::interop::DLPackFieldFacts &Syntax,
+                       const clang::interop::DLPackFieldFacts &Flow) {
   if (!Syntax.BySyntax)
     return "";
   if (Flow.Skipped != clang::interop::SkipReason::None)

@@ -1,0 +1,146 @@
+//===--- ArrayDeviceCheckBase.cpp - base of the array/device checks -------===//
+
+#include "ArrayDeviceCheckBase.h"
+
+#include "lib/arraydevice/ArrayDeviceFacts.h"
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+ArrayDeviceCheckBase::ArrayDeviceCheckBase(StringRef Name,
+                                           ClangTidyContext *Context,
+                                           SinkKind Kind, unsigned Facts)
+    : InteropCheckBase(Name, Context), Kind(Kind) {
+  declareNeededFacts(Facts);
+  // The API model is shared by the four checks: a key set once without a
+  // check prefix (e.g. `ArrayTypes`) applies to all of them.
+  ApiOptions.forEach([&](StringRef Key, std::string &Value) {
+    Value = Options.getLocalOrGlobal(Key, Value);
+  });
+  Names = std::make_unique<ApiModel>(ApiOptions);
+}
+
+void ArrayDeviceCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  InteropCheckBase::storeOptions(Opts);
+  ApiOptions.forEach([&](StringRef Key, const std::string &Value) {
+    Options.store(Opts, Key, Value);
+  });
+}
+
+void ArrayDeviceCheckBase::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || !isJudgedFunction(*FD))
+    return;
+  if (!Query)
+    Query.emplace(ArrayDeviceConfig{ApiOptions, bounds(), neededFacts()});
+  ASTContext &Ctx = *Result.Context;
+  const ArrayDeviceFacts &Found = Query->facts(*FD, Ctx);
+  if (skipped(*FD, Found.Skipped, Found.Detail))
+    return;
+  llvm::SmallPtrSet<const CallExpr *, 8> Judged;
+  for (const SinkFact &F : Found.Events)
+    if (F.Kind == Kind && F.Modelled && Judged.insert(F.Call).second)
+      judge(F, Ctx);
+}
+
+std::string ArrayDeviceCheckBase::calleeName(const CallExpr &Call) {
+  if (const FunctionDecl *FD = Call.getDirectCallee())
+    return FD->getNameAsString();
+  return "call";
+}
+
+std::string ArrayDeviceCheckBase::subjectText(const SinkFact &Fact,
+                                              ASTContext &Ctx) {
+  const Expr *E = Fact.Subject->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef Text =
+      Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
+  // The receiver of `r->f()` is written `r->`.
+  Text.consume_back("->");
+  // One line, whitespace collapsed, long expressions shortened.
+  std::string Flat;
+  for (char C : Text) {
+    bool Space = C == ' ' || C == '\n' || C == '\t' || C == '\r';
+    if (Space && (Flat.empty() || Flat.back() == ' '))
+      continue;
+    Flat += Space ? ' ' : C;
+  }
+  if (Flat.empty())
+    return "the argument";
+  if (Flat.size() > 60)
+    Flat = Flat.substr(0, 57) + "...";
+  return "'" + Flat + "'";
+}
+
+void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
+  const Origin &O = Fact.From;
+  if (O.K == Origin::GlobalDevices && O.Site) {
+    std::string Src = "this call";
+    if (const auto *CE = dyn_cast<CallExpr>(O.Site))
+      Src = "'" + calleeName(*CE) + "'";
+    diag(O.Site->getBeginLoc(),
+         "the device comes from %0, which can return devices of other "
+         "processes",
+         DiagnosticIDs::Note)
+        << Src << O.Site->getSourceRange();
+    return;
+  }
+  if (O.K == Origin::Producer && O.Site) {
+    std::string Src = "this call";
+    if (const auto *CE = dyn_cast<CallExpr>(O.Site))
+      Src = "'" + calleeName(*CE) + "'";
+    diag(O.Site->getBeginLoc(),
+         "the value comes from %0; nothing proves it is %1",
+         DiagnosticIDs::Note)
+        << Src << Missing << O.Site->getSourceRange();
+    return;
+  }
+  const Expr *Named =
+      O.K == Origin::Parameter && O.Site ? O.Site : Fact.Subject;
+  if (const ParmVarDecl *P = parameterNamedBy(Named))
+    diag(P->getLocation(),
+         "%0 is a parameter: nothing in this function proves it is %1",
+         DiagnosticIDs::Note)
+        << P << Missing;
+}
+
+void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
+  std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
+  std::string Guard = roleName(FnRole::SingleDevicePredicate, "");
+  if (Guard.empty())
+    diag(Fact.Call->getBeginLoc(),
+         "check that the array is on one device first, or copy it onto one "
+         "device with '%0'",
+         DiagnosticIDs::Note)
+        << Gather;
+  else
+    diag(Fact.Call->getBeginLoc(),
+         "check '%0()' first, or copy the array onto one device with '%1'",
+         DiagnosticIDs::Note)
+        << Guard << Gather;
+}
+
+std::string ArrayDeviceCheckBase::roleName(FnRole R, StringRef Fallback,
+                                           bool Qualified) const {
+  llvm::ArrayRef<std::string> Listed = Names->names(R);
+  if (Listed.empty())
+    return Fallback.str();
+  StringRef N = Listed.front();
+  if (Qualified)
+    return N.str();
+  size_t Cut = N.rfind("::");
+  return (Cut == StringRef::npos ? N : N.substr(Cut + 2)).str();
+}
+
+} // namespace clang::tidy::interop

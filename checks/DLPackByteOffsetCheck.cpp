@@ -1,0 +1,71 @@
+//===--- DLPackByteOffsetCheck.cpp - interop-dlpack-byte-offset -----------===//
+
+#include "DLPackByteOffsetCheck.h"
+
+#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+// Functions and constructors that take the address of a tensor's first
+// element: framework tensor factories and host-array wrappers. memcpy-like
+// calls and calls that also pass the tensor's shape are recognised without
+// being listed.
+static constexpr llvm::StringLiteral DefaultAddressConsumers =
+    "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
+    "::Eigen::Map$;::pybind11::array;::nanobind::ndarray;"
+    "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
+    "PyMemoryView_FromMemory$";
+
+DLPackByteOffsetCheck::DLPackByteOffsetCheck(StringRef Name,
+                                             ClangTidyContext *Context)
+    : DLPackFieldCheckBase(Name, Context),
+      AddressConsumers(
+          Options.get("AddressConsumers", DefaultAddressConsumers)),
+      Consumers(splitOptionList(AddressConsumers)) {}
+
+void DLPackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AddressConsumers", AddressConsumers);
+  DLPackFieldCheckBase::storeOptions(Opts);
+}
+
+void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
+                                       const DLPackFieldFacts &Facts,
+                                       ASTContext &Ctx) {
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts.Events) {
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.OffsetApplied || E.OffsetZeroProven)
+      continue;
+    if (E.K == DLPackEvent::DataCallArg) {
+      MemoryCallKind MK = classifyMemoryCall(E.Callee);
+      bool TakesFirstElement =
+          MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy ||
+          Consumers.matches(E.Callee) ||
+          (MK != MemoryCallKind::Dealloc && E.CallPassesLayout);
+      if (!TakesFirstElement)
+        continue;
+    }
+    // One finding per read of `data`: the first use in source order.
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    diag(E.Use->getBeginLoc(),
+         "'data' used as the address of the first element without adding "
+         "'byte_offset'")
+        << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "add 'byte_offset' (in bytes) to 'data', or reject tensors whose "
+         "'byte_offset' is not zero",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

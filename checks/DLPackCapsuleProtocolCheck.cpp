@@ -1,0 +1,139 @@
+//===--- DLPackCapsuleProtocolCheck.cpp - interop-dlpack-capsule-protocol -===//
+
+#include "DLPackCapsuleProtocolCheck.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/support/NameLists.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
+                                                  CapsuleCall K,
+                                                  ASTContext &Ctx) {
+  if (K == CapsuleCall::New && Call.getNumArgs() == 3) {
+    // The name must say which struct the capsule holds.
+    const Expr *NameArg = Call.getArg(1);
+    DLPackRecord Held =
+        classifyDLPackPointee(Call.getArg(0)->IgnoreParenImpCasts()->getType());
+    CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
+    std::optional<std::string> Text = constantString(NameArg, Ctx);
+    bool NamesDLPack = Text && mentionsDLPack(*Text);
+    if (!isManagedTensor(Held) && !NamesDLPack)
+      return;
+    if (Name == CapsuleName::Other || isUsedName(Name) ||
+        Name == CapsuleName::Null) {
+      diag(NameArg->getBeginLoc(),
+           "capsule holding a DLPack tensor created with name '%0'; "
+           "consumers accept only 'dltensor' or 'dltensor_versioned'")
+          << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange();
+    } else if (isManagedTensor(Held) && isUnconsumedName(Name) &&
+               capsuleNameFor(Held) != *Text) {
+      diag(NameArg->getBeginLoc(),
+           "capsule named '%0' holds a %1; a consumer will read it as the "
+           "other struct")
+          << *Text << managedTensorName(Held) << NameArg->getSourceRange();
+      diag(NameArg->getBeginLoc(), "name it '%0'", DiagnosticIDs::Note)
+          << capsuleNameFor(Held);
+    }
+    return;
+  }
+  if (K == CapsuleCall::GetPointer && Call.getNumArgs() == 2) {
+    CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+    if (Name == CapsuleName::Null || Name == CapsuleName::FromGetName)
+      diag(Call.getBeginLoc(),
+           "pointer taken from the capsule without checking its name; a "
+           "consumed ('used_dltensor') or foreign capsule is read as a live "
+           "tensor")
+          << Call.getSourceRange();
+  }
+}
+
+void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
+                                                  const CallExpr &GetPointer,
+                                                  ASTContext &Ctx) {
+  // The struct the consumer reads the pointer as must match the name.
+  CapsuleName Name = classifyCapsuleName(GetPointer.getArg(1), Ctx);
+  DLPackRecord As = classifyDLPackPointee(Cast.getType());
+  if (isUnconsumedName(Name) && isManagedTensor(As) &&
+      capsuleNameFor(As) != unconsumedNameText(Name))
+    diag(Cast.getBeginLoc(), "capsule named '%0' read as a %1")
+        << unconsumedNameText(Name) << managedTensorName(As);
+}
+
+void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
+                                               bool IsCapsuleDestructor,
+                                               ASTContext &Ctx) {
+  // A consumer that imports the tensor but never marks the capsule used.
+  if (IsCapsuleDestructor)
+    return;
+  for (const CapsuleConsumption &C : findCapsuleConsumptions(FD.getBody(), Ctx))
+    if (C.PointerPassedOn && !C.Claimed)
+      diag(C.GetPointer->getBeginLoc(),
+           "capsule consumed without renaming it to its used_ name (or "
+           "clearing its destructor); its destructor will delete the tensor "
+           "again")
+          << C.GetPointer->getSourceRange();
+}
+
+void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
+                                            const OwnershipFacts &Facts,
+                                            ASTContext &Ctx) {
+  for (const OwnershipEvent &E : Facts.Events) {
+    switch (E.K) {
+    case OwnershipEvent::CapsulePointerUnchecked:
+      diag(E.At->getBeginLoc(),
+           "pointer from PyCapsule_GetPointer used without checking for "
+           "NULL; a consumed or misnamed capsule returns NULL");
+      if (E.Related)
+        diag(E.Related->getBeginLoc(), "pointer taken here",
+             DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::RenameBeforeImport:
+      diag(E.Related ? E.Related->getBeginLoc() : E.At->getBeginLoc(),
+           "capsule renamed to its used_ name before the import has "
+           "succeeded; if the import fails, nobody deletes the tensor");
+      diag(E.At->getBeginLoc(), "the import happens here", DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::NotClaimedAfterImport:
+      diag(E.At->getBeginLoc(),
+           "%0 takes ownership even when it fails, but the capsule is not "
+           "renamed on some path after it; the capsule's destructor will "
+           "delete the tensor again")
+          << (isa<CallExpr>(E.At) && cast<CallExpr>(E.At)->getDirectCallee()
+                  ? cast<CallExpr>(E.At)->getDirectCallee()->getName()
+                  : StringRef("the importer"));
+      diag(E.ExitLoc, "the function leaves here without renaming it",
+           DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::DestructorUncheckedDelete:
+      diag(E.At->getBeginLoc(),
+           "capsule destructor calls the deleter without checking that the "
+           "capsule is unconsumed; a consumer that renamed it owns the "
+           "tensor");
+      diag(E.At->getBeginLoc(),
+           "check PyCapsule_IsValid(capsule, \"dltensor\") first",
+           DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::DestructorClearsError:
+      diag(E.At->getBeginLoc(),
+           "capsule destructor clears the error indicator, discarding an "
+           "exception that may be in flight");
+      diag(E.At->getBeginLoc(),
+           "save it with PyErr_Fetch (or PyErr_GetRaisedException) first "
+           "and restore it before returning",
+           DiagnosticIDs::Note);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,37 @@
+//===--- DLPackCapsuleProtocolCheck.h - the capsule protocol ----*- C++ -*-===//
+//
+// Flags DLPack capsules created with the wrong name or the wrong struct for
+// their name; consumers that take the pointer without checking the name, never
+// rename the capsule to its used_ name, or rename it before the import has
+// succeeded; and capsule destructors that call the deleter without checking
+// that the capsule is unconsumed or that clear an exception in flight.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
+#define INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H
+
+#include "DLPackOwnershipCheckBase.h"
+
+namespace clang::tidy::interop {
+
+class DLPackCapsuleProtocolCheck : public DLPackOwnershipCheckBase {
+public:
+  DLPackCapsuleProtocolCheck(StringRef Name, ClangTidyContext *Context)
+      : DLPackOwnershipCheckBase(Name, Context) {}
+
+private:
+  void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
+                        ASTContext &Ctx) override;
+  void checkPointerCast(const ExplicitCastExpr &Cast,
+                        const CallExpr &GetPointer, ASTContext &Ctx) override;
+  void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,
+                     ASTContext &Ctx) override;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::OwnershipFacts &Facts,
+                  ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_DLPACKCAPSULEPROTOCOLCHECK_H

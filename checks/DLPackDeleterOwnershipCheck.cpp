@@ -1,0 +1,130 @@
+//===--- DLPackDeleterOwnershipCheck.cpp - who deletes a tensor -----------===//
+
+#include "DLPackDeleterOwnershipCheck.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
+#include "lib/support/NameLists.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+DLPackDeleterOwnershipCheck::DLPackDeleterOwnershipCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : DLPackOwnershipCheckBase(Name, Context),
+      TensorSources(Options.get(
+          "TensorSources", llvm::join(OwnershipConfig().TensorSources, ";"))) {
+  Config.TensorSources = optionStrings(TensorSources);
+}
+
+void DLPackDeleterOwnershipCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "TensorSources", TensorSources);
+  DLPackOwnershipCheckBase::storeOptions(Opts);
+}
+
+void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
+                                                   ASTContext &Ctx) {
+  if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
+    return;
+  if (const NamedDecl *Copy = byValueManagedTensor(Call.getArg(0))) {
+    diag(Call.getBeginLoc(),
+         "deleter called on %0, a by-value copy of the managed tensor; it "
+         "frees the copy's address, not the tensor the producer allocated")
+        << Copy << Call.getSourceRange();
+    diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note) << Copy;
+  }
+}
+
+void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
+                                                   CapsuleCall K,
+                                                   ASTContext &Ctx) {
+  if (K != CapsuleCall::New || Call.getNumArgs() != 3)
+    return;
+  // A producer's capsule whose destructor never deletes the tensor.
+  CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+  bool HoldsTensor = isManagedTensor(classifyDLPackPointee(
+                         Call.getArg(0)->IgnoreParenImpCasts()->getType())) ||
+                     isUnconsumedName(Name);
+  if (!HoldsTensor)
+    return;
+  const Expr *DtorArg = Call.getArg(2);
+  if (classifyCapsuleName(DtorArg, Ctx) == CapsuleName::Null) {
+    diag(Call.getBeginLoc(),
+         "capsule holding a managed tensor created without a destructor; if "
+         "no consumer takes it, the tensor is never deleted");
+    return;
+  }
+  if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
+    if (!callsDeleter(Dtor)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
+      if (MD && MD->getParent()->isLambda())
+        diag(Call.getBeginLoc(),
+             "capsule destructor lambda never calls the tensor's deleter; an "
+             "unconsumed capsule leaks the tensor");
+      else
+        diag(Call.getBeginLoc(),
+             "capsule destructor %0 never calls the tensor's deleter; an "
+             "unconsumed capsule leaks the tensor")
+            << Dtor;
+      diag(Dtor->getLocation(), "destructor defined here", DiagnosticIDs::Note);
+    }
+}
+
+void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
+                                             const OwnershipFacts &Facts,
+                                             ASTContext &Ctx) {
+  llvm::DenseSet<const void *> LeakReported;
+  for (const OwnershipEvent &E : Facts.Events) {
+    switch (E.K) {
+    case OwnershipEvent::Leak: {
+      const void *Who = E.Param ? static_cast<const void *>(E.Param)
+                                : static_cast<const void *>(E.At);
+      if (LeakReported.insert(Who).second) {
+        if (E.Param)
+          diag(E.Param->getLocation(),
+               "%0 is owned by this function (it calls the deleter) but is "
+               "neither deleted nor handed on on some path")
+              << E.Param;
+        else
+          diag(E.At->getBeginLoc(),
+               "managed tensor obtained here is neither deleted nor handed "
+               "on on some path");
+      }
+      diag(E.ExitLoc,
+           E.Exit == OwnershipEvent::Throw
+               ? "still owned when the exception is thrown here"
+               : (E.Exit == OwnershipEvent::Return
+                      ? "still owned when the function returns here"
+                      : "still owned when the function ends here"),
+           DiagnosticIDs::Note);
+      break;
+    }
+    case OwnershipEvent::DoubleDelete:
+      diag(E.At->getBeginLoc(),
+           "deleter may be called twice: the tensor may already be deleted "
+           "on this path");
+      if (E.Related)
+        diag(E.Related->getBeginLoc(), "deleted here first",
+             DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::DeleteAfterHandOff:
+      diag(E.At->getBeginLoc(),
+           "deleter called after ownership of the tensor was handed on");
+      if (E.Related)
+        diag(E.Related->getBeginLoc(), "ownership handed on here",
+             DiagnosticIDs::Note);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace clang::tidy::interop

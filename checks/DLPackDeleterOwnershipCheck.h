@@ -1,0 +1,34 @@
+//===--- DLPackDeleterOwnershipCheck.h - who deletes a tensor ---*- C++ -*-===//
+//
+// Flags a managed tensor obtained and then neither handed on nor deleted on
+// some path, and a deleter called twice, through a by-value copy, or after
+// ownership was handed on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_DLPACKDELETEROWNERSHIPCHECK_H
+#define INTEROP_CHECKS_DLPACKDELETEROWNERSHIPCHECK_H
+
+#include "DLPackOwnershipCheckBase.h"
+
+namespace clang::tidy::interop {
+
+class DLPackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
+public:
+  DLPackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
+                        ASTContext &Ctx) override;
+  void checkDeleterCall(const CallExpr &Call, ASTContext &Ctx) override;
+  void checkFacts(const FunctionDecl &FD,
+                  const clang::interop::OwnershipFacts &Facts,
+                  ASTContext &Ctx) override;
+
+  const std::string TensorSources;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_DLPACKDELETEROWNERSHIPCHECK_H

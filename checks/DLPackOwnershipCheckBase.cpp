@@ -1,0 +1,87 @@
+//===--- DLPackOwnershipCheckBase.cpp - base of the ownership checks ------===//
+
+#include "DLPackOwnershipCheckBase.h"
+
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/support/NameLists.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <vector>
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+DLPackOwnershipCheckBase::DLPackOwnershipCheckBase(StringRef Name,
+                                                   ClangTidyContext *Context)
+    : InteropCheckBase(Name, Context),
+      OwnershipTakingImporters(Options.getLocalOrGlobal(
+          "OwnershipTakingImporters",
+          llvm::join(OwnershipConfig().OwnershipTakingImporters, ";"))) {
+  Config.OwnershipTakingImporters = optionStrings(OwnershipTakingImporters);
+  Config.Bounds = bounds();
+}
+
+void DLPackOwnershipCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "OwnershipTakingImporters", OwnershipTakingImporters);
+  InteropCheckBase::storeOptions(Opts);
+}
+
+OwnershipQuery &DLPackOwnershipCheckBase::query() {
+  if (!Query)
+    Query.emplace(Config);
+  return *Query;
+}
+
+void DLPackOwnershipCheckBase::onStartOfTranslationUnit() {
+  InteropCheckBase::onStartOfTranslationUnit();
+  Functions.clear();
+}
+
+void DLPackOwnershipCheckBase::check(const MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (FD && isJudgedFunction(*FD) && query().use(*FD, *Ctx))
+    Functions.insert(FD);
+}
+
+void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
+  std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
+  Functions.clear();
+  // Every destructor is known before any function is judged.
+  std::vector<CapsuleSites> Sites;
+  Sites.reserve(Work.size());
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
+  for (const FunctionDecl *FD : Work) {
+    Sites.push_back(findCapsuleSites(FD->getBody()));
+    for (const CallExpr *Call : Sites.back().CapsuleCalls)
+      if (const FunctionDecl *D = installedDestructor(*Call))
+        Destructors.insert(D->getCanonicalDecl());
+  }
+  // A lambda's body is walked with its enclosing function and on its own.
+  llvm::DenseSet<const Stmt *> Judged;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    const FunctionDecl &FD = *Work[I];
+    for (const CallExpr *Call : Sites[I].CapsuleCalls)
+      if (Judged.insert(Call).second)
+        checkCapsuleCall(*Call, classifyCapsuleCall(Call), *Ctx);
+    for (const CallExpr *Call : Sites[I].DeleterCalls)
+      if (Judged.insert(Call).second)
+        checkDeleterCall(*Call, *Ctx);
+    for (auto [Cast, Call] : Sites[I].PointerCasts)
+      if (Judged.insert(Cast).second)
+        checkPointerCast(*Cast, *Call, *Ctx);
+    bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
+    checkFunction(FD, IsDestructor, *Ctx);
+    const OwnershipFacts &Facts = query().facts(
+        FD, *Ctx, IsDestructor ? CapsuleDestructor : PlainFunction);
+    if (!skipped(FD, Facts.Skipped, Facts.Detail))
+      checkFacts(FD, Facts, *Ctx);
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,98 @@
+//===--- DLPackStridesCheck.cpp - interop-dlpack-strides ------------------===//
+
+#include "DLPackStridesCheck.h"
+
+#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackFieldFacts.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+// Calls that take a data pointer and a byte count or an element count and
+// read it as one contiguous block. memcpy-like calls are recognised without
+// being listed.
+static constexpr llvm::StringLiteral DefaultCompactConsumers =
+    "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
+    "::Eigen::Map$;PyArray_SimpleNewFromData$;PyMemoryView_FromMemory$";
+
+DLPackStridesCheck::DLPackStridesCheck(StringRef Name,
+                                       ClangTidyContext *Context)
+    : DLPackFieldCheckBase(Name, Context),
+      CompactConsumers(
+          Options.get("CompactConsumers", DefaultCompactConsumers)),
+      CheckCompactUse(Options.get("CheckCompactUse", true)),
+      Consumers(splitOptionList(CompactConsumers)) {}
+
+void DLPackStridesCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CompactConsumers", CompactConsumers);
+  Options.store(Opts, "CheckCompactUse", CheckCompactUse);
+  DLPackFieldCheckBase::storeOptions(Opts);
+}
+
+void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
+                                    const DLPackFieldFacts &Facts,
+                                    ASTContext &Ctx) {
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts.Events) {
+    if (E.K == DLPackEvent::StridesDeref) {
+      if (E.NonNullProven)
+        continue;
+      if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+        continue;
+      diag(E.Use->getBeginLoc(),
+           "'strides' dereferenced without a NULL check on this path")
+          << E.Use->getSourceRange();
+      if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+        diag(E.FieldRead->getBeginLoc(), "'strides' read here",
+             DiagnosticIDs::Note);
+      diag(
+          E.Use->getBeginLoc(),
+          "a NULL 'strides' means a compact row-major tensor; producers before "
+          "DLPack 1.2 may send it",
+          DiagnosticIDs::Note);
+      continue;
+    }
+    if (!CheckCompactUse)
+      continue;
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.StridesNullProven || E.StridesConsidered)
+      continue;
+    bool Copy = false;
+    if (E.K == DLPackEvent::DataCallArg) {
+      MemoryCallKind MK = classifyMemoryCall(E.Callee);
+      Copy = MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy;
+      if (!Copy && !Consumers.matches(E.Callee))
+        continue;
+    } else if (readsOnlyFirstElement(E.Use, Ctx)) {
+      continue;
+    }
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    if (Copy)
+      diag(E.Use->getBeginLoc(), "tensor data copied as one compact block, "
+                                 "but its 'strides' are never checked")
+          << E.Use->getSourceRange();
+    else if (E.K == DLPackEvent::DataCallArg)
+      diag(E.Use->getBeginLoc(), "tensor data passed to %0 as one compact "
+                                 "block, but its 'strides' are never checked")
+          << E.Callee << E.Use->getSourceRange();
+    else
+      diag(E.Use->getBeginLoc(), "tensor data indexed as if compact, but its "
+                                 "'strides' are never checked")
+          << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "non-NULL 'strides' may be non-compact (transposed, broadcast, "
+         "sliced); compare them with the compact strides or reject them",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

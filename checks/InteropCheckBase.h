@@ -1,0 +1,48 @@
+//===--- InteropCheckBase.h - what every check base does --------*- C++ -*-===//
+//
+// Every family's check base (ArrayDeviceCheckBase, DLPackFieldCheckBase,
+// DLPackOwnershipCheckBase) matches the same functions, starts each
+// translation unit with the one reset of lib/'s facts, runs its family within
+// the same bounds, and reports a function the analysis gave up on in the same
+// words when ReportSkippedFunctions asks. This base does those four things.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_CHECKS_INTEROPCHECKBASE_H
+#define INTEROP_CHECKS_INTEROPCHECKBASE_H
+
+#include "ClangTidyCheck.h"
+
+#include "lib/engine/FlowRunner.h"
+#include "lib/engine/SkipReason.h"
+
+namespace clang::tidy::interop {
+
+class InteropCheckBase : public ClangTidyCheck {
+public:
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  /// Matches the judged functions (lib/engine/JudgedFunctions.h), bound to
+  /// "fn".
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  /// Forgets the facts of the last translation unit (resetFactCache()).
+  void onStartOfTranslationUnit() override;
+
+protected:
+  InteropCheckBase(StringRef Name, ClangTidyContext *Context);
+
+  /// True when the facts of FD were skipped (Why is not None); reports a
+  /// give-up when ReportSkippedFunctions asks.
+  bool skipped(const FunctionDecl &FD, clang::interop::SkipReason Why,
+               StringRef Detail);
+
+  /// The bounds of every flow analysis the check's family runs.
+  const clang::interop::FlowBounds &bounds() const { return Bounds; }
+
+private:
+  const bool ReportSkippedFunctions;
+  clang::interop::FlowBounds Bounds;
+};
+
+} // namespace clang::tidy::interop
+
+#endif // INTEROP_CHECKS_INTEROPCHECKBASE_H

@@ -1,0 +1,162 @@
+//===--- UnsupportedDLPackDeviceCheck.cpp - unsupported device types ------===//
+
+#include "UnsupportedDLPackDeviceCheck.h"
+
+#include "lib/abi/DLPackFields.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackDeviceMapping.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace clang::interop;
+
+namespace clang::tidy::interop {
+
+// Functions that wrap a pointer as host memory (a view the host reads).
+static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
+    "::Eigen::Map$;::pybind11::array;::pybind11::memoryview;::std::span$;"
+    "::absl::Span$;::std::vector$;::std::basic_string$;"
+    "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
+    "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
+    "PyByteArray_FromStringAndSize$";
+// The device types jax.dlpack.from_dlpack maps onto a platform (the others
+// raise its TypeError "Array passed to from_dlpack is on unsupported device
+// type").
+static constexpr llvm::StringLiteral DefaultSupportedDeviceTypes =
+    "kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost";
+
+static std::string defaultHostGuards() {
+  return llvm::join(DLPackFieldConfig().HostDeviceGuards, ";");
+}
+
+UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : DLPackFieldCheckBase(Name, Context),
+      HostMemoryFunctions(
+          Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
+      HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
+      ImportFunctions(Options.getLocalOrGlobal("ImportFunctions",
+                                               "::interop::from_dlpack$")),
+      SupportedDeviceTypes(
+          Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
+      HostFunctions(splitOptionList(HostMemoryFunctions)) {
+  for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
+    if (std::optional<std::int64_t> V = parseDLPackDeviceType(T))
+      Supported.push_back(*V);
+    else
+      configurationDiag(
+          "invalid device type '%0' in "
+          "interop-unsupported-dlpack-device.SupportedDeviceTypes;"
+          " use a DLDeviceType enumerator name or number")
+          << T;
+  }
+  Config.HostDeviceGuards = optionStrings(HostDeviceGuards);
+  // The model reports tensors passed to these calls only.
+  Config.ImportFunctions = optionStrings(ImportFunctions);
+}
+
+void UnsupportedDLPackDeviceCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "HostMemoryFunctions", HostMemoryFunctions);
+  Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
+  Options.store(Opts, "ImportFunctions", ImportFunctions);
+  Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
+  DLPackFieldCheckBase::storeOptions(Opts);
+}
+
+static std::string deviceTypeText(std::int64_t Raw) {
+  StringRef Name = dlpackDeviceTypeName(Raw);
+  return Name.empty() ? std::to_string(Raw) : Name.str();
+}
+
+void UnsupportedDLPackDeviceCheck::checkUse(const FunctionDecl &FD,
+                                            const DLPackUse &Use,
+                                            ASTContext &Ctx) {
+  if (!Use.MapsDeviceTypes)
+    return;
+  // Syntactic: switches and tables that never fail on an unknown type.
+  for (const SilentDeviceMapping &M : findSilentDeviceMappings(FD, Ctx)) {
+    switch (M.K) {
+    case SilentDeviceMapping::DefaultSharesCase:
+    case SilentDeviceMapping::DefaultRepeatsCase:
+    case SilentDeviceMapping::DefaultKeepsInitialValue:
+      diag(M.At->getBeginLoc(),
+           "'default' maps unknown device types to a supported platform "
+           "instead of failing");
+      if (M.SameAs)
+        diag(M.SameAs->getBeginLoc(),
+             M.K == SilentDeviceMapping::DefaultKeepsInitialValue
+                 ? "unknown types keep this initial value"
+                 : "the same result as this case",
+             DiagnosticIDs::Note);
+      break;
+    case SilentDeviceMapping::TableSubscript:
+    case SilentDeviceMapping::TableLookup:
+      diag(M.At->getBeginLoc(),
+           "table lookup maps an unknown device type to a default value "
+           "instead of failing");
+      break;
+    case SilentDeviceMapping::TableFallback:
+      diag(M.At->getBeginLoc(),
+           "device type missing from the table falls back to a platform "
+           "instead of failing");
+      break;
+    }
+    diag(M.At->getBeginLoc(),
+         "report an unsupported device type as an error (JAX raises "
+         "TypeError: Array passed to from_dlpack is on unsupported device "
+         "type)",
+         DiagnosticIDs::Note);
+  }
+}
+
+void UnsupportedDLPackDeviceCheck::checkFacts(const FunctionDecl &FD,
+                                              const DLPackFieldFacts &Facts,
+                                              ASTContext &Ctx) {
+  llvm::DenseSet<const Expr *> Reported;
+  for (const DLPackEvent &E : Facts.Events) {
+    if (E.K == DLPackEvent::TensorCallArg) {
+      if (!E.ProvenDeviceType ||
+          llvm::is_contained(Supported, *E.ProvenDeviceType))
+        continue;
+      diag(E.Use->getBeginLoc(),
+           "import of a tensor whose device type is %0, which %1 does not "
+           "support; this call always fails")
+          << deviceTypeText(*E.ProvenDeviceType) << E.Callee
+          << E.Use->getSourceRange();
+      if (E.DeviceCheck)
+        diag(E.DeviceCheck->getBeginLoc(), "device type established here",
+             DiagnosticIDs::Note);
+      continue;
+    }
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+      continue;
+    if (E.HostProven)
+      continue;
+    if (E.K == DLPackEvent::DataCallArg &&
+        classifyMemoryCall(E.Callee) != MemoryCallKind::HostCopy &&
+        !HostFunctions.matches(E.Callee))
+      continue;
+    if (E.FieldRead && !Reported.insert(E.FieldRead).second)
+      continue;
+    diag(E.Use->getBeginLoc(),
+         E.DeviceTypeChecked
+             ? "data of an imported DLTensor accessed from the host on a path "
+               "where its device type may not be host memory"
+             : "data of an imported DLTensor accessed from the host without "
+               "checking its device type")
+        << E.Use->getSourceRange();
+    if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
+      diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(),
+         "check that device_type is host-accessible (kDLCPU, kDLCUDAHost, "
+         "kDLROCMHost, kDLCUDAManaged or kDLTPUHost) before touching the data "
+         "from the host",
+         DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::interop

@@ -1,0 +1,391 @@
+//===--- CapsuleAPI.cpp - the CPython capsule API, by name ----------------===//
+
+#include "lib/abi/CapsuleAPI.h"
+
+#include "lib/abi/DLPackFields.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::interop {
+
+CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return CapsuleCall::None;
+  return llvm::StringSwitch<CapsuleCall>(FD->getName())
+      .Case("PyCapsule_New", CapsuleCall::New)
+      .Case("PyCapsule_GetPointer", CapsuleCall::GetPointer)
+      .Case("PyCapsule_GetName", CapsuleCall::GetName)
+      .Case("PyCapsule_SetName", CapsuleCall::SetName)
+      .Case("PyCapsule_SetDestructor", CapsuleCall::SetDestructor)
+      .Case("PyCapsule_IsValid", CapsuleCall::IsValid)
+      .Cases({"PyErr_Fetch", "PyErr_GetRaisedException"}, CapsuleCall::ErrFetch)
+      .Cases({"PyErr_Restore", "PyErr_SetRaisedException"},
+             CapsuleCall::ErrRestore)
+      .Case("PyErr_Clear", CapsuleCall::ErrClear)
+      .Default(CapsuleCall::None);
+}
+
+std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenCasts();
+    // A template argument: release<Managed, kName>.
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
+      E = Subst->getReplacement();
+      continue;
+    }
+    if (const auto *SL = dyn_cast<StringLiteral>(E))
+      return SL->getString().str();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      const VarDecl *Def = VD->getDefinition();
+      if (Def && Def->getInit())
+        VD = Def;
+      if (!VD->getInit() ||
+          !(VD->getType().isConstQualified() || VD->isConstexpr() ||
+            (VD->getType()->isPointerType() &&
+             VD->getType()->getPointeeType().isConstQualified() &&
+             VD->hasGlobalStorage())))
+        return std::nullopt;
+      E = VD->getInit();
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {
+  return ManagedTensor == DLPackRecord::ManagedTensorVersioned
+             ? "dltensor_versioned"
+             : "dltensor";
+}
+
+llvm::StringRef unconsumedNameText(CapsuleName N) {
+  return N == CapsuleName::Versioned ? "dltensor_versioned" : "dltensor";
+}
+
+bool mentionsDLPack(llvm::StringRef Text) {
+  return Text.contains_insensitive("dltensor") ||
+         Text.contains_insensitive("dlpack");
+}
+
+CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
+  if (!E)
+    return CapsuleName::Unknown;
+  if (isNullConstant(E, Ctx))
+    return CapsuleName::Null;
+  if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
+    if (classifyCapsuleCall(Call) == CapsuleCall::GetName)
+      return CapsuleName::FromGetName;
+  std::optional<std::string> S = constantString(E, Ctx);
+  if (!S)
+    return CapsuleName::Unknown;
+  return llvm::StringSwitch<CapsuleName>(*S)
+      .Case("dltensor", CapsuleName::Legacy)
+      .Case("dltensor_versioned", CapsuleName::Versioned)
+      .Case("used_dltensor", CapsuleName::UsedLegacy)
+      .Case("used_dltensor_versioned", CapsuleName::UsedVersioned)
+      .Default(CapsuleName::Other);
+}
+
+const ValueDecl *capsuleRoot(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenCasts()))
+        return ME->getMemberDecl();
+      E = ME->getBase();
+      continue;
+    }
+    // capsule.ptr(), handle.get()
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const FunctionDecl *destructorFunction(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<FunctionDecl>(DRE->getDecl());
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Plus) {
+        E = UO->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda->getCallOperator();
+    // A lambda converted to a function pointer: lambda.operator fn-ptr().
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (isa<CXXConversionDecl>(MC->getMethodDecl())) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = Temp->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const FunctionDecl *installedDestructor(const CallExpr &Call) {
+  CapsuleCall K = classifyCapsuleCall(&Call);
+  unsigned DestructorArg = K == CapsuleCall::New             ? 2
+                           : K == CapsuleCall::SetDestructor ? 1
+                                                             : ~0u;
+  if (DestructorArg >= Call.getNumArgs())
+    return nullptr;
+  return destructorFunction(Call.getArg(DestructorArg));
+}
+
+const NamedDecl *byValueManagedTensor(const Expr *Arg) {
+  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const Expr *Obj = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (!isManagedTensor(classifyDLPackType(Obj->getType())))
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (!VD->getType()->isReferenceType())
+        return VD;
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    if (!ME->isArrow() ||
+        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        if (!FD->getType()->isReferenceType())
+          return FD;
+  return nullptr;
+}
+
+bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
+  if (!Call || Call->getNumArgs() != 1)
+    return false;
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
+    if (UO->getOpcode() == UO_Deref)
+      Callee = UO->getSubExpr()->IgnoreParenImpCasts();
+  // auto del = t->deleter; ... del(t);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && VD->getInit())
+        Callee = VD->getInit()->IgnoreParenImpCasts();
+  const auto *ME = dyn_cast<MemberExpr>(Callee);
+  if (!ME || dlpackFieldOfMember(ME) != DLPackField::Deleter)
+    return false;
+  if (DeleterBase)
+    *DeleterBase = ME->getBase();
+  return true;
+}
+
+namespace {
+class DeleterCallFinder : public RecursiveASTVisitor<DeleterCallFinder> {
+public:
+  explicit DeleterCallFinder(int Depth) : Depth(Depth) {}
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isDeleterCall(Call)) {
+      Found = true;
+      return false;
+    }
+    // One level into direct callees: a destructor that calls a helper that
+    // calls the deleter.
+    if (Depth > 0)
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (const FunctionDecl *Def = Callee->getDefinition())
+          if (Def->getBody()) {
+            DeleterCallFinder Inner(Depth - 1);
+            Inner.TraverseStmt(Def->getBody());
+            if (Inner.Found) {
+              Found = true;
+              return false;
+            }
+          }
+    return true;
+  }
+  // A deleter handed on through a call (e.g. stored for later) also counts.
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (dlpackFieldOfMember(ME) == DLPackField::Deleter)
+      SawDeleter = true;
+    return true;
+  }
+  bool SawDeleter = false;
+
+private:
+  int Depth;
+};
+} // namespace
+
+namespace {
+class ConsumptionFinder : public RecursiveASTVisitor<ConsumptionFinder> {
+public:
+  explicit ConsumptionFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  bool VisitCallExpr(CallExpr *Call) {
+    switch (classifyCapsuleCall(Call)) {
+    case CapsuleCall::GetPointer:
+      if (Call->getNumArgs() == 2 &&
+          isUnconsumedName(classifyCapsuleName(Call->getArg(1), Ctx)))
+        Gets.push_back({Call, capsuleRoot(Call->getArg(0))});
+      return true;
+    case CapsuleCall::SetName:
+      if (Call->getNumArgs() == 2 &&
+          isUsedName(classifyCapsuleName(Call->getArg(1), Ctx)))
+        Claimed.insert(capsuleRoot(Call->getArg(0)));
+      return true;
+    case CapsuleCall::SetDestructor:
+      if (Call->getNumArgs() == 2 &&
+          classifyCapsuleName(Call->getArg(1), Ctx) == CapsuleName::Null)
+        Claimed.insert(capsuleRoot(Call->getArg(0)));
+      return true;
+    case CapsuleCall::None:
+      break;
+    default:
+      return true;
+    }
+    if (isDeleterCall(Call))
+      return true;
+    for (const Expr *Arg : Call->arguments())
+      Passed.push_back(Arg);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    for (const Expr *Arg : E->arguments())
+      Passed.push_back(Arg);
+    return true;
+  }
+
+  /// The GetPointer call Arg carries: directly, or through a variable
+  /// initialised from it.
+  const CallExpr *source(const Expr *Arg) const {
+    for (int Depth = 0; Arg && Depth < 4; ++Depth) {
+      Arg = Arg->IgnoreParenCasts();
+      if (const auto *Call = dyn_cast<CallExpr>(Arg))
+        return classifyCapsuleCall(Call) == CapsuleCall::GetPointer ? Call
+                                                                    : nullptr;
+      const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !VD->hasLocalStorage())
+        return nullptr;
+      Arg = VD->getInit();
+      // `p = static_cast<...>(PyCapsule_GetPointer(...))` after the
+      // declaration: the last such assignment in the body.
+      if (!Arg) {
+        auto It = Assigned.find(VD);
+        Arg = It == Assigned.end() ? nullptr : It->second;
+      }
+    }
+    return nullptr;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned[VD] = BO->getRHS();
+    return true;
+  }
+
+  ASTContext &Ctx;
+  std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
+  llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
+  std::vector<const Expr *> Passed;
+  llvm::DenseMap<const VarDecl *, const Expr *> Assigned;
+};
+} // namespace
+
+std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
+                                                        ASTContext &Ctx) {
+  std::vector<CapsuleConsumption> Out;
+  if (!Body)
+    return Out;
+  ConsumptionFinder F(Ctx);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  for (auto [Get, Root] : F.Gets) {
+    CapsuleConsumption C;
+    C.GetPointer = Get;
+    C.Claimed = Root && F.Claimed.contains(Root);
+    for (const Expr *Arg : F.Passed)
+      if (F.source(Arg) == Get)
+        C.PointerPassedOn = true;
+    Out.push_back(C);
+  }
+  return Out;
+}
+
+bool callsDeleter(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody())
+    return true; // unknown: assume it does
+  DeleterCallFinder F(/*Depth=*/1);
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+namespace {
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  CapsuleSites Sites;
+  bool VisitCallExpr(CallExpr *Call) {
+    switch (classifyCapsuleCall(Call)) {
+    case CapsuleCall::New:
+    case CapsuleCall::SetDestructor:
+    case CapsuleCall::GetPointer:
+      Sites.CapsuleCalls.push_back(Call);
+      return true;
+    default:
+      break;
+    }
+    const auto *ME =
+        dyn_cast_or_null<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (F && F->getIdentifier() && F->getName() == "deleter")
+      Sites.DeleterCalls.push_back(Call);
+    return true;
+  }
+  bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
+    const auto *Call =
+        dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
+    if (Call && Call->getNumArgs() == 2 &&
+        classifyCapsuleCall(Call) == CapsuleCall::GetPointer)
+      Sites.PointerCasts.push_back({Cast, Call});
+    return true;
+  }
+};
+} // namespace
+
+CapsuleSites findCapsuleSites(const Stmt *Body) {
+  SiteFinder F;
+  if (Body)
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Sites);
+}
+
+} // namespace clang::interop

@@ -1,0 +1,133 @@
+//===--- CapsuleAPI.h - the CPython capsule API, by name --------*- C++ -*-===//
+//
+// The DLPack Python protocol lives in PyCapsule calls: a producer wraps a
+// managed tensor in a capsule named "dltensor" (or "dltensor_versioned") with
+// a destructor; a consumer takes the pointer, imports it, and renames the
+// capsule "used_dltensor" (or clears its destructor) once it owns the
+// tensor. Calls are recognised by their C names, whatever Python.h declares
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ABI_CAPSULEAPI_H
+#define INTEROP_LIB_ABI_CAPSULEAPI_H
+
+#include "lib/abi/DLPackTypes.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::interop {
+
+enum class CapsuleCall {
+  None,
+  New,           // PyCapsule_New(pointer, name, destructor)
+  GetPointer,    // PyCapsule_GetPointer(capsule, name)
+  GetName,       // PyCapsule_GetName(capsule)
+  SetName,       // PyCapsule_SetName(capsule, name)
+  SetDestructor, // PyCapsule_SetDestructor(capsule, destructor)
+  IsValid,       // PyCapsule_IsValid(capsule, name)
+  ErrFetch,      // PyErr_Fetch / PyErr_GetRaisedException: saves
+  ErrRestore,    // PyErr_Restore / PyErr_SetRaisedException: restores
+  ErrClear,      // PyErr_Clear
+};
+
+/// Classifies a call by its callee's name.
+CapsuleCall classifyCapsuleCall(const CallExpr *Call);
+
+/// What a capsule name means to the DLPack protocol.
+enum class CapsuleName {
+  Unknown,       // not a constant string
+  Null,          // NULL
+  Legacy,        // "dltensor"
+  Versioned,     // "dltensor_versioned"
+  UsedLegacy,    // "used_dltensor"
+  UsedVersioned, // "used_dltensor_versioned"
+  Other,         // any other constant
+  FromGetName,   // PyCapsule_GetName(...): no check at all
+};
+CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx);
+inline bool isUnconsumedName(CapsuleName N) {
+  return N == CapsuleName::Legacy || N == CapsuleName::Versioned;
+}
+inline bool isUsedName(CapsuleName N) {
+  return N == CapsuleName::UsedLegacy || N == CapsuleName::UsedVersioned;
+}
+
+/// The unconsumed capsule name for a managed-tensor generation
+/// ("dltensor_versioned" for the versioned struct, "dltensor" otherwise).
+llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor);
+/// The spelling of an unconsumed name ("dltensor_versioned" for Versioned,
+/// "dltensor" otherwise).
+llvm::StringRef unconsumedNameText(CapsuleName N);
+/// A capsule name a producer of DLPack tensors may have meant: it mentions
+/// "dltensor" or "dlpack", in any case.
+bool mentionsDLPack(llvm::StringRef CapsuleNameText);
+
+/// The constant string E evaluates to (a literal, a constexpr/const char
+/// array or pointer initialised with one, through casts).
+std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
+
+/// The variable or parameter a capsule expression names (`cap`, `self`,
+/// `capsule.ptr()`), used as the capsule's identity.
+const ValueDecl *capsuleRoot(const Expr *E);
+
+/// The function a destructor argument designates: a function, its address,
+/// or a captureless lambda converted to a function pointer. Null for NULL or
+/// anything else.
+const FunctionDecl *destructorFunction(const Expr *E);
+
+/// The function a PyCapsule_New (third argument) or PyCapsule_SetDestructor
+/// (second argument) call installs as the capsule's destructor; null for any
+/// other call and for a destructor that is not a known function.
+const FunctionDecl *installedDestructor(const CallExpr &Call);
+
+/// True when E is a call of a managed tensor's deleter: `t->deleter(t)`,
+/// `t.deleter(&t)`, `(*t->deleter)(t)`, or through a local copy of the
+/// deleter pointer. DeleterBase receives the object expression whose deleter
+/// is called.
+bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
+
+/// The by-value managed tensor whose address Arg takes (`&copy`,
+/// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
+const NamedDecl *byValueManagedTensor(const Expr *Arg);
+
+/// True when FD (or a function it calls directly, one level deep) calls a
+/// managed tensor's deleter.
+bool callsDeleter(const FunctionDecl *FD);
+
+/// A consumer's use of one capsule in one function, found syntactically.
+struct CapsuleConsumption {
+  const CallExpr *GetPointer = nullptr; // with an unconsumed name
+  bool Claimed = false;         // SetName(used_...) or SetDestructor(NULL)
+  bool PointerPassedOn = false; // the pointer reaches a call (an import)
+};
+
+/// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether
+/// the same capsule is claimed anywhere in Body, and whether the pointer is
+/// passed to a call other than the capsule API and the deleter.
+std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
+                                                        ASTContext &Ctx);
+
+/// What the ownership checks judge call by call in one body, found in one
+/// walk (lambdas inside the body included).
+struct CapsuleSites {
+  /// PyCapsule_New, PyCapsule_SetDestructor and PyCapsule_GetPointer calls.
+  std::vector<const CallExpr *> CapsuleCalls;
+  /// Calls through a field named `deleter` (isDeleterCall narrows them).
+  std::vector<const CallExpr *> DeleterCalls;
+  /// Explicit casts of a PyCapsule_GetPointer call: the struct a consumer
+  /// reads the capsule's pointer as.
+  std::vector<std::pair<const ExplicitCastExpr *, const CallExpr *>>
+      PointerCasts;
+};
+CapsuleSites findCapsuleSites(const Stmt *Body);
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ABI_CAPSULEAPI_H

@@ -1,0 +1,222 @@
+//===--- DLPackFields.cpp - DLPack fields and device types by name --------===//
+
+#include "lib/abi/DLPackFields.h"
+
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::interop {
+
+DLPackRecord dlpackOwnerOf(const FieldDecl *FD) {
+  if (!FD)
+    return DLPackRecord::None;
+  const RecordDecl *RD = FD->getParent();
+  if (!RD)
+    return DLPackRecord::None;
+  if (const IdentifierInfo *II = RD->getIdentifier())
+    return classifyDLPackRecordName(II->getName());
+  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
+    return classifyDLPackRecordName(TD->getName());
+  return DLPackRecord::None;
+}
+
+DLPackField classifyDLPackField(const FieldDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return DLPackField::None;
+  llvm::StringRef Name = FD->getName();
+  switch (dlpackOwnerOf(FD)) {
+  case DLPackRecord::Tensor:
+    return llvm::StringSwitch<DLPackField>(Name)
+        .Case("data", DLPackField::Data)
+        .Case("device", DLPackField::Device)
+        .Case("ctx", DLPackField::Device)
+        .Case("ndim", DLPackField::NDim)
+        .Case("dtype", DLPackField::DType)
+        .Case("shape", DLPackField::Shape)
+        .Case("strides", DLPackField::Strides)
+        .Case("byte_offset", DLPackField::ByteOffset)
+        .Default(DLPackField::None);
+  case DLPackRecord::Device:
+    return llvm::StringSwitch<DLPackField>(Name)
+        .Case("device_type", DLPackField::DeviceType)
+        .Case("device_id", DLPackField::DeviceId)
+        .Default(DLPackField::None);
+  case DLPackRecord::ManagedTensor:
+  case DLPackRecord::ManagedTensorVersioned:
+    return llvm::StringSwitch<DLPackField>(Name)
+        .Case("dl_tensor", DLPackField::DLTensor)
+        .Case("manager_ctx", DLPackField::ManagerCtx)
+        .Case("deleter", DLPackField::Deleter)
+        .Case("version", DLPackField::Version)
+        .Case("flags", DLPackField::Flags)
+        .Default(DLPackField::None);
+  case DLPackRecord::PackVersion:
+    return llvm::StringSwitch<DLPackField>(Name)
+        .Case("major", DLPackField::Major)
+        .Case("minor", DLPackField::Minor)
+        .Default(DLPackField::None);
+  default:
+    return DLPackField::None;
+  }
+}
+
+DLPackField dlpackFieldOfMember(const Expr *E) {
+  if (!E)
+    return DLPackField::None;
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParens());
+  if (!ME)
+    return DLPackField::None;
+  return classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl()));
+}
+
+llvm::StringRef dlpackFieldName(DLPackField F) {
+  switch (F) {
+  case DLPackField::None:
+    return "";
+  case DLPackField::Data:
+    return "data";
+  case DLPackField::Device:
+    return "device";
+  case DLPackField::NDim:
+    return "ndim";
+  case DLPackField::DType:
+    return "dtype";
+  case DLPackField::Shape:
+    return "shape";
+  case DLPackField::Strides:
+    return "strides";
+  case DLPackField::ByteOffset:
+    return "byte_offset";
+  case DLPackField::DeviceType:
+    return "device_type";
+  case DLPackField::DeviceId:
+    return "device_id";
+  case DLPackField::DLTensor:
+    return "dl_tensor";
+  case DLPackField::ManagerCtx:
+    return "manager_ctx";
+  case DLPackField::Deleter:
+    return "deleter";
+  case DLPackField::Version:
+    return "version";
+  case DLPackField::Flags:
+    return "flags";
+  case DLPackField::Major:
+    return "major";
+  case DLPackField::Minor:
+    return "minor";
+  }
+  return "";
+}
+
+bool isHostAccessibleDeviceType(std::int64_t Raw) {
+  switch (Raw) {
+  case 1:  // kDLCPU
+  case 3:  // kDLCUDAHost (0.x: kDLCPUPinned)
+  case 11: // kDLROCMHost
+  case 13: // kDLCUDAManaged
+  case 20: // kDLTPUHost
+    return true;
+  default:
+    return false;
+  }
+}
+
+llvm::StringRef dlpackDeviceTypeName(std::int64_t Raw) {
+  switch (Raw) {
+  case 1:
+    return "kDLCPU";
+  case 2:
+    return "kDLCUDA";
+  case 3:
+    return "kDLCUDAHost";
+  case 4:
+    return "kDLOpenCL";
+  case 7:
+    return "kDLVulkan";
+  case 8:
+    return "kDLMetal";
+  case 9:
+    return "kDLVPI";
+  case 10:
+    return "kDLROCM";
+  case 11:
+    return "kDLROCMHost";
+  case 12:
+    return "kDLExtDev";
+  case 13:
+    return "kDLCUDAManaged";
+  case 14:
+    return "kDLOneAPI";
+  case 15:
+    return "kDLWebGPU";
+  case 16:
+    return "kDLHexagon";
+  case 17:
+    return "kDLMAIA";
+  case 18:
+    return "kDLTrn";
+  case 19:
+    return "kDLTPU";
+  case 20:
+    return "kDLTPUHost";
+  case 21:
+    return "kDLAscend";
+  default:
+    return "";
+  }
+}
+
+std::optional<std::int64_t> parseDLPackDeviceType(llvm::StringRef Text) {
+  Text = Text.trim();
+  std::int64_t Raw;
+  if (!Text.getAsInteger(10, Raw))
+    return Raw;
+  // Older spellings of the same values.
+  if (Text == "kDLGPU")
+    return 2;
+  if (Text == "kDLCPUPinned")
+    return 3;
+  for (std::int64_t V = 1; V <= 21; ++V)
+    if (dlpackDeviceTypeName(V) == Text)
+      return V;
+  return std::nullopt;
+}
+
+bool isDLDeviceTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getCanonicalType();
+  const auto *ET = T->getAs<EnumType>();
+  if (!ET)
+    return false;
+  const EnumDecl *ED = ET->getDecl();
+  if (const IdentifierInfo *II = ED->getIdentifier())
+    return II->getName() == "DLDeviceType";
+  if (const TypedefNameDecl *TD = ED->getTypedefNameForAnonDecl())
+    return TD->getName() == "DLDeviceType";
+  return false;
+}
+
+bool readsDLPackDeviceType(const Expr *E) {
+  const Expr *S = stripIdentityCasts(E);
+  if (!S)
+    return false;
+  if (dlpackFieldOfMember(S) == DLPackField::DeviceType)
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (Call->getNumArgs() == 1 && !Call->getType()->isBooleanType() &&
+        classifyDLPackType(Call->getArg(0)->IgnoreImplicit()->getType()) ==
+            DLPackRecord::Device)
+      return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && VD->getInit() && VD->getInit() != E)
+        if (readsDLPackDeviceType(VD->getInit()))
+          return true;
+  return isDLDeviceTypeEnum(S->getType());
+}
+
+} // namespace clang::interop

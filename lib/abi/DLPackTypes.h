@@ -1,0 +1,50 @@
+//===--- DLPackTypes.h - recognise the DLPack C ABI by name -----*- C++ -*-===//
+//
+// The checks must work whatever dlpack.h the user compiles against (0.x with
+// DLContext, 0.6+, 1.x, or our backfill), so DLPack types are recognised by
+// their record names, never by a declaration from one header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ABI_DLPACKTYPES_H
+#define INTEROP_LIB_ABI_DLPACKTYPES_H
+
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace clang::interop {
+
+/// The DLPack records the checks know about.
+enum class DLPackRecord {
+  None,
+  Tensor,                 // DLTensor
+  ManagedTensor,          // DLManagedTensor
+  ManagedTensorVersioned, // DLManagedTensorVersioned
+  Device,                 // DLDevice, or 0.x's DLContext
+  DataType,               // DLDataType
+  PackVersion,            // DLPackVersion
+};
+
+/// Classifies a record name ("DLTensor", "DLContext", ...).
+DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
+
+/// Classifies a type after stripping typedefs, references and cv-qualifiers
+/// (but not pointers): `const DLTensor &` is a Tensor, `DLTensor *` is None.
+DLPackRecord classifyDLPackType(QualType T);
+
+/// Like classifyDLPackType, for the pointee of a pointer type.
+DLPackRecord classifyDLPackPointee(QualType T);
+
+/// The C name of a managed-tensor generation ("DLManagedTensorVersioned"
+/// for the versioned one, "DLManagedTensor" otherwise).
+llvm::StringRef managedTensorName(DLPackRecord R);
+
+/// True for either managed-tensor generation.
+inline bool isManagedTensor(DLPackRecord R) {
+  return R == DLPackRecord::ManagedTensor ||
+         R == DLPackRecord::ManagedTensorVersioned;
+}
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ABI_DLPACKTYPES_H

@@ -1,0 +1,276 @@
+//===--- ApiModel.cpp - the array/device API the checks know, as data -----===//
+
+#include "lib/arraydevice/ApiModel.h"
+
+#include "lib/support/NameLists.h" // splitOptionList
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+
+namespace clang::interop {
+
+std::vector<std::string> splitNameList(llvm::StringRef List) {
+  std::vector<std::string> Names;
+  for (llvm::StringRef P : splitOptionList(List)) {
+    P.consume_front("::");
+    if (!P.empty())
+      Names.push_back(P.str());
+  }
+  return Names;
+}
+
+bool isNamePattern(llvm::StringRef Entry) {
+  return Entry.find_first_of("^$.*+?()[]{}|\\") != llvm::StringRef::npos;
+}
+
+/// Splits a list into exact names and compiled patterns; a pattern that does
+/// not compile is kept as an exact name (it then matches nothing).
+static void splitEntries(const std::string &List,
+                         std::vector<std::string> &Names,
+                         std::vector<std::shared_ptr<llvm::Regex>> &Patterns) {
+  for (llvm::StringRef P : splitOptionList(List)) {
+    if (isNamePattern(P)) {
+      auto Re = std::make_shared<llvm::Regex>(P);
+      if (Re->isValid()) {
+        Patterns.push_back(std::move(Re));
+        continue;
+      }
+    }
+    P.consume_front("::");
+    Names.push_back(P.str());
+  }
+}
+
+std::string ApiModelOptions::key() const {
+  std::string K;
+  forEach([&](llvm::StringRef Name, const std::string &V) {
+    K += Name;
+    K += '=';
+    K += V;
+    K += '\n';
+  });
+  return K;
+}
+
+ApiModel::ApiModel(const ApiModelOptions &Opts)
+    : Options(Opts), NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
+  auto AddFns = [&](const std::string &List, FnRole R) {
+    std::vector<std::string> Names;
+    std::vector<std::shared_ptr<llvm::Regex>> Patterns;
+    splitEntries(List, Names, Patterns);
+    for (std::string &N : Names) {
+      Functions[N].add(R);
+      NamesByRole[static_cast<unsigned>(R)].push_back(std::move(N));
+    }
+    for (auto &Re : Patterns)
+      FnPatterns.push_back({std::move(Re), R, TypeRole::None});
+  };
+  AddFns(Options.ExportFunctions, FnRole::Export);
+  AddFns(Options.ImportFunctions, FnRole::Import);
+  AddFns(Options.CudaArrayInterfaceFunctions, FnRole::CudaArrayInterface);
+  AddFns(Options.SingleDevicePredicates, FnRole::SingleDevicePredicate);
+  AddFns(Options.DeviceCountFunctions, FnRole::DeviceCount);
+  AddFns(Options.ShardingFunctions, FnRole::ShardingOf);
+  AddFns(Options.DeviceListFunctions, FnRole::DeviceListOf);
+  AddFns(Options.AddressablePredicates, FnRole::AddressablePredicate);
+  AddFns(Options.GlobalDeviceSources, FnRole::GlobalDeviceSource);
+  AddFns(Options.AddressableDeviceSources, FnRole::AddressableDeviceSource);
+  AddFns(Options.SingleDeviceProducers, FnRole::SingleDeviceProducer);
+  AddFns(Options.ShardFunctions, FnRole::ShardsOf);
+  AddFns(Options.PlatformFunctions, FnRole::PlatformOf);
+  AddFns(Options.MemoryKindFunctions, FnRole::MemoryKindOf);
+
+  auto AddTypes = [&](const std::string &List, TypeRole R) {
+    std::vector<std::string> Names;
+    std::vector<std::shared_ptr<llvm::Regex>> Patterns;
+    splitEntries(List, Names, Patterns);
+    for (const std::string &N : Names)
+      Types[N] = R;
+    for (auto &Re : Patterns)
+      TypePatterns.push_back({std::move(Re), FnRole::NumRoles, R});
+  };
+  AddTypes(Options.ArrayTypes, TypeRole::Array);
+  AddTypes(Options.ShardingTypes, TypeRole::Sharding);
+  AddTypes(Options.DeviceTypes, TypeRole::Device);
+  AddTypes(Options.ResultTypes, TypeRole::Result);
+  AddTypes(Options.DeviceListTypes, TypeRole::DeviceRange);
+
+  for (const std::string &N : splitNameList(Options.TpuPlatforms))
+    TpuEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+  for (const std::string &N : splitNameList(Options.PinnedHostMemoryKinds))
+    PinnedEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+}
+
+std::string ApiModel::modelName(const NamedDecl &D) {
+  const DeclContext *DC = D.getDeclContext();
+  // Members are spelled through their class, and members of a class template
+  // specialisation through the template, so that one option names every
+  // instantiation.
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
+    return modelName(*RD) + "::" + D.getNameAsString();
+  if (const auto *ED = dyn_cast<EnumDecl>(DC))
+    return modelName(*ED) + "::" + D.getNameAsString();
+  if (const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(&D))
+    return CTSD->getSpecializedTemplate()->getQualifiedNameAsString();
+  return D.getQualifiedNameAsString();
+}
+
+FnRoles ApiModel::classify(const FunctionDecl *FD) const {
+  if (!FD)
+    return {};
+  FD = FD->getCanonicalDecl();
+  auto It = FnCache.find(FD);
+  if (It != FnCache.end())
+    return It->second;
+  FnRoles Roles;
+  if (FD->getDeclName().isIdentifier() || isa<CXXMethodDecl>(FD)) {
+    // A member inherited from a modelled base is named through the class
+    // that declares it, which is what modelName() spells.
+    std::string Name = modelName(*FD);
+    auto Found = Functions.find(Name);
+    if (Found != Functions.end())
+      Roles = Found->second;
+    if (!FnPatterns.empty()) {
+      std::string Qualified = "::" + Name;
+      for (const Pattern &P : FnPatterns)
+        if (P.Re->match(Qualified))
+          Roles.add(P.Fn);
+    }
+  }
+  FnCache[FD] = Roles;
+  return Roles;
+}
+
+TypeRole ApiModel::classifyRecord(const CXXRecordDecl *RD) const {
+  if (!RD)
+    return TypeRole::None;
+  std::string Name = modelName(*RD);
+  auto Found = Types.find(Name);
+  if (Found != Types.end())
+    return Found->second;
+  if (!TypePatterns.empty()) {
+    std::string Qualified = "::" + Name;
+    for (const Pattern &P : TypePatterns)
+      if (P.Re->match(Qualified))
+        return P.Type;
+  }
+  // A class derived from a modelled array, sharding or device is one.
+  if (RD->hasDefinition()) {
+    for (const CXXBaseSpecifier &B : RD->bases()) {
+      TypeRole R = classify(B.getType());
+      if (R == TypeRole::Array || R == TypeRole::Sharding ||
+          R == TypeRole::Device)
+        return R;
+    }
+  }
+  // Containers, views, iterators and smart pointers over devices or arrays
+  // are recognised by their template arguments, so std::vector, std::span,
+  // absl::Span and their iterators need no configuration.
+  if (const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+    TypeRole Elem = TypeRole::None;
+    auto Visit = [&](const TemplateArgument &A) {
+      if (A.getKind() != TemplateArgument::Type || Elem != TypeRole::None)
+        return;
+      TypeRole R = classifyPointee(A.getAsType());
+      if (R == TypeRole::Device || R == TypeRole::DeviceRange)
+        Elem = TypeRole::DeviceRange;
+      else if (R == TypeRole::Array || R == TypeRole::ArrayRange)
+        Elem = TypeRole::ArrayRange;
+    };
+    for (const TemplateArgument &A : CTSD->getTemplateArgs().asArray()) {
+      if (A.getKind() == TemplateArgument::Pack) {
+        for (const TemplateArgument &P : A.pack_elements())
+          Visit(P);
+      } else {
+        Visit(A);
+      }
+    }
+    return Elem;
+  }
+  return TypeRole::None;
+}
+
+TypeRole ApiModel::classify(QualType T) const {
+  if (T.isNull())
+    return TypeRole::None;
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const Type *Key = T.getTypePtr();
+  auto It = TypeCache.find(Key);
+  if (It != TypeCache.end())
+    return It->second;
+  // Guard against recursion through base classes and template arguments.
+  TypeCache[Key] = TypeRole::None;
+  TypeRole R = classifyRecord(T->getAsCXXRecordDecl());
+  TypeCache[Key] = R;
+  return R;
+}
+
+TypeRole ApiModel::classifyPointee(QualType T) const {
+  if (T.isNull())
+    return TypeRole::None;
+  T = T.getNonReferenceType();
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType();
+  return classify(T);
+}
+
+static bool enumeratorListed(const EnumConstantDecl *E,
+                             const llvm::StringMap<char> &Set) {
+  if (!E)
+    return false;
+  std::string Name = ApiModel::modelName(*E);
+  if (Set.count(Name))
+    return true;
+  // An unscoped enumerator is also spelled without its enum's name.
+  const auto *ED = dyn_cast<EnumDecl>(E->getDeclContext());
+  if (ED && !ED->isScoped()) {
+    std::string Outer = cast<NamedDecl>(ED)->getQualifiedNameAsString();
+    size_t Cut = Outer.rfind("::");
+    std::string Short =
+        (Cut == std::string::npos ? std::string() : Outer.substr(0, Cut + 2)) +
+        E->getNameAsString();
+    return Set.count(Short);
+  }
+  return false;
+}
+
+bool ApiModel::isTpuPlatform(const EnumConstantDecl *E) const {
+  return enumeratorListed(E, TpuEnumerators);
+}
+
+bool ApiModel::isPinnedHostMemoryKind(const EnumConstantDecl *E) const {
+  return enumeratorListed(E, PinnedEnumerators);
+}
+
+unsigned char ApiModel::enumKind(QualType T) const {
+  if (T.isNull())
+    return 0;
+  const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
+  if (!ET)
+    return 0;
+  const EnumDecl *ED = ET->getDecl()->getDefinition();
+  if (!ED)
+    return 0;
+  auto It = EnumCache.find(ED);
+  if (It != EnumCache.end())
+    return It->second;
+  unsigned char K = 0;
+  for (const EnumConstantDecl *E : ED->enumerators()) {
+    if (isTpuPlatform(E))
+      K |= 1;
+    if (isPinnedHostMemoryKind(E))
+      K |= 2;
+  }
+  EnumCache[ED] = K;
+  return K;
+}
+
+bool ApiModel::isPlatformEnum(QualType T) const { return enumKind(T) & 1; }
+
+bool ApiModel::isMemoryKindEnum(QualType T) const { return enumKind(T) & 2; }
+
+llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
+  return NamesByRole[static_cast<unsigned>(R)];
+}
+
+} // namespace clang::interop

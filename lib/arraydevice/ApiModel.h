@@ -1,0 +1,217 @@
+//===--- ApiModel.h - the array/device API, as data -------------*- C++ -*-===//
+//
+// The array/device checks reason about "arrays", "shardings", "devices" and a
+// handful of functions over them. Which C++ names play those roles is data: the
+// default is the interop_shim API (<interop/interop.h>), and check options
+// replace any list, so a team with its own array class (XLA IFRT, a framework
+// bridge) gets the same analysis by describing its API instead of forking the
+// model. Every list is a ';'-separated list of fully qualified names; a
+// member function is named through its class ("::ns::Array::sharding") and a
+// member of a class template through the template ("::ns::Result::value").
+// An entry may also be a regular expression (any of ^$.*+?()[]{}|\ makes it
+// one), searched in the "::"-prefixed name, so lists written for clang-tidy's
+// usual regex options ("::ns::f$") mean the same here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ARRAYDEVICE_APIMODEL_H
+#define INTEROP_LIB_ARRAYDEVICE_APIMODEL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Regex.h"
+
+#include <memory>
+
+#include <string>
+#include <vector>
+
+namespace clang::interop {
+
+/// The roles a record type can play in the model.
+enum class TypeRole : unsigned char {
+  None,
+  Array,    ///< A possibly sharded array (ArrayTypes).
+  Sharding, ///< The placement of an array over devices (ShardingTypes).
+  Device,   ///< One device (DeviceTypes).
+  Result,   ///< A status-or-value wrapper (ResultTypes).
+  /// A container, view or iterator over devices: a class template
+  /// specialisation with a device (or device pointer, or another device
+  /// range) argument, or one of DeviceListTypes.
+  DeviceRange,
+  /// The same over arrays (the list of an array's shards, for instance).
+  ArrayRange,
+};
+
+/// The roles a function can play in the model. One function may play
+/// several (from_dlpack is an import and a single-device producer).
+enum class FnRole : unsigned char {
+  Export,                  ///< ExportFunctions: to_dlpack.
+  Import,                  ///< ImportFunctions: from_dlpack onto a device.
+  CudaArrayInterface,      ///< CudaArrayInterfaceFunctions.
+  SingleDevicePredicate,   ///< SingleDevicePredicates: is_single_device.
+  DeviceCount,             ///< DeviceCountFunctions: num_devices.
+  ShardingOf,              ///< ShardingFunctions: Array::sharding.
+  DeviceListOf,            ///< DeviceListFunctions: Sharding::devices.
+  AddressablePredicate,    ///< AddressablePredicates: Device::is_addressable.
+  GlobalDeviceSource,      ///< GlobalDeviceSources: every process's devices.
+  AddressableDeviceSource, ///< AddressableDeviceSources: local_devices.
+  SingleDeviceProducer,    ///< SingleDeviceProducers: gather, from_dlpack.
+  ShardsOf,                ///< ShardFunctions: an array's addressable shards.
+  PlatformOf,              ///< PlatformFunctions: Array/Device::platform.
+  MemoryKindOf, ///< MemoryKindFunctions: Array/Sharding::memory_kind.
+  NumRoles
+};
+
+/// A set of FnRoles.
+class FnRoles {
+public:
+  FnRoles() = default;
+  bool has(FnRole R) const { return Bits & bit(R); }
+  bool empty() const { return Bits == 0; }
+  void add(FnRole R) { Bits |= bit(R); }
+
+private:
+  static unsigned bit(FnRole R) { return 1u << static_cast<unsigned>(R); }
+  unsigned Bits = 0;
+};
+
+/// The user-facing description of the API: one string per option, exactly as
+/// clang-tidy stores it. Defaults describe the interop_shim runtime.
+struct ApiModelOptions {
+  std::string ArrayTypes = "::interop::Array";
+  std::string ShardingTypes = "::interop::Sharding";
+  std::string DeviceTypes = "::interop::Device";
+  std::string DeviceListTypes = "";
+  std::string ResultTypes = "::interop::Result";
+  std::string ExportFunctions = "::interop::to_dlpack;::interop::dlpack_device";
+  std::string ImportFunctions = "::interop::from_dlpack";
+  std::string CudaArrayInterfaceFunctions =
+      "::interop::cuda_array_interface;::interop::Array::unsafe_buffer_pointer";
+  std::string SingleDevicePredicates = "::interop::Array::is_single_device;::"
+                                       "interop::Sharding::is_single_device";
+  std::string DeviceCountFunctions =
+      "::interop::Array::num_devices;::interop::Sharding::num_devices";
+  std::string ShardingFunctions = "::interop::Array::sharding";
+  std::string DeviceListFunctions = "::interop::Sharding::devices";
+  std::string AddressablePredicates = "::interop::Device::is_addressable";
+  std::string GlobalDeviceSources =
+      "::interop::devices;::interop::device_by_id";
+  std::string AddressableDeviceSources =
+      "::interop::local_devices;::interop::local_device_for";
+  std::string SingleDeviceProducers =
+      "::interop::gather;::interop::from_dlpack;::interop::Sharding::single_"
+      "device";
+  std::string ShardFunctions = "::interop::Array::addressable_shards;::interop:"
+                               ":Array::addressable_data";
+  std::string PlatformFunctions = "::interop::Array::platform;::interop::"
+                                  "Sharding::platform;::interop::Device::"
+                                  "platform";
+  std::string TpuPlatforms = "::interop::Platform::kTpu";
+  std::string MemoryKindFunctions =
+      "::interop::Array::memory_kind;::interop::Sharding::memory_kind";
+  std::string PinnedHostMemoryKinds = "::interop::MemoryKind::kPinnedHost";
+
+  /// Calls F(OptionName, Member) for every option, in documentation order;
+  /// lets checks read and store all of them without repeating the list.
+  template <typename Fn> void forEach(Fn F) {
+    F("ArrayTypes", ArrayTypes);
+    F("ShardingTypes", ShardingTypes);
+    F("DeviceTypes", DeviceTypes);
+    F("DeviceListTypes", DeviceListTypes);
+    F("ResultTypes", ResultTypes);
+    F("ExportFunctions", ExportFunctions);
+    F("ImportFunctions", ImportFunctions);
+    F("CudaArrayInterfaceFunctions", CudaArrayInterfaceFunctions);
+    F("SingleDevicePredicates", SingleDevicePredicates);
+    F("DeviceCountFunctions", DeviceCountFunctions);
+    F("ShardingFunctions", ShardingFunctions);
+    F("DeviceListFunctions", DeviceListFunctions);
+    F("AddressablePredicates", AddressablePredicates);
+    F("GlobalDeviceSources", GlobalDeviceSources);
+    F("AddressableDeviceSources", AddressableDeviceSources);
+    F("SingleDeviceProducers", SingleDeviceProducers);
+    F("ShardFunctions", ShardFunctions);
+    F("PlatformFunctions", PlatformFunctions);
+    F("TpuPlatforms", TpuPlatforms);
+    F("MemoryKindFunctions", MemoryKindFunctions);
+    F("PinnedHostMemoryKinds", PinnedHostMemoryKinds);
+  }
+  template <typename Fn> void forEach(Fn F) const {
+    const_cast<ApiModelOptions *>(this)->forEach(
+        [&](llvm::StringRef Name, std::string &V) { F(Name, V); });
+  }
+
+  /// One string that identifies the configuration (for caches).
+  std::string key() const;
+};
+
+/// The parsed model with memoised classification of declarations and types.
+/// Classification is by name only, so it works whatever headers declare the
+/// API; results are cached per canonical declaration/type.
+class ApiModel {
+public:
+  explicit ApiModel(const ApiModelOptions &Options);
+
+  const ApiModelOptions &options() const { return Options; }
+
+  /// The roles of a (possibly null) callee.
+  FnRoles classify(const FunctionDecl *FD) const;
+  /// The role of a type after stripping references, cv-qualifiers and sugar
+  /// (not pointers).
+  TypeRole classify(QualType T) const;
+  /// Like classify(QualType), looking through one level of pointer.
+  TypeRole classifyPointee(QualType T) const;
+  /// True for an enumerator listed in TpuPlatforms / PinnedHostMemoryKinds.
+  bool isTpuPlatform(const EnumConstantDecl *E) const;
+  bool isPinnedHostMemoryKind(const EnumConstantDecl *E) const;
+  /// True for the enum of the platforms (one of its enumerators is listed in
+  /// TpuPlatforms) / of the memory kinds (PinnedHostMemoryKinds), after
+  /// stripping references and sugar.
+  bool isPlatformEnum(QualType T) const;
+  bool isMemoryKindEnum(QualType T) const;
+
+  /// The qualified names listed for a role, without the leading "::", for
+  /// matchers and for naming the API in diagnostics.
+  llvm::ArrayRef<std::string> names(FnRole R) const;
+
+  /// The name of a function, record or enumerator the way the options spell
+  /// it, without the leading "::".
+  static std::string modelName(const NamedDecl &D);
+
+private:
+  TypeRole classifyRecord(const CXXRecordDecl *RD) const;
+
+  ApiModelOptions Options;
+  llvm::StringMap<FnRoles> Functions;
+  llvm::StringMap<TypeRole> Types;
+  struct Pattern {
+    std::shared_ptr<llvm::Regex> Re;
+    FnRole Fn;
+    TypeRole Type;
+  };
+  /// Entries written as regular expressions (rare; checked after the exact
+  /// names).
+  std::vector<Pattern> FnPatterns, TypePatterns;
+  llvm::StringMap<char> TpuEnumerators, PinnedEnumerators;
+  std::vector<std::vector<std::string>> NamesByRole;
+  mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
+  mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;
+  /// Per enum: bit 0 platform enum, bit 1 memory-kind enum.
+  mutable llvm::DenseMap<const EnumDecl *, unsigned char> EnumCache;
+  unsigned char enumKind(QualType T) const;
+};
+
+/// Splits a ';'-separated option into trimmed names without a leading "::".
+std::vector<std::string> splitNameList(llvm::StringRef List);
+
+/// True for a list entry that is a regular expression rather than a name.
+bool isNamePattern(llvm::StringRef Entry);
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ARRAYDEVICE_APIMODEL_H

@@ -1,0 +1,249 @@
+//===--- ArrayDeviceModel.cpp - flow-sensitive facts of arrays/devices ----===//
+//
+// The analysis class: the synthetic fields it gives each modelled type, its
+// transfer (the gate and table of ArrayDeviceTransfer.h, then the sink
+// calls' states for provePending()), and the judgement of a sink call's
+// state into a SinkFact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/arraydevice/ArrayDeviceModel.h"
+
+#include "lib/arraydevice/ArrayDeviceState.h"
+#include "lib/arraydevice/ArrayDeviceTransfer.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace clang::interop {
+
+using namespace dataflow;
+using namespace arraydevice;
+
+namespace {
+
+/// What a sink call's subject is, before any SAT query: its facts' values
+/// and where it came from.
+struct SinkSubject {
+  SinkFact Fact;
+  const BoolValue *Single = nullptr, *Tpu = nullptr, *Pinned = nullptr,
+                  *Addressable = nullptr;
+};
+
+/// A sink call's subject with the state it was last reached in.
+struct PendingSink {
+  SinkSubject Subject;
+  Environment Env;
+};
+
+} // namespace
+
+struct ArrayDeviceModel::Context {
+  /// Collecting mode: per sink call, its last visit.
+  llvm::MapVector<const CallExpr *, PendingSink> Pending;
+  TransferContext Transfer;
+};
+
+namespace {
+
+/// Holds, Refuted or Unknown: one SAT query when the fact holds (the common
+/// case in correct code), two otherwise. `AskRefuted` false saves the second
+/// query when only "holds or not" matters.
+Proof prove(const Environment &Env, const BoolValue *V,
+            bool AskRefuted = true) {
+  if (!V)
+    return Proof::Unknown;
+  const Formula &F = V->formula();
+  if (F.isLiteral(true))
+    return Proof::Holds;
+  if (F.isLiteral(false))
+    return Proof::Refuted;
+  if (Env.proves(F))
+    return Proof::Holds;
+  if (AskRefuted && Env.proves(Env.arena().makeNot(F)))
+    return Proof::Refuted;
+  return Proof::Unknown;
+}
+
+SinkSubject gatherSink(const ApiModel &M, const CallExpr *CE, SinkKind Kind,
+                       const ArrayDeviceLattice &Lattice,
+                       const Environment &Env) {
+  SinkSubject Out;
+  SinkFact &F = Out.Fact;
+  F.Kind = Kind;
+  F.Call = CE;
+  F.Subject = sinkSubject(M, *CE, Kind);
+  if (!F.Subject)
+    return Out;
+  RecordStorageLocation *Loc = objectLoc(*F.Subject, Env);
+  if (!Loc)
+    return Out;
+  F.From = originOf(Lattice, Loc);
+  if (Kind == SinkKind::Import) {
+    Out.Addressable = peekBool(Loc, kAddressable, Env);
+    F.Modelled = Out.Addressable != nullptr;
+    return Out;
+  }
+  Out.Single = peekBool(Loc, kSingle, Env);
+  if (Kind == SinkKind::Export) {
+    Out.Tpu = peekBool(Loc, kTpu, Env);
+    Out.Pinned = peekBool(Loc, kPinned, Env);
+  }
+  F.Modelled = Out.Single || Out.Tpu;
+  return Out;
+}
+
+/// The proofs, in the environment the subject was gathered in.
+SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
+  SinkFact F = S.Fact;
+  if (!F.Modelled)
+    return F;
+  if (F.Kind == SinkKind::Import) {
+    F.Addressable = prove(Env, S.Addressable);
+    return F;
+  }
+  F.SingleDevice = prove(Env, S.Single);
+  // Only a TPU fact that holds matters (to interop-tpu-dlpack-memory-kind).
+  F.Tpu = prove(Env, S.Tpu, /*AskRefuted=*/false);
+  if (F.Tpu == Proof::Holds)
+    F.PinnedHost = prove(Env, S.Pinned);
+  return F;
+}
+
+/// Collects the range-based for loops of a function body (not of the
+/// lambdas in it, which are analysed as functions of their own).
+class RangeForCollector : public RecursiveASTVisitor<RangeForCollector> {
+public:
+  explicit RangeForCollector(
+      llvm::DenseMap<const VarDecl *, const VarDecl *> &Map)
+      : Map(Map) {}
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    const VarDecl *Loop = S->getLoopVariable();
+    const auto *RangeDS = dyn_cast_or_null<DeclStmt>(S->getRangeStmt());
+    if (Loop && RangeDS && RangeDS->isSingleDecl())
+      if (const auto *RangeVar = dyn_cast<VarDecl>(RangeDS->getSingleDecl()))
+        Map[Loop] = RangeVar;
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const VarDecl *, const VarDecl *> &Map;
+};
+
+/// The synthetic fields of a type: the facts tracked for what it models.
+llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
+                                          unsigned Facts, QualType Ty) {
+  bool Single = Facts & SingleDeviceFacts, Tpu = Facts & TpuMemoryFacts,
+       Addressable = Facts & AddressableFacts;
+  llvm::StringMap<QualType> Fields;
+  auto Add = [&](bool Tracked, llvm::StringRef Name) {
+    if (Tracked)
+      Fields[Name] = Ctx.BoolTy;
+  };
+  switch (M.classify(Ty)) {
+  case TypeRole::Array:
+  case TypeRole::Sharding:
+    Add(Single, kSingle);
+    Add(Tpu, kTpu);
+    Add(Tpu, kPinned);
+    break;
+  case TypeRole::Device:
+    Add(Addressable, kAddressable);
+    Add(Tpu, kTpu);
+    break;
+  case TypeRole::DeviceRange:
+    Add(Single, kSingle);
+    Add(Addressable, kElemAddressable);
+    Add(Tpu, kElemTpu);
+    break;
+  case TypeRole::ArrayRange:
+    Add(Single, kSingle);
+    Add(Single, kElemSingle);
+    break;
+  case TypeRole::Result: {
+    const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        Ty->getAsCXXRecordDecl());
+    if (!CTSD || CTSD->getTemplateArgs().size() < 1 ||
+        CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      break;
+    QualType T = CTSD->getTemplateArgs()[0].getAsType();
+    TypeRole Inner = M.classifyPointee(T);
+    if (Inner != TypeRole::None && Inner != TypeRole::Result)
+      Fields[kValue] = T;
+    break;
+  }
+  case TypeRole::None:
+    break;
+  }
+  return Fields;
+}
+
+} // namespace
+
+ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
+                                   const ApiModel &M, unsigned Facts,
+                                   bool Collect)
+    : DataflowAnalysis(Ctx), Model(M), Collecting(Collect),
+      Per(std::make_shared<Context>()) {
+  if (const FunctionDecl *FD = Env.getCurrentFunc())
+    if (Stmt *Body = FD->getBody())
+      RangeForCollector(Per->Transfer.RangeFors).TraverseStmt(Body);
+  const ApiModel *P = &M;
+  Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
+      [P, &Ctx, Facts](QualType Ty) {
+        return syntheticFields(*P, Ctx, Facts, Ty);
+      });
+}
+
+llvm::SmallVector<SinkFact> ArrayDeviceModel::provePending() {
+  llvm::SmallVector<SinkFact> Facts;
+  for (auto &[Call, P] : Per->Pending)
+    Facts.push_back(proveSink(P.Subject, P.Env));
+  Per->Pending.clear();
+  return Facts;
+}
+
+void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
+                                Environment &Env) {
+  auto CS = Elt.getAs<CFGStmt>();
+  if (!CS || !mayMatter(Model, CS->getStmt(), L, Env))
+    return;
+  State S{L, Env, Per->Transfer, Model, getASTContext()};
+  transferSwitch()(*CS->getStmt(), S);
+  // Collecting mode: remember each sink's subject and a fork of the state as
+  // the fixpoint reaches it. The last visit of a block sees its fixpoint
+  // state, so what is left per call when the run ends is what the
+  // diagnoser's extra pass over every block would judge; provePending()
+  // then asks the solver once per call instead of once per visit.
+  if (Collecting)
+    if (const auto *CE = dyn_cast<CallExpr>(CS->getStmt()))
+      if (std::optional<SinkKind> K =
+              sinkKindOf(Model, CE->getDirectCallee())) {
+        SinkSubject Sub = gatherSink(Model, CE, *K, L, Env);
+        PendingSink Visit{std::move(Sub), Env.fork()};
+        auto Found = Per->Pending.find(CE);
+        if (Found != Per->Pending.end())
+          Found->second = std::move(Visit);
+        else
+          Per->Pending.insert(std::make_pair(CE, std::move(Visit)));
+      }
+}
+
+llvm::SmallVector<SinkFact> ArrayDeviceDiagnoser::operator()(
+    const CFGElement &Elt, ASTContext &,
+    const TransferStateForDiagnostics<ArrayDeviceLattice> &S) {
+  auto CS = Elt.getAs<CFGStmt>();
+  const auto *CE = CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
+  if (!CE)
+    return {};
+  // to_dlpack, from_dlpack, cuda_array_interface: the sinks.
+  std::optional<SinkKind> K = sinkKindOf(Model, CE->getDirectCallee());
+  if (!K)
+    return {};
+  return {proveSink(gatherSink(Model, CE, *K, S.Lattice, S.Env), S.Env)};
+}
+
+} // namespace clang::interop

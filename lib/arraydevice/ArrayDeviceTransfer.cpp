@@ -1,0 +1,777 @@
+//===--- ArrayDeviceTransfer.cpp - the array/device transfers -------------===//
+//
+// The array/device model's transfer functions, one per API role and
+// statement kind, and their table (makeTransferSwitch() below: the API each
+// case handles is named above it). Each transfer function reads and
+// changes the facts of the objects a statement involves (ArrayDeviceState.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/arraydevice/ArrayDeviceTransfer.h"
+
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/Formula.h"
+#include "clang/Analysis/FlowSensitive/RecordOps.h"
+#include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <cstdint>
+#include <initializer_list>
+
+namespace clang::interop::arraydevice {
+
+using namespace clang::dataflow;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// What the cases apply to
+//===----------------------------------------------------------------------===//
+
+bool calleeHasRole(const ApiModel &M, const CallExpr &CE, FnRole R) {
+  return M.classify(CE.getDirectCallee()).has(R);
+}
+
+/// A call on a device or array range (container, view, iterator, smart
+/// pointer).
+bool onRange(const ApiModel &M, const CallExpr &CE) {
+  const Expr *R = receiverOf(CE);
+  if (!R)
+    return false;
+  TypeRole Role = M.classifyPointee(R->getType());
+  return Role == TypeRole::DeviceRange || Role == TypeRole::ArrayRange;
+}
+
+/// operator* / operator-> of a range: an iterator or smart pointer whose
+/// dereference is stable until the next non-const call.
+bool isDerefOperator(const CallExpr &CE) {
+  const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE);
+  return OCE && OCE->getNumArgs() == 1 &&
+         (OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow);
+}
+
+/// Copy or move assignment of a modelled value.
+bool assignsModelled(const ApiModel &M, const CXXOperatorCallExpr &OCE) {
+  return OCE.getOperator() == OO_Equal && OCE.getNumArgs() == 2 &&
+         M.classify(OCE.getArg(0)->getType()) != TypeRole::None;
+}
+
+bool isZeroParamConstMemberCall(const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
+  return MD && !MD->isStatic() && MD->isConst() && MD->getNumParams() == 0 &&
+         receiverOf(CE);
+}
+
+bool hasModelledType(const ApiModel &M, const Expr &E) {
+  return M.classifyPointee(E.getType()) != TypeRole::None;
+}
+
+bool copiesModelled(const ApiModel &M, const CXXConstructExpr &CCE) {
+  const CXXConstructorDecl *Ctor = CCE.getConstructor();
+  return Ctor && Ctor->isCopyOrMoveConstructor() && CCE.getNumArgs() >= 1 &&
+         M.classify(CCE.getType()) != TypeRole::None;
+}
+
+bool declaresRangeForVar(const DeclStmt &DS) {
+  if (!DS.isSingleDecl())
+    return false;
+  const auto *VD = dyn_cast<VarDecl>(DS.getSingleDecl());
+  return VD && VD->isCXXForRangeDecl();
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer functions
+//===----------------------------------------------------------------------===//
+
+/// is_single_device(): the receiver's "single" fact.
+void transferPredicate(const CallExpr *CE, State &S, llvm::StringRef Field) {
+  if (BoolValue *V = getBool(receiverLoc(*CE, S.Env), Field, S.Env))
+    S.Env.setValue(*CE, *V);
+}
+
+/// num_devices(), platform(), memory_kind(): an integer or enum value that
+/// remembers the receiver's fact it encodes.
+void transferLinkedValue(const CallExpr *CE, State &S, llvm::StringRef Field,
+                         llvm::StringRef Property) {
+  BoolValue *Fact = getBool(receiverLoc(*CE, S.Env), Field, S.Env);
+  if (!Fact)
+    return;
+  Value &V = S.Env.create<IntegerValue>();
+  V.setProperty(Property, *Fact);
+  S.Env.setValue(*CE, V);
+}
+
+/// Array::sharding(): the sharding shares the array's facts.
+void transferShardingOf(const CallExpr *CE, State &S) {
+  RecordStorageLocation *Array = receiverLoc(*CE, S.Env);
+  RecordStorageLocation *Sharding = returnedObject(*CE, S);
+  for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+    copyBool(Array, Sharding, F, S.Env);
+}
+
+/// Sharding::devices(): a device list with one entry exactly when the
+/// sharding is single-device. Its devices may belong to other processes.
+void transferDeviceListOf(const CallExpr *CE, State &S) {
+  RecordStorageLocation *Owner = receiverLoc(*CE, S.Env);
+  RecordStorageLocation *List = returnedObject(*CE, S);
+  copyBool(Owner, List, kSingle, S.Env);
+  setOrigin(S, List, {Origin::GlobalDevices, CE});
+}
+
+/// devices() (every process's): a list, or one device, that may not be
+/// addressable.
+void transferGlobalDevices(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Obj = modelledObject(M, returnedObject(*CE, S), S);
+  if (!Obj)
+    return;
+  setOrigin(S, Obj, {Origin::GlobalDevices, CE});
+  forget(Obj, kElemAddressable, S.Env);
+  forget(Obj, kAddressable, S.Env);
+  applyPlatformArgument(M, *CE, Obj, S.Env);
+}
+
+/// local_devices(): every device is addressable.
+void transferAddressableDevices(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Obj = modelledObject(M, returnedObject(*CE, S), S);
+  if (!Obj)
+    return;
+  setOrigin(S, Obj, {});
+  BoolValue &True = S.Env.getBoolLiteralValue(true);
+  setBool(Obj, kElemAddressable, True, S.Env);
+  setBool(Obj, kAddressable, True, S.Env);
+  applyPlatformArgument(M, *CE, Obj, S.Env);
+}
+
+/// addressable_shards(): every shard is on one device.
+void transferShardsOf(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Obj = modelledObject(M, returnedObject(*CE, S), S);
+  if (!Obj)
+    return;
+  setOrigin(S, Obj, {});
+  BoolValue &True = S.Env.getBoolLiteralValue(true);
+  setBool(Obj, kElemSingle, True, S.Env);
+  setBool(Obj, kSingle, True, S.Env);
+}
+
+/// gather(array, device, kind), from_dlpack(tensor, device): the result is on
+/// that one device (so on TPU exactly when the device is) in that memory kind.
+void transferSingleDeviceProducer(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Obj = modelledObject(M, returnedObject(*CE, S), S);
+  if (!Obj)
+    return;
+  setOrigin(S, Obj, {});
+  BoolValue &True = S.Env.getBoolLiteralValue(true);
+  setBool(Obj, kSingle, True, S.Env);
+  // A smart pointer or list of what the producer makes: every element.
+  setBool(Obj, kElemSingle, True, S.Env);
+  for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = CE->getArg(I);
+    QualType PT = paramType(*CE, I);
+    if (M.classifyPointee(PT) == TypeRole::Device)
+      copyBool(objectLoc(*Arg, S.Env), Obj, kTpu, S.Env);
+    else if (M.isMemoryKindEnum(PT))
+      setBool(Obj, kPinned, pinnedOf(M, Arg, S.Env), S.Env);
+  }
+}
+
+/// An element of a range: inherits what is proven of every element, and the
+/// range's provenance.
+void initElement(State &S, const RecordStorageLocation *Range,
+                 const RecordStorageLocation *Elem) {
+  if (!Range || !Elem)
+    return;
+  Environment &Env = S.Env;
+  // Only a fact proven for every element carries over; a guard on one
+  // element (devs[0].is_addressable()) says nothing about another.
+  if (BoolValue *All = peekBool(Range, kElemAddressable, Env))
+    if (All->formula().isLiteral(true))
+      setBool(Elem, kAddressable, *All, Env);
+  if (BoolValue *All = peekBool(Range, kElemSingle, Env))
+    if (All->formula().isLiteral(true))
+      setBool(Elem, kSingle, *All, Env);
+  if (BoolValue *All = peekBool(Range, kElemTpu, Env))
+    if (All->formula().isLiteral(true) || All->formula().isLiteral(false))
+      setBool(Elem, kTpu, *All, Env);
+  setOrigin(S, Elem, originOf(S.Lattice, Range));
+}
+
+/// A range derived from a range (an iterator, a subspan, the pointee of a
+/// smart pointer to a list) shares its facts.
+void initDerivedRange(State &S, const RecordStorageLocation *From,
+                      const RecordStorageLocation *To) {
+  if (!From || !To || From == To)
+    return;
+  for (llvm::StringRef F : {kSingle, kElemAddressable, kElemSingle, kElemTpu})
+    copyBool(From, To, F, S.Env);
+  setOrigin(S, To, originOf(S.Lattice, From));
+}
+
+/// Applies the element/derived-range rule to whatever `Loc` holds.
+void initFromRange(const ApiModel &M, State &S,
+                   const RecordStorageLocation *Range,
+                   const RecordStorageLocation *Loc) {
+  switch (roleOf(M, Loc)) {
+  case TypeRole::Device:
+  case TypeRole::Array:
+    initElement(S, Range, Loc);
+    break;
+  case TypeRole::DeviceRange:
+  case TypeRole::ArrayRange:
+    initDerivedRange(S, Range, Loc);
+    break;
+  default:
+    break;
+  }
+}
+
+/// The object cached for accessor `Key` on `Obj`, or a stable new one
+/// (initialised by `Init`) entered in the cache.
+RecordStorageLocation &
+cachedAccessor(const StorageLocation &Obj, const FunctionDecl *Key,
+               const CallExpr *Site, QualType T, State &S,
+               llvm::function_ref<void(RecordStorageLocation &)> Init) {
+  StorageLocation *&Slot = S.Lattice.Accessors[{&Obj, Key}];
+  if (auto *R = dyn_cast_or_null<RecordStorageLocation>(Slot))
+    return *R;
+  RecordStorageLocation &Loc = S.Ctx.Stable.get(Site, T, S.Env);
+  // Init may touch the lattice; take the slot again afterwards.
+  S.Lattice.Accessors[{&Obj, Key}] = &Loc;
+  Init(Loc);
+  return Loc;
+}
+
+/// `*it`, `it->`, `*ptr`: cached per range object, so repeated dereferences
+/// see the same element until the iterator or pointer changes.
+void transferRangeDeref(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Range = objectLoc(*CE->getArg(0), S.Env);
+  if (!Range)
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  QualType RT = Callee->getReturnType();
+  QualType Pointee =
+      RT->isPointerType() ? RT->getPointeeType() : RT.getNonReferenceType();
+  if (!Pointee->isRecordType() ||
+      !(RT->isReferenceType() || RT->isPointerType())) {
+    initFromRange(M, S, Range, returnedObject(*CE, S));
+    return;
+  }
+  // * and -> share one element: key both by the canonical operator.
+  const FunctionDecl *Key = getCanonicalSmartPointerLikeOperatorCallee(CE);
+  if (!Key)
+    Key = Callee;
+  RecordStorageLocation &Elem = cachedAccessor(
+      *Range, Key->getCanonicalDecl(), CE, Pointee, S,
+      [&](RecordStorageLocation &Loc) { initFromRange(M, S, Range, &Loc); });
+  if (RT->isReferenceType())
+    S.Env.setStorageLocation(*CE, Elem);
+  else
+    S.Env.setValue(*CE, S.Env.create<PointerValue>(Elem));
+}
+
+/// Any other call on a range: element access (devs[3], at, front), derived
+/// ranges (begin, subspan), size(); other mutations forget its facts.
+void transferRangeCall(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Range = receiverLoc(*CE, S.Env);
+  if (!Range)
+    return;
+  QualType T = CE->getType();
+  TypeRole Ret = M.classifyPointee(T);
+  if (Ret != TypeRole::None) {
+    initFromRange(M, S, Range, returnedObject(*CE, S));
+    return;
+  }
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (T->isIntegerType() && MD && MD->getDeclName().isIdentifier() &&
+      MD->getName() == "size") {
+    if (BoolValue *One = getBool(Range, kSingle, S.Env)) {
+      Value &V = S.Env.create<IntegerValue>();
+      V.setProperty(kCountIsOne, *One);
+      S.Env.setValue(*CE, V);
+    }
+    return;
+  }
+  if (MD && !MD->isConst()) {
+    for (llvm::StringRef F : {kSingle, kElemAddressable, kElemSingle, kElemTpu})
+      forget(Range, F, S.Env);
+    S.Lattice.forgetAccessors(*Range);
+  }
+}
+
+/// value(), *r, r->: the object the Result holds.
+void transferResultUnwrap(const CallExpr *CE, State &S) {
+  const Expr *Obj = receiverOf(*CE);
+  RecordStorageLocation *Result = Obj ? objectLoc(*Obj, S.Env) : nullptr;
+  if (!Result)
+    return;
+  StorageLocation *F = field(*Result, kValue);
+  if (!F)
+    return;
+  if (CE->isGLValue()) {
+    S.Env.setStorageLocation(*CE, *F);
+    return;
+  }
+  RecordStorageLocation *Val = resultValue(*Result, S);
+  if (!Val)
+    return;
+  QualType T = CE->getType();
+  if (T->isRecordType()) {
+    RecordStorageLocation &Dst = S.Env.getResultObjectLocation(*CE);
+    copyRecord(*Val, Dst, S.Env);
+    setOrigin(S, &Dst, originOf(S.Lattice, Val));
+  } else if (T->isPointerType()) {
+    if (isa<RecordStorageLocation>(F))
+      S.Env.setValue(*CE, S.Env.create<PointerValue>(*Val));
+    else if (Value *PV = S.Env.getValue(*F))
+      S.Env.setValue(*CE, *PV);
+  }
+}
+
+/// a = b: the origin moves with the value (the framework copies the fields),
+/// and accessors cached on `a` are stale.
+void transferAssignment(const CXXOperatorCallExpr *OCE, State &S) {
+  RecordStorageLocation *Dst = objectLoc(*OCE->getArg(0), S.Env);
+  RecordStorageLocation *Src = objectLoc(*OCE->getArg(1), S.Env);
+  if (!Dst)
+    return;
+  setOrigin(S, Dst, copiedOrigin(S.Lattice, Src, OCE->getArg(1)));
+  S.Lattice.forgetAccessors(*Dst);
+}
+
+/// A non-const member call may change its receiver: forget what was proven
+/// of an array, sharding or device, and what was cached on any object.
+void transferNonConstMemberCall(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Recv = receiverLoc(*CE, S.Env);
+  if (!Recv)
+    return;
+  switch (roleOf(M, Recv)) {
+  case TypeRole::Array:
+  case TypeRole::Sharding:
+    for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+      forget(Recv, F, S.Env);
+    break;
+  case TypeRole::Device:
+    for (llvm::StringRef F : {kAddressable, kTpu})
+      forget(Recv, F, S.Env);
+    break;
+  default:
+    break;
+  }
+  S.Lattice.forgetAccessors(*Recv);
+  // A mutating call that returns a modelled value still produces it.
+  if (TypeRole R = M.classifyPointee(CE->getType()); R != TypeRole::None)
+    setOrigin(S, modelledObject(M, returnedObject(*CE, S), S),
+              {Origin::Producer, CE});
+}
+
+/// holder.array(), holder.device(): a const getter returns the same object
+/// until the holder changes, so a guard on one call covers the next.
+void transferConstGetter(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Recv = receiverLoc(*CE, S.Env);
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  QualType RT = Callee->getReturnType();
+  QualType T = RT.getNonReferenceType();
+  if (!Recv || !T->isRecordType() ||
+      !(RT->isReferenceType() || CE->isPRValue())) {
+    if (RecordStorageLocation *Obj = returnedObject(*CE, S))
+      setOrigin(S, modelledObject(M, Obj, S), {Origin::Producer, CE});
+    return;
+  }
+  RecordStorageLocation &Loc = cachedAccessor(
+      *Recv, Callee->getCanonicalDecl(), CE, T, S,
+      [&](RecordStorageLocation &R) {
+        setOrigin(S, modelledObject(M, &R, S), {Origin::Producer, CE});
+      });
+  if (CE->isGLValue()) {
+    S.Env.setStorageLocation(*CE, Loc);
+    return;
+  }
+  RecordStorageLocation &Dst = S.Env.getResultObjectLocation(*CE);
+  copyRecord(Loc, Dst, S.Env);
+  setOrigin(S, modelledObject(M, &Dst, S),
+            originOf(S.Lattice, modelledObject(M, &Loc, S)));
+}
+
+/// Any other call returning a modelled value: an unknown producer. Two
+/// refinements from its arguments: an array made on a given sharding (
+/// Array::from_host(..., sharding)) has that sharding's facts, and a sharding
+/// made for a memory kind is in that memory kind.
+void transferProducer(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Obj = modelledObject(M, returnedObject(*CE, S), S);
+  if (!Obj)
+    return;
+  setOrigin(S, Obj, {Origin::Producer, CE});
+  TypeRole Made = roleOf(M, Obj);
+  if (Made != TypeRole::Array && Made != TypeRole::Sharding)
+    return;
+  for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = CE->getArg(I);
+    QualType PT = paramType(*CE, I);
+    if (Made == TypeRole::Array &&
+        M.classifyPointee(PT) == TypeRole::Sharding) {
+      RecordStorageLocation *Sh = objectLoc(*Arg, S.Env);
+      for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+        copyBool(Sh, Obj, F, S.Env);
+      setOrigin(S, Obj, {});
+    } else if (Made == TypeRole::Sharding && M.isMemoryKindEnum(PT)) {
+      setBool(Obj, kPinned, pinnedOf(M, Arg, S.Env), S.Env);
+    }
+  }
+}
+
+/// Array b(a), Device d = devs[3]: the copy has the source's origin (the
+/// framework already copied the fields).
+void transferCopy(const CXXConstructExpr *CCE, State &S) {
+  RecordStorageLocation *Src = objectLoc(*CCE->getArg(0), S.Env);
+  RecordStorageLocation &Dst = S.Env.getResultObjectLocation(*CCE);
+  setOrigin(S, &Dst, copiedOrigin(S.Lattice, Src, CCE->getArg(0)));
+}
+
+/// `cond ? devices()[1] : local_devices()[0]` as a glvalue: the framework
+/// leaves the result without a location when the operands differ. It is one
+/// of them: each fact is the chosen operand's, and the origin either's.
+void transferConditional(const AbstractConditionalOperator *CO, State &S) {
+  Environment &Env = S.Env;
+  if (Env.getStorageLocation(*CO))
+    return;
+  auto *T = Env.get<RecordStorageLocation>(*CO->getTrueExpr());
+  auto *F = Env.get<RecordStorageLocation>(*CO->getFalseExpr());
+  if (!T || !F)
+    return;
+  RecordStorageLocation &Result = S.Ctx.Stable.get(CO, CO->getType(), Env);
+  Env.setStorageLocation(*CO, Result);
+  auto *Cond = Env.get<BoolValue>(*CO->getCond());
+  Arena &A = Env.arena();
+  for (const auto &Entry : Result.synthetic_fields()) {
+    BoolValue *VT = getBool(T, Entry.getKey(), Env);
+    BoolValue *VF = getBool(F, Entry.getKey(), Env);
+    if (!VT || !VF || !Cond)
+      continue;
+    BoolValue &J = Env.makeAtomicBoolValue();
+    const Formula &C = Cond->formula();
+    Env.assume(A.makeImplies(C, A.makeEquals(J.formula(), VT->formula())));
+    Env.assume(
+        A.makeImplies(A.makeNot(C), A.makeEquals(J.formula(), VF->formula())));
+    Env.setValue(*Entry.getValue(), J);
+  }
+  setOrigin(S, &Result,
+            strongerOrigin(originOf(S.Lattice, T), originOf(S.Lattice, F)));
+}
+
+/// How a comparison of a device count with a constant relates to "exactly
+/// one device". Counts are at least one.
+const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
+                             const Formula &One, Environment &Env) {
+  Arena &A = Env.arena();
+  auto Eval = [&](int64_t N) {
+    llvm::APSInt V(llvm::APInt(128, N, /*isSigned=*/true),
+                   /*isUnsigned=*/false);
+    llvm::APSInt KK = K.extend(128);
+    KK.setIsSigned(true);
+    return evaluateComparison(Op, V, KK);
+  };
+  bool AtOne = Eval(1);
+  bool AllTrue = true, AllFalse = true;
+  int64_t KV = K.isRepresentableByInt64() ? K.getExtValue() : INT64_MAX / 4;
+  for (int64_t N : {int64_t(2), KV - 1, KV, KV + 1, INT64_MAX / 2}) {
+    if (N < 2)
+      continue;
+    bool B = Eval(N);
+    AllTrue &= B;
+    AllFalse &= !B;
+  }
+  if (AtOne && AllFalse)
+    return One;
+  if (!AtOne && AllTrue)
+    return A.makeNot(One);
+  if (AtOne && AllTrue)
+    return A.makeLiteral(true);
+  if (!AtOne && AllFalse)
+    return A.makeLiteral(false);
+  // Mixed above one (n < 3, n == 2): only one direction is known.
+  const Formula &C = A.makeAtomRef(A.makeAtom());
+  Env.assume(AtOne ? A.makeImplies(One, C) : A.makeImplies(One, A.makeNot(C)));
+  return C;
+}
+
+/// MemoryKind::kPinnedHost, Platform::kTpu: an enumerator of the memory-kind
+/// or platform enum is a value that knows what it is, so it can be stored in
+/// a variable and compared or passed later.
+void transferEnumerator(const DeclRefExpr *DRE, State &S) {
+  const ApiModel &M = S.Model;
+  const auto *E = cast<EnumConstantDecl>(DRE->getDecl());
+  Value &V = S.Env.create<IntegerValue>();
+  if (M.isMemoryKindEnum(DRE->getType()))
+    V.setProperty(kIsPinned,
+                  S.Env.getBoolLiteralValue(M.isPinnedHostMemoryKind(E)));
+  else if (M.isPlatformEnum(DRE->getType()))
+    V.setProperty(kIsTpu, S.Env.getBoolLiteralValue(M.isTpuPlatform(E)));
+  else
+    return;
+  S.Env.setValue(*DRE, V);
+}
+
+/// `for (const Device &d : devices())`: the loop variable is an element of
+/// the range, whatever the iterator type (pointers lose their pointee at the
+/// loop head, so the rule keys on the declaration instead).
+void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
+                         const VarDecl *RangeVar, State &S) {
+  RecordStorageLocation *Range = S.Env.get<RecordStorageLocation>(*RangeVar);
+  RecordStorageLocation *Elem = nullptr;
+  QualType T = LoopVar->getType();
+  if (T->isPointerType() && T->getPointeeType()->isRecordType()) {
+    // `for (Device *d : list)`: give the variable a pointee that is the same
+    // on every iteration, so its facts can be tracked and the loop converges.
+    StorageLocation *VarLoc = S.Env.getStorageLocation(*LoopVar);
+    if (!VarLoc)
+      return;
+    PointerValue &PV = stablePointer(LoopVar, T->getPointeeType(), S);
+    S.Env.setValue(*VarLoc, PV);
+    Elem = dyn_cast<RecordStorageLocation>(&PV.getPointeeLoc());
+  } else if (T->isReferenceType() && T.getNonReferenceType()->isRecordType()) {
+    // `for (const Array &a : arrays)`: bind the variable to one element
+    // object per loop instead of the fresh object the iterator yields on
+    // every visit, whose fresh facts would keep the loop from converging.
+    Elem = &S.Ctx.Stable.get(LoopVar, T.getNonReferenceType(), S.Env,
+                             /*Fresh=*/true);
+    S.Env.setStorageLocation(*LoopVar, *Elem);
+  } else {
+    Elem = S.Env.get<RecordStorageLocation>(*LoopVar);
+  }
+  initFromRange(M, S, Range, Elem);
+}
+
+/// `a.num_devices() == 1`, `n > 1`, `a.platform() == Platform::kTpu`,
+/// `kind != MemoryKind::kPinnedHost`: the comparison becomes the fact.
+void transferComparison(const BinaryOperator *BO, State &S) {
+  const ApiModel &M = S.Model;
+  ASTContext &Ctx = S.AST;
+  Environment &Env = S.Env;
+  Arena &A = Env.arena();
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *Sides[2] = {BO->getLHS(), BO->getRHS()};
+  for (int I = 0; I < 2; ++I) {
+    Value *V = valueThroughCasts(Sides[I], Env);
+    if (!V)
+      continue;
+    const Expr *Other = Sides[1 - I];
+    BinaryOperatorKind SideOp = I == 0 ? Op : mirroredComparison(Op);
+    if (auto *One = dyn_cast_or_null<BoolValue>(V->getProperty(kCountIsOne))) {
+      Expr::EvalResult K;
+      if (Other->isValueDependent() ||
+          !Other->EvaluateAsInt(K, Ctx, Expr::SE_AllowSideEffects))
+        return;
+      Env.setValue(*BO, Env.arena().makeBoolValue(countRelation(
+                            SideOp, K.Val.getInt(), One->formula(), Env)));
+      return;
+    }
+    if (Op != BO_EQ && Op != BO_NE)
+      return;
+    // `kPinnedHost == a.memory_kind()`: the enumerator has a value too (see
+    // transferEnumerator), so the side that is not an enumerator may be
+    // the second one.
+    const EnumConstantDecl *E = enumerator(Other);
+    if (!E)
+      continue;
+    BoolValue *Fact = nullptr;
+    bool Matches = false;
+    if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu))))
+      Matches = M.isTpuPlatform(E);
+    else if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned))))
+      Matches = M.isPinnedHostMemoryKind(E);
+    if (!Fact)
+      continue;
+    const Formula *Eq = &Fact->formula();
+    if (!Matches) {
+      // Another enumerator: equal to it means not the one tracked.
+      const Formula &C = A.makeAtomRef(A.makeAtom());
+      Env.assume(A.makeImplies(C, A.makeNot(Fact->formula())));
+      Eq = &C;
+    }
+    Env.setValue(*BO, A.makeBoolValue(Op == BO_EQ ? *Eq : A.makeNot(*Eq)));
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+// Cases of one API role, and the transfer functions the table names.
+template <FnRole R> bool hasRole(const CallExpr &CE, State &S) {
+  return calleeHasRole(S.Model, CE, R);
+}
+void transferSingleDevicePredicate(const CallExpr *CE, State &S) {
+  transferPredicate(CE, S, kSingle);
+}
+void transferAddressablePredicate(const CallExpr *CE, State &S) {
+  transferPredicate(CE, S, kAddressable);
+}
+void transferDeviceCount(const CallExpr *CE, State &S) {
+  transferLinkedValue(CE, S, kSingle, kCountIsOne);
+}
+void transferPlatformOf(const CallExpr *CE, State &S) {
+  transferLinkedValue(CE, S, kTpu, kIsTpu);
+}
+void transferMemoryKindOf(const CallExpr *CE, State &S) {
+  transferLinkedValue(CE, S, kPinned, kIsPinned);
+}
+void transferNothing(const CallExpr *, State &) {}
+void transferRangeForDecl(const DeclStmt *D, State &S) {
+  const auto *VD = cast<VarDecl>(D->getSingleDecl());
+  if (const VarDecl *Range = S.Ctx.RangeFors.lookup(VD))
+    transferRangeForVar(S.Model, VD, Range, S);
+}
+
+StmtSwitch<State> makeTransferSwitch() {
+  StmtSwitch<State> Switch;
+  Switch
+      // Result<T>::value(), operator*, operator->
+      .caseOf<CallExpr>([](const CallExpr &CE,
+                           State &S) { return isResultUnwrap(S.Model, CE); },
+                        transferResultUnwrap)
+      // Array::is_single_device(), Sharding::is_single_device()
+      .caseOf<CallExpr>(hasRole<FnRole::SingleDevicePredicate>,
+                        transferSingleDevicePredicate)
+      // Device::is_addressable()
+      .caseOf<CallExpr>(hasRole<FnRole::AddressablePredicate>,
+                        transferAddressablePredicate)
+      // Array::num_devices(), Sharding::num_devices()
+      .caseOf<CallExpr>(hasRole<FnRole::DeviceCount>, transferDeviceCount)
+      // Array::platform(), Device::platform()
+      .caseOf<CallExpr>(hasRole<FnRole::PlatformOf>, transferPlatformOf)
+      // Array::memory_kind(), Sharding::memory_kind()
+      .caseOf<CallExpr>(hasRole<FnRole::MemoryKindOf>, transferMemoryKindOf)
+      // Array::sharding()
+      .caseOf<CallExpr>(hasRole<FnRole::ShardingOf>, transferShardingOf)
+      // Sharding::devices()
+      .caseOf<CallExpr>(hasRole<FnRole::DeviceListOf>, transferDeviceListOf)
+      // devices(), device_by_id()
+      .caseOf<CallExpr>(hasRole<FnRole::GlobalDeviceSource>,
+                        transferGlobalDevices)
+      // local_devices(), local_device_for()
+      .caseOf<CallExpr>(hasRole<FnRole::AddressableDeviceSource>,
+                        transferAddressableDevices)
+      // Array::addressable_shards(), Array::addressable_data(i)
+      .caseOf<CallExpr>(hasRole<FnRole::ShardsOf>, transferShardsOf)
+      // gather(), from_dlpack(), Sharding::single_device()
+      .caseOf<CallExpr>(hasRole<FnRole::SingleDeviceProducer>,
+                        transferSingleDeviceProducer)
+      // Other API calls (to_dlpack, cuda_array_interface) change nothing.
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return !S.Model.classify(CE.getDirectCallee()).empty();
+          },
+          transferNothing)
+      // *it, it->, *smart_ptr on device/array ranges
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return isDerefOperator(CE) && onRange(S.Model, CE);
+          },
+          transferRangeDeref)
+      // devs[i], devs.at(i), devs.begin(), devs.size(), devs.push_back(d)
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) { return onRange(S.Model, CE); },
+          transferRangeCall)
+      // a = b
+      .caseOf<CXXOperatorCallExpr>(
+          [](const CXXOperatorCallExpr &E, State &S) {
+            return assignsModelled(S.Model, E);
+          },
+          transferAssignment)
+      // a.mutate(), holder.reset()
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &) { return isNonConstMemberCall(CE); },
+          transferNonConstMemberCall)
+      // holder.array()
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return isZeroParamConstMemberCall(CE) &&
+                   hasModelledType(S.Model, CE);
+          },
+          transferConstGetter)
+      // make_array(), a helper returning a device
+      .caseOf<CallExpr>([](const CallExpr &CE,
+                           State &S) { return hasModelledType(S.Model, CE); },
+                        transferProducer)
+      // Array b(a), Device d = devs[3]
+      .caseOf<CXXConstructExpr>(
+          [](const CXXConstructExpr &E, State &S) {
+            return copiesModelled(S.Model, E);
+          },
+          transferCopy)
+      // MemoryKind::kPinnedHost, Platform::kTpu
+      .caseOf<DeclRefExpr>(
+          [](const DeclRefExpr &E, State &) {
+            return isa<EnumConstantDecl>(E.getDecl());
+          },
+          transferEnumerator)
+      // for (const Device &d : devices())
+      .caseOf<DeclStmt>(
+          [](const DeclStmt &D, State &) { return declaresRangeForVar(D); },
+          transferRangeForDecl)
+      // flag ? devices()[1] : local_devices()[0]
+      .caseOf<AbstractConditionalOperator>(transferConditional)
+      // a.num_devices() == 1, p == Platform::kTpu
+      .caseOf<BinaryOperator>(
+          [](const BinaryOperator &E, State &) { return E.isComparisonOp(); },
+          transferComparison);
+  return Switch;
+}
+
+} // namespace
+
+/// Cheap gate in front of the transfer table: only calls, constructions and
+/// comparisons can matter, and a call only when it involves the model.
+bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
+               const Environment &Env) {
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (!M.classify(CE->getDirectCallee()).empty())
+      return true;
+    if (M.classifyPointee(CE->getType()) != TypeRole::None)
+      return true;
+    if (const Expr *R = receiverOf(*CE)) {
+      if (M.classifyPointee(R->getType()) != TypeRole::None)
+        return true;
+      // A mutation of any holder invalidates its cached getters, if any.
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+      return MD && !MD->isConst() && !MD->isStatic() && !L.Accessors.empty();
+    }
+    return false;
+  }
+  if (const auto *CCE = dyn_cast<CXXConstructExpr>(S))
+    return CCE->getNumArgs() >= 1 &&
+           M.classify(CCE->getType()) != TypeRole::None;
+  // Only comparisons of a value that remembers a fact.
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||
+                                    valueThroughCasts(BO->getRHS(), Env));
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    return DS->isSingleDecl() && isa<VarDecl>(DS->getSingleDecl()) &&
+           cast<VarDecl>(DS->getSingleDecl())->isCXXForRangeDecl();
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return CO->isGLValue() && M.classify(CO->getType()) != TypeRole::None;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return isa<EnumConstantDecl>(DRE->getDecl()) &&
+           (M.isMemoryKindEnum(DRE->getType()) ||
+            M.isPlatformEnum(DRE->getType()));
+  return false;
+}
+
+const StmtSwitch<State> &transferSwitch() {
+  static const StmtSwitch<State> Switch = makeTransferSwitch();
+  return Switch;
+}
+
+} // namespace clang::interop::arraydevice

@@ -1,0 +1,247 @@
+//===--- DLPackEventCollector.cpp - the field model's judge ---------------===//
+
+#include "lib/dlpackfields/DLPackEventCollector.h"
+
+#include "lib/abi/DLPackTypes.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::interop {
+
+using namespace clang::dataflow;
+using namespace dlpackfield;
+
+bool DLPackEventCollector::mayReport(const Stmt *St, const Environment &Env) {
+  DryRun = true;
+  bool Any = !judge(St, Env).empty();
+  DryRun = false;
+  return Any;
+}
+
+llvm::SmallVector<DLPackEvent>
+DLPackEventCollector::judge(const Stmt *St, const Environment &Env) {
+  llvm::SmallVector<DLPackEvent> Out;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
+    if (!RC.AddressOnly.contains(AS))
+      accessed(AS, AS->getBase(), Env, Out);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
+    if (UO->getOpcode() == UO_Deref)
+      accessed(UO, UO->getSubExpr(), Env, Out);
+  } else if (const auto *Call = dyn_cast<CallExpr>(St)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    auto Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+    // The object argument of a member operator is not a memory argument.
+    called(Call, Callee, Args, Env, Out);
+  } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St)) {
+    if (!Ctor->getConstructor()->isCopyOrMoveConstructor())
+      called(Ctor, Ctor->getConstructor(),
+             llvm::ArrayRef(Ctor->getArgs(), Ctor->getNumArgs()), Env, Out);
+  } else if (const auto *ME = dyn_cast<MemberExpr>(St)) {
+    versionedAccess(ME, Env, Out);
+  }
+  return Out;
+}
+
+void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
+                                    const Environment &Env,
+                                    llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  Value *V = trackedValueOf(Base, Env);
+  if (!V || isLocal(V))
+    return;
+  if (hasProp(V, kDataTensor)) {
+    DLPackEvent E;
+    E.K = DLPackEvent::DataDeref;
+    E.Use = Use;
+    E.IsWrite = RC.WriteTargets.contains(Use);
+    dataFacts(E, *V, Env);
+    if (!E.Local)
+      Out.push_back(E);
+  } else if (hasProp(V, kStrides)) {
+    DLPackEvent E;
+    E.K = DLPackEvent::StridesDeref;
+    E.Use = Use;
+    E.FieldRead = readSiteOf(RC, V);
+    E.NonNullProven = propHolds(Env, V, kNull, /*Negated=*/true);
+    Out.push_back(E);
+  }
+}
+
+void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
+                                  llvm::ArrayRef<const Expr *> Args,
+                                  const Environment &Env,
+                                  llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *Arg = Args[I];
+    if (!Arg)
+      continue;
+    Value *V = trackedValueOf(Arg, Env);
+    if (V && !isLocal(V) && hasProp(V, kDataTensor)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::DataCallArg;
+      E.Use = Arg;
+      E.Call = Call;
+      E.Callee = Callee;
+      E.ArgIndex = I;
+      E.IsWrite = isCopyDestination(Callee, I);
+      dataFacts(E, *V, Env);
+      for (unsigned J = 0; J < Args.size(); ++J) {
+        if (J == I || !Args[J])
+          continue;
+        if (mentionsLayout(Args[J]))
+          E.CallPassesLayout = true;
+        // copy(dst, t->data, t->byte_offset, n): the callee adds it.
+        if (mentionsByteOffset(Args[J], Env))
+          E.OffsetApplied = true;
+      }
+      if (!E.Local)
+        Out.push_back(E);
+      continue;
+    }
+    tensorArgument(Call, Callee, I, Arg, Env, Out);
+  }
+}
+
+void DLPackEventCollector::tensorArgument(
+    const Expr *Call, const FunctionDecl *Callee, unsigned I, const Expr *Arg,
+    const Environment &Env, llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  if (!Callee || !RC.Compiled->Importers.matches(Callee))
+    return;
+  QualType T = Arg->IgnoreParenImpCasts()->getType();
+  DLPackRecord K = classifyDLPackPointee(T);
+  if (K != DLPackRecord::Tensor && !isManagedTensor(K))
+    return;
+  auto *PV =
+      dyn_cast_or_null<PointerValue>(Env.getValue(*stripIdentityCasts(Arg)));
+  if (!PV)
+    return;
+  auto *Rec = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+  Value *DT = deviceTypeValueOf(tensorRecordOf(Rec), Env);
+  if (!DT || isLocal(DT))
+    return;
+  for (const auto &P : DT->properties()) {
+    if (!P.getKey().starts_with(kDeviceEqPrefix))
+      continue;
+    auto *B = dyn_cast<BoolValue>(P.getValue());
+    if (!B || !holds(Env, B->formula()))
+      continue;
+    std::int64_t Raw;
+    if (P.getKey().drop_front(kDeviceEqPrefix.size()).getAsInteger(10, Raw))
+      continue;
+    DLPackEvent E;
+    E.K = DLPackEvent::TensorCallArg;
+    E.Use = Arg;
+    E.Call = Call;
+    E.Callee = Callee;
+    E.ArgIndex = I;
+    E.ProvenDeviceType = Raw;
+    E.DeviceCheck = RC.AtomSite.lookup(B);
+    E.FieldRead = readSiteOf(RC, DT);
+    Out.push_back(E);
+    return;
+  }
+}
+
+void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
+                                     const Environment &Env) {
+  E.FieldRead = readSiteOf(RC, &D);
+  E.OffsetApplied = propHolds(Env, &D, kDataOffset);
+  auto *TP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataTensor));
+  auto *R =
+      TP ? dyn_cast<RecordStorageLocation>(&TP->getPointeeLoc()) : nullptr;
+  if (R && RC.LocalRecords.contains(R))
+    E.Local = true;
+  if (R) {
+    // SAT queries dominate the diagnosis: ask only what can change a
+    // finding.
+    if (!E.OffsetApplied)
+      E.OffsetZeroProven =
+          propHolds(Env, fieldValue(R, DLPackField::ByteOffset, Env), kZero);
+    Value *T = deviceTypeValueOf(R, Env);
+    RecordStorageLocation *Dev = childRecordOf(R, DLPackField::Device);
+    auto *Guard =
+        Dev ? Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField))
+            : nullptr;
+    E.HostProven = isLocal(T) || propHolds(Env, T, kHost) ||
+                   (Guard && holds(Env, Guard->formula()));
+    E.DeviceTypeChecked =
+        hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
+    Value *St = fieldValue(R, DLPackField::Strides, Env);
+    E.StridesConsidered = isLocal(St) ||
+                          (St && RC.SeenStrides.contains(originOf(RC, St))) ||
+                          RC.SeenTensors.contains(R);
+    E.StridesNullProven =
+        isLocal(St) || (!E.StridesConsidered && propHolds(Env, St, kNull));
+  }
+  if (auto *MP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataManaged)))
+    if (auto *M = dyn_cast<RecordStorageLocation>(&MP->getPointeeLoc())) {
+      E.FromVersioned = true;
+      Value *F = fieldValue(M, DLPackField::Flags, Env);
+      E.FlagsNeverRead = !F || (!isLocal(F) && !hasProp(F, kFlags));
+      E.ReadOnlyClearProven =
+          isLocal(F) ||
+          (E.IsWrite && propHolds(Env, F, kReadOnly, /*Negated=*/true));
+    }
+}
+
+void DLPackEventCollector::versionedAccess(
+    const MemberExpr *ME, const Environment &Env,
+    llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (dlpackOwnerOf(FD) != DLPackRecord::ManagedTensorVersioned)
+    return;
+  DLPackField F = classifyDLPackField(FD);
+  if (F != DLPackField::DLTensor && F != DLPackField::Flags)
+    return;
+  if (RC.WriteChains.contains(ME))
+    return;
+  RecordStorageLocation *M = recordOfMemberBase(ME, Env);
+  if (!M || RC.LocalRecords.contains(M))
+    return;
+  // Tensors held in members or globals are checked where they were
+  // stored; accessors of a parameter leave the check to their caller.
+  const Expr *Root = ME->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<MemberExpr>(Root))
+    Root = Inner->getBase()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Root))
+    Root = UO->getSubExpr()->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Root))
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Root)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasGlobalStorage())
+        return;
+    if (RC.AccessorParams.contains(DRE->getDecl()))
+      return;
+  }
+  Value *Major = fieldValue(childRecordOf(M, DLPackField::Version),
+                            DLPackField::Major, Env);
+  DLPackEvent E;
+  E.K = DLPackEvent::VersionedAccess;
+  E.Use = ME;
+  if (isLocal(Major)) {
+    E.MajorChecked = true;
+  } else {
+    E.MajorChecked = propHolds(Env, Major, kMajorOk);
+    E.MajorAssertedOnly =
+        !E.MajorChecked && propHolds(Env, Major, kMajorAssertOk);
+    if (E.MajorAssertedOnly)
+      E.AssertCheck = RC.AtomSite.lookup(Major);
+  }
+  Out.push_back(E);
+}
+
+bool DLPackEventCollector::holds(const Environment &Env,
+                                 const Formula &F) const {
+  return DryRun || Env.proves(F);
+}
+
+bool DLPackEventCollector::propHolds(const Environment &Env, const Value *V,
+                                     llvm::StringRef Name, bool Negated) const {
+  if (DryRun)
+    return boolProp(V, Name) != nullptr;
+  return provesProp(Env, V, Name, Negated);
+}
+
+} // namespace clang::interop

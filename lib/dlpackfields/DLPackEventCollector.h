@@ -1,0 +1,65 @@
+//===--- DLPackEventCollector.h - the field model's judge -------*- C++ -*-===//
+//
+// Turns the DLPack field model's recorded states into events: after the
+// fixpoint, each statement that may have events is judged in the state of
+// its last visit (what a diagnosis pass over every block would see, without
+// that pass). Read-only: it asks the solver and never changes a state.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKEVENTCOLLECTOR_H
+#define INTEROP_LIB_DLPACKFIELDS_DLPACKEVENTCOLLECTOR_H
+
+#include "lib/dlpackfields/DLPackFieldEvents.h"
+#include "lib/dlpackfields/DLPackFieldValues.h"
+
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::interop {
+
+class DLPackEventCollector {
+public:
+  explicit DLPackEventCollector(dlpackfield::RunContext &RC) : RC(RC) {}
+
+  /// Whether St can have events in this state, without any SAT query: what
+  /// decides whether the state is kept for judge().
+  bool mayReport(const Stmt *St, const dataflow::Environment &Env);
+
+  /// The events at St, in the state after it.
+  llvm::SmallVector<DLPackEvent> judge(const Stmt *St,
+                                       const dataflow::Environment &Env);
+
+private:
+  void accessed(const Expr *Use, const Expr *Base,
+                const dataflow::Environment &Env,
+                llvm::SmallVectorImpl<DLPackEvent> &Out);
+
+  void called(const Expr *Call, const FunctionDecl *Callee,
+              llvm::ArrayRef<const Expr *> Args,
+              const dataflow::Environment &Env,
+              llvm::SmallVectorImpl<DLPackEvent> &Out);
+
+  void tensorArgument(const Expr *Call, const FunctionDecl *Callee, unsigned I,
+                      const Expr *Arg, const dataflow::Environment &Env,
+                      llvm::SmallVectorImpl<DLPackEvent> &Out);
+
+  void dataFacts(DLPackEvent &E, dataflow::Value &D,
+                 const dataflow::Environment &Env);
+
+  void versionedAccess(const MemberExpr *ME, const dataflow::Environment &Env,
+                       llvm::SmallVectorImpl<DLPackEvent> &Out);
+
+  /// Proofs are SAT queries; a dry run answers "maybe" without asking.
+  bool holds(const dataflow::Environment &Env,
+             const dataflow::Formula &F) const;
+  bool propHolds(const dataflow::Environment &Env, const dataflow::Value *V,
+                 llvm::StringRef Name, bool Negated = false) const;
+
+  bool DryRun = false;
+  dlpackfield::RunContext &RC;
+};
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_DLPACKFIELDS_DLPACKEVENTCOLLECTOR_H

@@ -1,0 +1,63 @@
+//===--- DLPackFieldConfig.h - options of the field model -------*- C++ -*-===//
+//
+// Every option that changes the DLPack field facts, its compiled form, and
+// the one recogniser the options drive in both the model and the syntactic
+// proofs: a host guard call (HostDeviceGuards).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDCONFIG_H
+#define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDCONFIG_H
+
+#include "lib/engine/FlowRunner.h"
+#include "lib/support/NameLists.h"
+
+#include "clang/AST/Expr.h"
+
+#include <string>
+#include <vector>
+
+namespace clang::interop {
+
+/// The model's configuration: what it needs to know beyond the DLPack ABI.
+struct DLPackFieldConfig {
+  /// Macros whose condition disappears under NDEBUG (`assert`, DCHECK...).
+  std::vector<std::string> DebugOnlyAssertMacros = {
+      "assert",    "DCHECK",    "DCHECK_EQ",
+      "DCHECK_NE", "DCHECK_LT", "DCHECK_LE",
+      "DCHECK_GT", "DCHECK_GE", "TORCH_INTERNAL_ASSERT_DEBUG_ONLY"};
+  /// Bool-returning functions of a device or tensor whose true result means
+  /// "host-accessible" (unanchored regexes over the function's name).
+  std::vector<std::string> HostDeviceGuards = {"[Hh]ost", "[Cc]pu", "CPU"};
+  /// Functions that import a tensor (a FunctionNameList): only
+  /// tensors passed to these get TensorCallArg events, so that no other call
+  /// pays for proving a device type.
+  std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
+  FlowBounds Bounds;
+  /// Try the syntactic proofs first (DLPackFieldSyntaxProofs.h): a function
+  /// they prove has nothing to report is not flow-analysed. Tests turn this off
+  /// to compare the two.
+  bool SyntacticProofs = true;
+
+  std::string key() const;
+};
+
+/// The parts of a DLPackFieldConfig compiled before use, once per
+/// configuration.
+struct DLPackFieldCompiled {
+  /// HostDeviceGuards, searched in the function's identifier.
+  FunctionNameList HostGuards;
+  FunctionNameList Importers;
+
+  static DLPackFieldCompiled compile(const DLPackFieldConfig &Config);
+};
+
+/// When E calls a host guard (a one-argument bool function whose name one of
+/// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
+/// device or tensor it tests; null otherwise.
+const Expr *hostGuardArgument(const CallExpr &E,
+                              const FunctionNameList &HostGuards);
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDCONFIG_H

@@ -1,0 +1,817 @@
+//===--- DLPackFieldModel.cpp - what is proven of DLPack fields -----------===//
+//
+// Reads like a table of contents: the per-function run, the recognisers and
+// helpers of the transfer functions, the transfer functions (one per
+// statement kind) and their table, then the analysis class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/dlpackfields/DLPackFieldModel.h"
+
+#include "lib/abi/DLPackTypes.h"
+#include "lib/engine/StmtSwitch.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace clang::interop {
+
+using namespace clang::dataflow;
+using namespace dlpackfield;
+
+DLPackFieldRun::DLPackFieldRun(const FunctionDecl &FD,
+                               const DLPackFieldConfig &Config,
+                               const DLPackFieldCompiled &Compiled) {
+  RC.Config = &Config;
+  RC.Compiled = &Compiled;
+}
+
+namespace {
+
+/// Versioned-tensor parameters used only to read their fields (as a
+/// member base, or in a NULL test).
+class AccessorParamFinder : public RecursiveASTVisitor<AccessorParamFinder> {
+public:
+  llvm::DenseMap<const ValueDecl *, unsigned> Uses, FieldUses;
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    if (P && (classifyDLPackPointee(P->getType()) ==
+                  DLPackRecord::ManagedTensorVersioned ||
+              classifyDLPackType(P->getType()) ==
+                  DLPackRecord::ManagedTensorVersioned))
+      ++Uses[P];
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    countField(ME->getBase());
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+    if (E->getCastKind() == CK_PointerToBoolean)
+      countField(E->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isEqualityOp()) {
+      countField(BO->getLHS());
+      countField(BO->getRHS());
+    }
+    return true;
+  }
+  void countField(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_Deref)
+        E = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      ++FieldUses[DRE->getDecl()];
+  }
+};
+
+/// What the transfer functions receive.
+struct FieldState {
+  Environment &Env;
+  RunContext &RC;
+  ASTContext &Ctx;
+};
+
+// Helpers that call each other.
+void markLocal(RecordStorageLocation *R, FieldState &S, int Depth = 0);
+/// A producer wrote field F (at Loc): what it holds, or every tracked field
+/// of the record it is, is the producer's own. False for a field the model
+/// does not track.
+bool markMemberLocal(DLPackField F, StorageLocation *Loc, QualType T,
+                     FieldState &S, int Depth);
+/// `Result` is `Base` moved by `Offset` (`base + n`, `&base[n]`): it points
+/// into the same tensor's data, with byte_offset added when `Offset`
+/// mentions it.
+void derivePointer(const Expr *Result, const Expr *Base, const Expr *Offset,
+                   FieldState &S);
+/// IsHostDevice(t->device): the call's value is the device's host-ness.
+bool hostGuard(const CallExpr *E, FieldState &S);
+/// A record built in this function: DLPack records in it are a producer's.
+void createdHere(RecordStorageLocation *R, FieldState &S, int Depth = 0);
+
+//===----------------------------------------------------------------------===//
+// Transfer functions and their helpers
+//===----------------------------------------------------------------------===//
+
+/// The scalar fields whose values carry the model's facts.
+bool isTrackedField(DLPackField F) {
+  switch (F) {
+  case DLPackField::Data:
+  case DLPackField::Strides:
+  case DLPackField::ByteOffset:
+  case DLPackField::DeviceType:
+  case DLPackField::Major:
+  case DLPackField::Flags:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Marks V as the value of a field (Marker) and gives it the atoms the
+/// model's conditions constrain, once.
+void markField(Value &V, llvm::StringRef Marker,
+               std::initializer_list<llvm::StringRef> Atoms, Environment &Env) {
+  if (V.getProperty(Marker))
+    return;
+  V.setProperty(Marker, Env.getBoolLiteralValue(true));
+  for (llvm::StringRef A : Atoms)
+    atomProp(V, A, Env);
+}
+
+void initFieldValue(Value &V, DLPackField F, const MemberExpr *ME,
+                    const Expr *Site, FieldState &S) {
+  Environment &Env = S.Env;
+  if (isLocal(&V))
+    return;
+  switch (F) {
+  case DLPackField::Data:
+    if (!V.getProperty(kDataTensor)) {
+      RecordStorageLocation *R = recordOfMemberBase(ME, Env);
+      if (!R)
+        return;
+      V.setProperty(kDataTensor, Env.create<PointerValue>(*R));
+      V.setProperty(kDataOffset, Env.getBoolLiteralValue(false));
+      // t->dl_tensor.data of a versioned managed tensor.
+      if (const auto *Inner =
+              dyn_cast<MemberExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (classifyDLPackField(dyn_cast<FieldDecl>(Inner->getMemberDecl())) ==
+                DLPackField::DLTensor &&
+            dlpackOwnerOf(cast<FieldDecl>(Inner->getMemberDecl())) ==
+                DLPackRecord::ManagedTensorVersioned)
+          if (RecordStorageLocation *M = recordOfMemberBase(Inner, Env))
+            V.setProperty(kDataManaged, Env.create<PointerValue>(*M));
+    }
+    break;
+  case DLPackField::Strides:
+    markField(V, kStrides, {kNull}, Env);
+    break;
+  case DLPackField::ByteOffset:
+    markField(V, kByteOffset, {kZero}, Env);
+    break;
+  case DLPackField::DeviceType:
+    markField(V, kDeviceType, {kHost}, Env);
+    break;
+  case DLPackField::Major:
+    markField(V, kMajor, {kMajorOk, kMajorAssertOk}, Env);
+    break;
+  case DLPackField::Flags:
+    markField(V, kFlags, {kReadOnly}, Env);
+    break;
+  default:
+    return;
+  }
+  S.RC.ReadSite.try_emplace(&V, Site);
+}
+
+Value *cloneTracked(Value &V, QualType NewType, FieldState &S) {
+  Environment &Env = S.Env;
+  Value *New = nullptr;
+  if (isa<PointerValue>(V)) {
+    if (!NewType->isPointerType())
+      return nullptr;
+    New = &Env.create<PointerValue>(
+        Env.createStorageLocation(NewType->getPointeeType()));
+  } else if (isa<IntegerValue>(V)) {
+    New = &Env.create<IntegerValue>();
+  } else {
+    return nullptr;
+  }
+  for (const auto &P : V.properties())
+    New->setProperty(P.getKey(), *P.getValue());
+  S.RC.Origin[New] = originOf(S.RC, &V);
+  return New;
+}
+
+void propagate(const Expr *To, const Expr *From, FieldState &S) {
+  Environment &Env = S.Env;
+  if (!To->isPRValue())
+    return;
+  QualType T = To->getType();
+  if (!T->isPointerType() && !T->isIntegralOrEnumerationType())
+    return;
+  Value *V = trackedValueOf(From, Env);
+  if (!V || Env.getValue(*To) == V)
+    return;
+  Value *Existing = Env.getValue(*To);
+  // A clone made on an earlier visit of this element already carries V's
+  // facts; making another would only grow the state.
+  if (Existing && originOf(S.RC, Existing) == originOf(S.RC, V) &&
+      isTracked(Existing))
+    return;
+  // Keep the value itself when its kind fits, so that identity (and with it
+  // every fact) survives `int64_t *s = (int64_t *)t->strides;`.
+  bool SameKind = (isa<PointerValue>(V) && T->isPointerType()) ||
+                  (isa<IntegerValue>(V) && T->isIntegralOrEnumerationType());
+  if (!SameKind)
+    return;
+  if (isa<PointerValue>(V) &&
+      cast<PointerValue>(V)->getPointeeLoc().getType().getCanonicalType() !=
+          T->getPointeeType().getCanonicalType()) {
+    if (Value *C = cloneTracked(*V, T, S))
+      Env.setValue(*To, *C);
+    return;
+  }
+  Env.setValue(*To, *V);
+}
+
+void noteStridesSeen(const Expr *E, FieldState &S) {
+  Environment &Env = S.Env;
+  if (Value *V = trackedValueOf(E, Env))
+    if (hasProp(V, kStrides))
+      S.RC.SeenStrides.insert(originOf(S.RC, V));
+}
+
+void markFieldLocal(StorageLocation *Loc, QualType T, FieldState &S) {
+  Environment &Env = S.Env;
+  if (!Loc)
+    return;
+  Value *New = Env.createValue(T);
+  if (!New)
+    return;
+  New->setProperty(kLocal, Env.getBoolLiteralValue(true));
+  Env.setValue(*Loc, *New);
+}
+
+void markLocal(RecordStorageLocation *R, FieldState &S, int Depth) {
+  if (!R || Depth > 3)
+    return;
+  for (auto [D, Loc] : R->children()) {
+    const auto *FD = dyn_cast<FieldDecl>(D);
+    if (!Loc || !FD)
+      continue;
+    markMemberLocal(classifyDLPackField(FD), Loc, FD->getType(), S, Depth + 1);
+  }
+}
+
+bool markMemberLocal(DLPackField F, StorageLocation *Loc, QualType T,
+                     FieldState &S, int Depth) {
+  if (isTrackedField(F)) {
+    markFieldLocal(Loc, T, S);
+    return true;
+  }
+  if (F == DLPackField::Device || F == DLPackField::DLTensor ||
+      F == DLPackField::Version) {
+    markLocal(dyn_cast_or_null<RecordStorageLocation>(Loc), S, Depth);
+    return true;
+  }
+  return false;
+}
+
+void assignment(const Expr *LHS, FieldState &S) {
+  Environment &Env = S.Env;
+  markWriteChain(LHS, S.RC);
+  const Expr *L = LHS->IgnoreParenImpCasts();
+  // A producer writing its own tensor: t->data = ..., mt->version = ...
+  if (const auto *ME = dyn_cast<MemberExpr>(L)) {
+    if (markMemberLocal(dlpackFieldOfMember(ME), Env.getStorageLocation(*ME),
+                        ME->getType(), S, /*Depth=*/0))
+      return;
+  }
+  // *mt = ..., tensor = other: a whole DLPack record written.
+  if (classifyDLPackType(L->getType()) != DLPackRecord::None)
+    markLocal(
+        dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*L)), S);
+}
+
+BoolValue *deviceEquals(Value &T, std::int64_t K, const Expr *Site,
+                        FieldState &S) {
+  Environment &Env = S.Env;
+  std::string Name = (kDeviceEqPrefix + llvm::Twine(K)).str();
+  if (BoolValue *B = boolProp(&T, Name))
+    return B;
+  BoolValue &Eq = Env.makeAtomicBoolValue();
+  Arena &A = Env.arena();
+  DataflowAnalysisContext &DACtx = Env.getDataflowAnalysisContext();
+  // device_type == K decides whether the memory is host-accessible...
+  BoolValue &Host = atomProp(T, kHost, Env);
+  DACtx.addInvariant(A.makeImplies(
+      Eq.formula(), isHostAccessibleDeviceType(K) ? Host.formula()
+                                                  : A.makeNot(Host.formula())));
+  // ...and excludes every other value compared so far.
+  for (const auto &P : T.properties())
+    if (P.getKey().starts_with(kDeviceEqPrefix))
+      if (auto *Other = dyn_cast<BoolValue>(P.getValue()))
+        DACtx.addInvariant(
+            A.makeNot(A.makeAnd(Eq.formula(), Other->formula())));
+  T.setProperty(Name, Eq);
+  S.RC.AtomSite.try_emplace(&Eq, Site);
+  return &Eq;
+}
+
+BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
+  Environment &Env = S.Env;
+  ASTContext &Ctx = S.Ctx;
+  BinaryOperatorKind Op = E->getOpcode();
+  const Expr *LHS = E->getLHS(), *RHS = E->getRHS();
+  Value *LV = trackedValueOf(LHS, Env);
+  Value *RV = trackedValueOf(RHS, Env);
+  if ((!LV || isLocal(LV)) && RV && !isLocal(RV)) {
+    std::swap(LHS, RHS);
+    std::swap(LV, RV);
+    Op = mirroredComparison(Op);
+  }
+  if (!LV || isLocal(LV))
+    return nullptr;
+  auto Result = [&](BoolValue &B, bool Positive) -> BoolValue * {
+    return Positive ? &B : &Env.makeNot(B);
+  };
+  std::optional<llvm::APSInt> C = integerConstant(RHS, Ctx);
+
+  if (hasProp(LV, kStrides) && isNullConstant(RHS, Ctx)) {
+    if (Op != BO_EQ && Op != BO_NE)
+      return nullptr;
+    return Result(atomProp(*LV, kNull, Env), Op == BO_EQ);
+  }
+  if (hasProp(LV, kByteOffset) && C && C->isZero()) {
+    BoolValue &Z = atomProp(*LV, kZero, Env);
+    switch (Op) {
+    case BO_EQ:
+    case BO_LE: // unsigned
+      return &Z;
+    case BO_NE:
+    case BO_GT:
+      return &Env.makeNot(Z);
+    default:
+      return nullptr;
+    }
+  }
+  if (hasProp(LV, kDeviceType) && C && (Op == BO_EQ || Op == BO_NE))
+    return Result(*deviceEquals(*LV, C->getExtValue(), E, S), Op == BO_EQ);
+  if (hasProp(LV, kMajor)) {
+    // The comparison is read as "is major the supported version": its truth
+    // for major == DLPACK_MAJOR_VERSION (1) decides the polarity. Against a
+    // non-constant bound, ==, <= and >= accept and the others reject.
+    bool AcceptsSupported =
+        C ? evaluateComparison<std::int64_t>(Op, 1, C->getExtValue())
+          : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+    bool InAssert = isInMacroExpansion(E->getBeginLoc(), Ctx.getSourceManager(),
+                                       Ctx.getLangOpts(),
+                                       S.RC.Config->DebugOnlyAssertMacros);
+    BoolValue &Ok = atomProp(*LV, InAssert ? kMajorAssertOk : kMajorOk, Env);
+    if (InAssert)
+      S.RC.AtomSite.try_emplace(LV, E);
+    return Result(Ok, AcceptsSupported);
+  }
+  if (hasProp(LV, kReadOnlyBit) && C && C->isZero() &&
+      (Op == BO_EQ || Op == BO_NE))
+    return Result(atomProp(*LV, kNonZero, Env), Op == BO_NE);
+  return nullptr;
+}
+
+BoolValue *truthValue(Value &V, FieldState &S) {
+  Environment &Env = S.Env;
+  if (isLocal(&V))
+    return nullptr;
+  if (hasProp(&V, kStrides))
+    return &Env.makeNot(atomProp(V, kNull, Env));
+  if (hasProp(&V, kByteOffset))
+    return &Env.makeNot(atomProp(V, kZero, Env));
+  if (hasProp(&V, kReadOnlyBit))
+    return &atomProp(V, kNonZero, Env);
+  return nullptr;
+}
+
+void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
+  Environment &Env = S.Env;
+  switch (E->getCastKind()) {
+  case CK_LValueToRValue: {
+    const auto *ME = dyn_cast<MemberExpr>(E->getSubExpr()->IgnoreParens());
+    if (!ME)
+      return;
+    DLPackField F = dlpackFieldOfMember(ME);
+    if (!isTrackedField(F))
+      return;
+    StorageLocation *Loc = Env.getStorageLocation(*ME);
+    if (!Loc)
+      return;
+    Value *V = Env.getValue(*Loc);
+    if (!V) {
+      V = Env.createValue(ME->getType());
+      if (!V)
+        return;
+      Env.setValue(*Loc, *V);
+    }
+    if (Env.getValue(*E) != V)
+      Env.setValue(*E, *V);
+    initFieldValue(*V, F, ME, E, S);
+    return;
+  }
+  case CK_PointerToBoolean:
+  case CK_IntegralToBoolean:
+    if (Value *V = trackedValueOf(E->getSubExpr(), Env))
+      if (BoolValue *B = truthValue(*V, S))
+        Env.setValue(*E, *B);
+    return;
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_IntegralCast:
+    propagate(E, E->getSubExpr(), S);
+    return;
+  default:
+    return;
+  }
+}
+
+void transferExplicitCast(const ExplicitCastExpr *E, FieldState &S) {
+  switch (E->getCastKind()) {
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_IntegralCast:
+    propagate(E, E->getSubExpr(), S);
+    return;
+  case CK_PointerToBoolean:
+  case CK_IntegralToBoolean:
+    if (Value *V = trackedValueOf(E->getSubExpr(), S.Env))
+      if (BoolValue *B = truthValue(*V, S))
+        S.Env.setValue(*E, *B);
+    return;
+  default:
+    return;
+  }
+}
+
+void transferBinaryOperator(const BinaryOperator *E, FieldState &S) {
+  Environment &Env = S.Env;
+  BinaryOperatorKind Op = E->getOpcode();
+  if (E->isComparisonOp()) {
+    if (BoolValue *B = comparisonValue(E, S))
+      Env.setValue(*E, *B);
+    return;
+  }
+  if (E->isAssignmentOp()) {
+    assignment(E->getLHS(), S);
+    // p += t->byte_offset on a pointer derived from data.
+    if ((Op == BO_AddAssign || Op == BO_SubAssign) &&
+        E->getLHS()->getType()->isPointerType()) {
+      Value *P = trackedValueOf(E->getLHS(), Env);
+      StorageLocation *Loc = Env.getStorageLocation(*E->getLHS());
+      if (P && Loc && hasProp(P, kDataTensor))
+        if (Value *New = cloneTracked(*P, E->getLHS()->getType(), S)) {
+          if (mentionsByteOffset(E->getRHS(), Env))
+            New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+          Env.setValue(*Loc, *New);
+        }
+    }
+    return;
+  }
+  if ((Op == BO_Add || Op == BO_Sub) && E->getType()->isPointerType()) {
+    // base + offset, in either order.
+    const Expr *Ptr = E->getLHS(), *Int = E->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Int);
+    derivePointer(E, Ptr, Int, S);
+    return;
+  }
+  if (Op == BO_And) {
+    // flags & DLPACK_FLAG_BITMASK_READ_ONLY
+    const Expr *Flags = E->getLHS(), *Mask = E->getRHS();
+    Value *F = trackedValueOf(Flags, Env);
+    if (!F || !hasProp(F, kFlags)) {
+      std::swap(Flags, Mask);
+      F = trackedValueOf(Flags, Env);
+    }
+    if (!F || !hasProp(F, kFlags) || isLocal(F))
+      return;
+    std::optional<llvm::APSInt> K = integerConstant(Mask, S.Ctx);
+    if (!K || !(K->getZExtValue() & 1u))
+      return;
+    if (Value *Existing = Env.getValue(*E))
+      if (hasProp(Existing, kReadOnlyBit))
+        return;
+    IntegerValue &Bit = Env.create<IntegerValue>();
+    Bit.setProperty(kReadOnlyBit, Env.getBoolLiteralValue(true));
+    BoolValue &NZ = atomProp(Bit, kNonZero, Env);
+    BoolValue &RO = atomProp(*F, kReadOnly, Env);
+    Arena &A = Env.arena();
+    // Zero means READ_ONLY is clear; with the bare READ_ONLY mask, non-zero
+    // means it is set.
+    Env.assume(K->getZExtValue() == 1 ? A.makeEquals(NZ.formula(), RO.formula())
+                                      : A.makeImplies(A.makeNot(NZ.formula()),
+                                                      A.makeNot(RO.formula())));
+    Env.setValue(*E, Bit);
+  }
+}
+
+void derivePointer(const Expr *Result, const Expr *Base, const Expr *Offset,
+                   FieldState &S) {
+  Environment &Env = S.Env;
+  Value *P = trackedValueOf(Base, Env);
+  if (!P || !hasProp(P, kDataTensor))
+    return;
+  if (Value *Existing = Env.getValue(*Result))
+    if (originOf(S.RC, Existing) == originOf(S.RC, P) && isTracked(Existing))
+      return;
+  if (Value *New = cloneTracked(*P, Result->getType(), S)) {
+    if (mentionsByteOffset(Offset, Env))
+      New->setProperty(kDataOffset, Env.getBoolLiteralValue(true));
+    Env.setValue(*Result, *New);
+  }
+}
+
+void transferUnaryOperator(const UnaryOperator *E, FieldState &S) {
+  Environment &Env = S.Env;
+  switch (E->getOpcode()) {
+  case UO_AddrOf: {
+    // &static_cast<char *>(t->data)[t->byte_offset]
+    const auto *AS =
+        dyn_cast<ArraySubscriptExpr>(E->getSubExpr()->IgnoreParens());
+    if (!AS)
+      return;
+    S.RC.AddressOnly.insert(AS);
+    derivePointer(E, AS->getBase(), AS->getIdx(), S);
+    return;
+  }
+  case UO_Deref:
+    noteStridesSeen(E->getSubExpr(), S);
+    return;
+  case UO_LNot:
+    // C: !p and !t->byte_offset have int type and no bool conversion.
+    if (!E->getSubExpr()->getType()->isBooleanType())
+      if (Value *V = trackedValueOf(E->getSubExpr(), Env))
+        if (BoolValue *B = truthValue(*V, S))
+          Env.setValue(*E, Env.makeNot(*B));
+    return;
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec:
+    markWriteChain(E->getSubExpr(), S.RC);
+    return;
+  default:
+    return;
+  }
+}
+
+void transferSubscript(const ArraySubscriptExpr *E, FieldState &S) {
+  noteStridesSeen(E->getBase(), S);
+}
+
+void transferCall(const CallExpr *E, FieldState &S) {
+  Environment &Env = S.Env;
+  const FunctionDecl *Callee = E->getDirectCallee();
+  for (const Expr *Arg : E->arguments()) {
+    noteStridesSeen(Arg, S);
+    if (RecordStorageLocation *R = tensorArgRecord(Arg, Env))
+      if (mayLookAtStrides(Callee, S.RC.StridesReaders))
+        S.RC.SeenTensors.insert(R);
+  }
+  if (hostGuard(E, S))
+    return;
+
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // A DLPack record assigned through its (implicit) operator=.
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      assignment(Op->getArg(0), S);
+    return;
+  }
+
+  // A reader of a device's type: int32_t device_type_of(const DLDevice &).
+  if (E->getNumArgs() == 1 && E->isPRValue() &&
+      E->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isBooleanType()) {
+    const Expr *Arg = E->getArg(0)->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
+      if (CE->getNumArgs() == 1)
+        Arg = CE->getArg(0)->IgnoreImplicit();
+    if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device) {
+      auto *Dev =
+          dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
+      StorageLocation *Loc = childOf(Dev, DLPackField::DeviceType);
+      if (!Loc)
+        return;
+      Value *V = Env.getValue(*Loc);
+      if (!V) {
+        QualType T = Loc->getType();
+        V = Env.createValue(T);
+        if (!V)
+          return;
+        Env.setValue(*Loc, *V);
+      }
+      if (!isa<IntegerValue>(V))
+        return;
+      if (!isLocal(V) && !hasProp(V, kDeviceType)) {
+        V->setProperty(kDeviceType, Env.getBoolLiteralValue(true));
+        atomProp(*V, kHost, Env);
+        S.RC.ReadSite.try_emplace(V, E);
+      }
+      if (Env.getValue(*E) != V)
+        Env.setValue(*E, *V);
+    }
+  }
+}
+
+bool hostGuard(const CallExpr *E, FieldState &S) {
+  Environment &Env = S.Env;
+  const Expr *Arg = hostGuardArgument(*E, S.RC.Compiled->HostGuards);
+  if (!Arg)
+    return false;
+  RecordStorageLocation *Dev = nullptr;
+  if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
+    Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
+  else
+    Dev = childRecordOf(tensorArgRecord(Arg, Env), DLPackField::Device);
+  if (!Dev)
+    return false;
+  auto *Host = Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField));
+  if (!Host) {
+    Host = &Env.makeAtomicBoolValue();
+    Env.setValue(Dev->getSyntheticField(kDeviceHostField), *Host);
+  }
+  S.RC.GuardSite.try_emplace(Dev, E);
+  Env.setValue(*E, *Host);
+  return true;
+}
+
+void transferConstruct(const CXXConstructExpr *E, FieldState &S) {
+  for (const Expr *Arg : E->arguments()) {
+    noteStridesSeen(Arg, S);
+    if (RecordStorageLocation *R = tensorArgRecord(Arg, S.Env))
+      if (mayLookAtStrides(E->getConstructor(), S.RC.StridesReaders))
+        S.RC.SeenTensors.insert(R);
+  }
+  if (!E->getConstructor()->isCopyOrMoveConstructor() && E->isPRValue() &&
+      E->getType()->isRecordType())
+    createdHere(&S.Env.getResultObjectLocation(*E), S);
+}
+
+void transferInitList(const InitListExpr *E, FieldState &S) {
+  if (E->isSemanticForm() && E->isPRValue() && E->getType()->isRecordType())
+    createdHere(&S.Env.getResultObjectLocation(*E), S);
+}
+
+void transferNew(const CXXNewExpr *E, FieldState &S) {
+  // new DLManagedTensorVersioned (no initialiser): a producer's own tensor.
+  if (auto *PV = S.Env.get<PointerValue>(*E))
+    createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S);
+}
+
+void createdHere(RecordStorageLocation *R, FieldState &S, int Depth) {
+  // A record built in this function: DLPack records in it (itself, or
+  // members like ExportBlock::managed) are the producer's own.
+  if (!R || Depth > 2)
+    return;
+  if (classifyDLPackType(R->getType()) != DLPackRecord::None) {
+    S.RC.LocalRecords.insert(R);
+    if (RecordStorageLocation *T = tensorRecordOf(R))
+      S.RC.LocalRecords.insert(T);
+    markLocal(R, S);
+    return;
+  }
+  for (auto [D, Loc] : R->children())
+    if (auto *Child = dyn_cast_or_null<RecordStorageLocation>(Loc))
+      createdHere(Child, S, Depth + 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+const StmtSwitch<FieldState> &transferSwitch() {
+  static const StmtSwitch<FieldState> Switch =
+      StmtSwitch<FieldState>()
+          // Field reads (t->data), bool conversions, implicit pointer and
+          // integer conversions.
+          .caseOf<ImplicitCastExpr>(transferImplicitCast)
+          // static_cast<float *>(t->data), (int)t->device.device_type
+          .caseOf<ExplicitCastExpr>(transferExplicitCast)
+          // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
+          .caseOf<BinaryOperator>(transferBinaryOperator)
+          // &p[byte_offset], C's !p, ++/-- targets, *strides.
+          .caseOf<UnaryOperator>(transferUnaryOperator)
+          // strides[i] marks the strides as looked at.
+          .caseOf<ArraySubscriptExpr>(transferSubscript)
+          // Host guards (IsHostDevice(t->device)), device-type readers,
+          // strides passed on, DLPack records assigned.
+          .caseOf<CallExpr>(transferCall)
+          // Strides passed on; a record built here is a producer's own.
+          .caseOf<CXXConstructExpr>(transferConstruct)
+          // DLTensor t = {...}: a producer's own tensor.
+          .caseOf<InitListExpr>(transferInitList)
+          // new DLManagedTensorVersioned: also a producer's own tensor.
+          .caseOf<CXXNewExpr>(transferNew);
+  return Switch;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+
+DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
+                                   DLPackFieldRun &Run)
+    : DataflowAnalysis(Ctx), RC(Run.RC) {
+  if (const FunctionDecl *FD = Env.getCurrentFunc()) {
+    AccessorParamFinder Finder;
+    Finder.TraverseStmt(FD->getBody());
+    for (auto [P, N] : Finder.Uses)
+      if (Finder.FieldUses.lookup(P) >= N)
+        RC.AccessorParams.insert(P);
+  }
+  Run.Collector = std::make_unique<DLPackEventCollector>(RC);
+  RC.Collector = Run.Collector.get();
+  // A host-ness guard over a device (IsHostDevice(t->device)) may name no
+  // field at all, so its result lives on the DLDevice record itself.
+  QualType BoolTy = Ctx.BoolTy;
+  Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
+      [BoolTy](QualType T) -> llvm::StringMap<QualType> {
+        if (classifyDLPackType(T) == DLPackRecord::Device)
+          return {{kDeviceHostField, BoolTy}};
+        return {};
+      });
+}
+
+void DLPackFieldModel::transfer(const CFGElement &Elt, NoopLattice &,
+                                Environment &Env) {
+  std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>();
+  if (!CS)
+    return;
+  FieldState S{Env, RC, getASTContext()};
+  transferSwitch()(*CS->getStmt(), S);
+  // The state after a statement that may have events, for judgeRecorded().
+  if (RC.Collector)
+    Recorded.record(CS->getStmt(), Env,
+                    RC.Collector->mayReport(CS->getStmt(), Env));
+}
+
+void DLPackFieldModel::transferBranch(bool Branch, const Stmt *Cond,
+                                      NoopLattice &, Environment &Env) {
+  const auto *E = dyn_cast_or_null<Expr>(Cond);
+  if (!E || E->getType()->isBooleanType())
+    return;
+  Value *V = trackedValueOf(E, Env);
+  if (!V)
+    return;
+  BoolValue *IsFalse = nullptr;
+  if (hasProp(V, kStrides))
+    IsFalse = &atomProp(*V, kNull, Env);
+  else if (hasProp(V, kByteOffset))
+    IsFalse = &atomProp(*V, kZero, Env);
+  else if (hasProp(V, kReadOnlyBit))
+    IsFalse = &Env.makeNot(atomProp(*V, kNonZero, Env));
+  if (!IsFalse)
+    return;
+  Env.assume(Branch ? Env.arena().makeNot(IsFalse->formula())
+                    : IsFalse->formula());
+}
+
+void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,
+                            const Value &V2, const Environment &E2,
+                            Value &Joined, Environment &JoinedEnv) {
+  for (llvm::StringRef Marker : {kStrides, kByteOffset, kDeviceType, kMajor,
+                                 kFlags, kLocal, kReadOnlyBit}) {
+    Value *M1 = V1.getProperty(Marker), *M2 = V2.getProperty(Marker);
+    if (M1 && M2)
+      Joined.setProperty(Marker, *M1);
+  }
+  for (llvm::StringRef Name : {kNull, kZero, kHost, kMajorOk, kMajorAssertOk,
+                               kReadOnly, kNonZero, kDataOffset}) {
+    BoolValue *B1 = boolProp(&V1, Name), *B2 = boolProp(&V2, Name);
+    if (!B1 || !B2)
+      continue;
+    // Copies of one value share their facts: no new atom, no constraint
+    // for the solver.
+    if (B1 == B2) {
+      Joined.setProperty(Name, *B1);
+      continue;
+    }
+    Arena &A = JoinedEnv.arena();
+    BoolValue &J = JoinedEnv.makeAtomicBoolValue();
+    const Formula &JF = J.formula();
+    JoinedEnv.assume(
+        A.makeOr(A.makeAnd(A.makeAtomRef(E1.getFlowConditionToken()),
+                           A.makeEquals(JF, B1->formula())),
+                 A.makeAnd(A.makeAtomRef(E2.getFlowConditionToken()),
+                           A.makeEquals(JF, B2->formula()))));
+    Joined.setProperty(Name, J);
+  }
+  // The tensor a data pointer belongs to survives a join only when both
+  // sides agree.
+  for (llvm::StringRef Name : {kDataTensor, kDataManaged}) {
+    auto *P1 = dyn_cast_or_null<PointerValue>(V1.getProperty(Name));
+    auto *P2 = dyn_cast_or_null<PointerValue>(V2.getProperty(Name));
+    if (P1 && P2 && &P1->getPointeeLoc() == &P2->getPointeeLoc())
+      Joined.setProperty(Name, *P1);
+  }
+  if (const Expr *Site = readSiteOf(RC, &V1))
+    RC.ReadSite.try_emplace(&Joined, Site);
+}
+
+std::vector<DLPackEvent> DLPackFieldModel::judgeRecorded() {
+  std::vector<DLPackEvent> Out;
+  Recorded.forEach([&](const Stmt *St, const Environment &Env) {
+    for (DLPackEvent &E : RC.Collector->judge(St, Env))
+      Out.push_back(std::move(E));
+  });
+  Recorded.clear();
+  return Out;
+}
+
+} // namespace clang::interop

@@ -1,0 +1,235 @@
+//===--- DLPackFieldValues.cpp - what the field model keeps ---------------===//
+
+#include "lib/dlpackfields/DLPackFieldValues.h"
+
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::interop::dlpackfield {
+
+using namespace clang::dataflow;
+
+bool hasProp(const Value *V, llvm::StringRef Name) {
+  return V && V->getProperty(Name) != nullptr;
+}
+
+bool isLocal(const Value *V) { return hasProp(V, kLocal); }
+
+/// A value the model tracks (carries one of its markers).
+bool isTracked(const Value *V) {
+  return V && (hasProp(V, kDataTensor) || hasProp(V, kStrides) ||
+               hasProp(V, kByteOffset) || hasProp(V, kDeviceType) ||
+               hasProp(V, kMajor) || hasProp(V, kFlags) ||
+               hasProp(V, kReadOnlyBit) || hasProp(V, kLocal));
+}
+
+BoolValue *boolProp(const Value *V, llvm::StringRef Name) {
+  return V ? dyn_cast_or_null<BoolValue>(V->getProperty(Name)) : nullptr;
+}
+
+BoolValue &atomProp(Value &V, llvm::StringRef Name, Environment &Env) {
+  if (BoolValue *B = boolProp(&V, Name))
+    return *B;
+  BoolValue &A = Env.makeAtomicBoolValue();
+  V.setProperty(Name, A);
+  return A;
+}
+
+bool provesProp(const Environment &Env, const Value *V, llvm::StringRef Name,
+                bool Negated) {
+  BoolValue *B = boolProp(V, Name);
+  if (!B)
+    return false;
+  const Formula &F = B->formula();
+  return Env.proves(Negated ? Env.arena().makeNot(F) : F);
+}
+
+const Value *originOf(const RunContext &RC, const Value *V) {
+  auto It = RC.Origin.find(V);
+  return It == RC.Origin.end() ? V : It->second;
+}
+
+const Expr *readSiteOf(const RunContext &RC, const Value *V) {
+  return RC.ReadSite.lookup(originOf(RC, V));
+}
+
+/// The value the model tracks for E: the value of E after identity casts.
+Value *trackedValueOf(const Expr *E, const Environment &Env) {
+  if (!E)
+    return nullptr;
+  if (Value *V = Env.getValue(*E->IgnoreParens()))
+    if (isTracked(V))
+      return V;
+  const Expr *S = stripIdentityCasts(E);
+  if (!S)
+    return nullptr;
+  Value *V = Env.getValue(*S);
+  return isTracked(V) ? V : nullptr;
+}
+
+RecordStorageLocation *recordOfMemberBase(const MemberExpr *ME,
+                                          const Environment &Env) {
+  const Expr *Base = ME->getBase();
+  if (ME->isArrow()) {
+    if (auto *PV = Env.get<PointerValue>(*Base))
+      return dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+    if (auto *PV = dyn_cast_or_null<PointerValue>(
+            Env.getValue(*stripIdentityCasts(Base))))
+      return dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+    return nullptr;
+  }
+  return dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Base));
+}
+
+StorageLocation *childOf(const RecordStorageLocation *R, DLPackField F) {
+  if (!R)
+    return nullptr;
+  for (auto [D, Loc] : R->children())
+    if (classifyDLPackField(dyn_cast<FieldDecl>(D)) == F)
+      return Loc;
+  return nullptr;
+}
+
+RecordStorageLocation *childRecordOf(const RecordStorageLocation *R,
+                                     DLPackField F) {
+  return dyn_cast_or_null<RecordStorageLocation>(childOf(R, F));
+}
+
+Value *fieldValue(const RecordStorageLocation *R, DLPackField F,
+                  const Environment &Env) {
+  StorageLocation *L = childOf(R, F);
+  return L ? Env.getValue(*L) : nullptr;
+}
+
+/// The DLTensor record inside R (R itself for a DLTensor, dl_tensor for a
+/// managed tensor).
+RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R) {
+  if (!R)
+    return nullptr;
+  DLPackRecord K = classifyDLPackType(R->getType());
+  if (K == DLPackRecord::Tensor)
+    return R;
+  if (isManagedTensor(K))
+    return childRecordOf(R, DLPackField::DLTensor);
+  return nullptr;
+}
+
+Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
+                         const Environment &Env) {
+  RecordStorageLocation *Dev = childRecordOf(TensorRec, DLPackField::Device);
+  return fieldValue(Dev, DLPackField::DeviceType, Env);
+}
+
+/// True when E mentions byte_offset: the field itself, or a variable whose
+/// value was read from it (`size_t off = t->byte_offset; ... base + off`).
+bool mentionsByteOffset(const Expr *E, const Environment &Env) {
+  if (!E)
+    return false;
+  E = E->IgnoreParens();
+  if (dlpackFieldOfMember(E) == DLPackField::ByteOffset)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (hasProp(Env.getValue(*VD), kByteOffset))
+        return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsByteOffset(CE, Env))
+        return true;
+  return false;
+}
+
+/// True when E mentions the layout of a DLTensor (shape, ndim, strides,
+/// dtype), directly or through a local initialised from one.
+bool mentionsLayout(const Expr *E, int Depth) {
+  if (!E || Depth > 2)
+    return false;
+  E = E->IgnoreParens();
+  switch (dlpackFieldOfMember(E)) {
+  case DLPackField::Shape:
+  case DLPackField::NDim:
+  case DLPackField::Strides:
+  case DLPackField::DType:
+    return true;
+  default:
+    break;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && VD->getInit())
+        return mentionsLayout(VD->getInit(), Depth + 1);
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsLayout(CE, Depth))
+        return true;
+  return false;
+}
+
+/// True when FD has no body here (its behaviour is unknown) or its body
+/// reads the strides field: passing a tensor to it counts as looking at the
+/// strides (a compactness check in a helper).
+bool mayLookAtStrides(const FunctionDecl *FD,
+                      llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  if (!FD)
+    return true;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody())
+    return true;
+  auto It = Memo.find(Def);
+  if (It != Memo.end())
+    return It->second;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl())) ==
+          DLPackField::Strides)
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  Memo[Def] = F.Found;
+  return F.Found;
+}
+
+/// The tensor record a call argument designates: `t`, `&mt->dl_tensor`,
+/// `*t` passed by reference, a managed tensor's dl_tensor.
+RecordStorageLocation *tensorArgRecord(const Expr *Arg,
+                                       const Environment &Env) {
+  const Expr *S = stripIdentityCasts(Arg);
+  if (!S)
+    return nullptr;
+  QualType T = S->getType();
+  if (classifyDLPackPointee(T) != DLPackRecord::None) {
+    auto *PV = dyn_cast_or_null<PointerValue>(Env.getValue(*S));
+    return PV ? tensorRecordOf(
+                    dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()))
+              : nullptr;
+  }
+  if (classifyDLPackType(T) != DLPackRecord::None && S->isGLValue())
+    return tensorRecordOf(
+        dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*S)));
+  return nullptr;
+}
+
+/// Records the member chain on the left of an assignment as a write.
+void markWriteChain(const Expr *LHS, RunContext &RC) {
+  const Expr *E = LHS ? LHS->IgnoreParenImpCasts() : nullptr;
+  while (E) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      RC.WriteChains.insert(ME);
+      E = ME->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
+      RC.WriteTargets.insert(E);
+      return;
+    }
+    return;
+  }
+}
+
+} // namespace clang::interop::dlpackfield

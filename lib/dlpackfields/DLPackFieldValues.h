@@ -1,0 +1,177 @@
+//===--- DLPackFieldValues.h - what the field model keeps -------*- C++ -*-===//
+//
+// The vocabulary the DLPack field model's transfer functions
+// (DLPackFieldModel.cpp) and its event collector (DLPackEventCollector.cpp)
+// share: the properties the model attaches to values read from DLPack
+// fields, the side tables of one function's run (flow-insensitive facts and
+// note locations), and the recognisers that find a field's record in the
+// state. Internal to lib/dlpackfields/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDVALUES_H
+#define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDVALUES_H
+
+#include "lib/abi/DLPackFields.h"
+#include "lib/dlpackfields/DLPackFieldConfig.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/StorageLocation.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::interop {
+
+class DLPackEventCollector;
+
+namespace dlpackfield {
+
+using dataflow::BoolValue;
+using dataflow::Environment;
+using dataflow::RecordStorageLocation;
+using dataflow::StorageLocation;
+using dataflow::Value;
+
+//===----------------------------------------------------------------------===//
+// Properties attached to values read from DLPack fields
+//===----------------------------------------------------------------------===//
+
+// Marks a value this function stored itself (a producer's own tensor).
+inline constexpr llvm::StringLiteral kLocal = "interop.local";
+// `data`: the tensor it came from, whether byte_offset was added, and the
+// versioned managed tensor around it (for READ_ONLY).
+inline constexpr llvm::StringLiteral kDataTensor = "interop.data.tensor";
+inline constexpr llvm::StringLiteral kDataOffset = "interop.data.offset";
+inline constexpr llvm::StringLiteral kDataManaged = "interop.data.managed";
+// `strides` and its NULL atom.
+inline constexpr llvm::StringLiteral kStrides = "interop.strides";
+inline constexpr llvm::StringLiteral kNull = "interop.null";
+// `byte_offset` and its zero atom.
+inline constexpr llvm::StringLiteral kByteOffset = "interop.bo";
+inline constexpr llvm::StringLiteral kZero = "interop.zero";
+// `device_type`, its "host-accessible" atom and one atom per compared value
+// ("interop.dt.eq.2" is device_type == kDLCUDA).
+inline constexpr llvm::StringLiteral kDeviceType = "interop.dt";
+inline constexpr llvm::StringLiteral kHost = "interop.dt.host";
+// The synthetic field of a DLDevice record set by host-ness guards.
+inline constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
+inline constexpr llvm::StringLiteral kDeviceEqPrefix = "interop.dt.eq.";
+// `version.major`: supported (checked by code that stays in release builds)
+// and supported-by-assertion (checked only inside a debug-only macro).
+inline constexpr llvm::StringLiteral kMajor = "interop.major";
+inline constexpr llvm::StringLiteral kMajorOk = "interop.major.ok";
+inline constexpr llvm::StringLiteral kMajorAssertOk = "interop.major.aok";
+// `flags`, its READ_ONLY atom, and `flags & READ_ONLY` as an integer whose
+// non-zero-ness is an atom.
+inline constexpr llvm::StringLiteral kFlags = "interop.flags";
+inline constexpr llvm::StringLiteral kReadOnly = "interop.ro";
+inline constexpr llvm::StringLiteral kReadOnlyBit = "interop.robit";
+inline constexpr llvm::StringLiteral kNonZero = "interop.nz";
+
+bool hasProp(const Value *V, llvm::StringRef Name);
+
+bool isLocal(const Value *V);
+
+/// A value the model tracks (carries one of its markers).
+bool isTracked(const Value *V);
+
+BoolValue *boolProp(const Value *V, llvm::StringRef Name);
+
+BoolValue &atomProp(Value &V, llvm::StringRef Name, Environment &Env);
+
+bool provesProp(const Environment &Env, const Value *V, llvm::StringRef Name,
+                bool Negated = false);
+
+//===----------------------------------------------------------------------===//
+// Side tables of one run (flow-insensitive facts and note locations)
+//===----------------------------------------------------------------------===//
+
+struct RunContext {
+  const DLPackFieldConfig *Config = nullptr;
+  /// Judges statements into events (after the fixpoint).
+  DLPackEventCollector *Collector = nullptr;
+  /// Where each tracked value was first read.
+  llvm::DenseMap<const Value *, const Expr *> ReadSite;
+  /// Clones made for casts and arithmetic point back at the value read.
+  llvm::DenseMap<const Value *, const Value *> Origin;
+  /// Strides whose elements were read or that were passed on.
+  llvm::DenseSet<const Value *> SeenStrides;
+  /// Tensors passed to a function that may look at their strides.
+  llvm::DenseSet<const StorageLocation *> SeenTensors;
+  /// Which callees read the strides field (see mayLookAtStrides).
+  llvm::DenseMap<const FunctionDecl *, bool> StridesReaders;
+  /// HostDeviceGuards and ImportFunctions, compiled once per configuration.
+  const DLPackFieldCompiled *Compiled = nullptr;
+  /// Subscripts/derefs that are assignment targets.
+  llvm::DenseSet<const Expr *> WriteTargets;
+  /// Member expressions on the left of an assignment (producer writes).
+  llvm::DenseSet<const Expr *> WriteChains;
+  /// Subscripts under `&` (address arithmetic, not an access).
+  llvm::DenseSet<const Expr *> AddressOnly;
+  /// DLPack records created in this function (a producer's own).
+  llvm::DenseSet<const StorageLocation *> LocalRecords;
+  /// Versioned-tensor parameters the function only reads fields of (an
+  /// accessor: the version belongs to whoever hands the tensor in).
+  llvm::DenseSet<const ValueDecl *> AccessorParams;
+  /// The host-ness guard call on a device record.
+  llvm::DenseMap<const StorageLocation *, const Expr *> GuardSite;
+  /// The comparison that created a device-type or assertion atom.
+  llvm::DenseMap<const Value *, const Expr *> AtomSite;
+};
+
+const Value *originOf(const RunContext &RC, const Value *V);
+
+const Expr *readSiteOf(const RunContext &RC, const Value *V);
+
+//===----------------------------------------------------------------------===//
+// Recognisers
+//===----------------------------------------------------------------------===//
+
+/// The value the model tracks for E: the value of E after identity casts.
+Value *trackedValueOf(const Expr *E, const Environment &Env);
+
+RecordStorageLocation *recordOfMemberBase(const MemberExpr *ME,
+                                          const Environment &Env);
+
+StorageLocation *childOf(const RecordStorageLocation *R, DLPackField F);
+
+RecordStorageLocation *childRecordOf(const RecordStorageLocation *R,
+                                     DLPackField F);
+
+Value *fieldValue(const RecordStorageLocation *R, DLPackField F,
+                  const Environment &Env);
+
+/// The DLTensor record inside R (R itself for a DLTensor, dl_tensor for a
+/// managed tensor).
+RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R);
+
+Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
+                         const Environment &Env);
+
+/// True when E mentions byte_offset: the field itself, or a variable whose
+/// value was read from it (`size_t off = t->byte_offset; ... base + off`).
+bool mentionsByteOffset(const Expr *E, const Environment &Env);
+
+/// True when E mentions the layout of a DLTensor (shape, ndim, strides,
+/// dtype), directly or through a local initialised from one.
+bool mentionsLayout(const Expr *E, int Depth = 0);
+
+/// True when FD has no body here (its behaviour is unknown) or its body
+/// reads the strides field: passing a tensor to it counts as looking at the
+/// strides (a compactness check in a helper).
+bool mayLookAtStrides(const FunctionDecl *FD,
+                      llvm::DenseMap<const FunctionDecl *, bool> &Memo);
+
+/// The tensor record a call argument designates: `t`, `&mt->dl_tensor`,
+/// `*t` passed by reference, a managed tensor's dl_tensor.
+RecordStorageLocation *tensorArgRecord(const Expr *Arg, const Environment &Env);
+
+/// Records the member chain on the left of an assignment as a write.
+void markWriteChain(const Expr *LHS, RunContext &RC);
+
+} // namespace dlpackfield
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDVALUES_H

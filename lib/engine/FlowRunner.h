@@ -1,0 +1,246 @@
+//===--- FlowRunner.h - the bounded flow analysis ---------------*- C++ -*-===//
+//
+// Every flow-sensitive interop check runs its model through this header, so
+// that all of them share one engine (clang's dataflow framework), one set of
+// bounds, one cheap "should this function be analysed at all" step, and one
+// way of reporting a give-up. Models live beside it in lib/ (one per family of
+// facts); checks only call runFlowAnalysis() and turn results into
+// diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ENGINE_FLOWRUNNER_H
+#define INTEROP_LIB_ENGINE_FLOWRUNNER_H
+
+#include "lib/engine/JudgedFunctions.h"
+#include "lib/engine/SkipReason.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clang::interop {
+
+/// Bounds that keep one function's analysis from hanging clang-tidy or
+/// blowing up its memory. A function over a bound is skipped, never analysed
+/// partially.
+struct FlowBounds {
+  /// SAT solver iterations for the whole function (the framework's default is
+  /// 10^9, which can take minutes on pathological code). An iteration costs
+  /// tens of nanoseconds, so this bounds the solver to well under a second;
+  /// nested loops that copy modelled values need a few hundred thousand.
+  std::int64_t MaxSATIterations = 1'000'000;
+  /// Wall-clock backstop for one function, in milliseconds: formulas can
+  /// grow so large that building them, not solving them, takes the time.
+  /// Only pathological functions reach it (results are otherwise
+  /// deterministic); 0 disables it.
+  std::int64_t MaxMilliseconds = 10'000;
+  /// Basic-block visits before the fixpoint is abandoned.
+  std::int32_t MaxBlockVisits = 20'000;
+  /// Functions whose CFG has more blocks than this are not analysed at all.
+  unsigned MaxCFGBlocks = 2'000;
+
+  /// Every bound, for a configuration's cache key: results depend on each.
+  std::string key() const;
+};
+
+/// What one run of the flow analysis over a function produced: the
+/// diagnoser's results, or why the function was skipped.
+template <typename Diag> struct FlowResult {
+  SkipReason Skipped = SkipReason::None;
+  /// The framework's own message when Skipped is BuildFailed/BoundExceeded.
+  std::string Detail;
+  llvm::SmallVector<Diag> Diagnostics;
+};
+
+/// The state of each judged statement as of its last visit during the
+/// fixpoint. Once the fixpoint is reached that is the final state at the
+/// statement, so a model judges these instead of running a diagnosis pass,
+/// which re-transfers every block after the fixpoint.
+class LastVisitStates {
+public:
+  /// Keeps a fork of Env for St when `Judge` (something may be judged there
+  /// in this state); otherwise forgets what an earlier visit kept.
+  void record(const Stmt *St, const dataflow::Environment &Env, bool Judge) {
+    if (Judge)
+      States[St] = std::make_shared<dataflow::Environment>(Env.fork());
+    else if (auto It = States.find(St); It != States.end())
+      It->second = nullptr;
+  }
+  /// F(St, Env) for each state kept, in the order statements were first
+  /// recorded.
+  template <typename Fn> void forEach(Fn F) const {
+    for (const auto &[St, Env] : States)
+      if (Env)
+        F(St, *Env);
+  }
+  void clear() { States.clear(); }
+
+private:
+  llvm::MapVector<const Stmt *, std::shared_ptr<dataflow::Environment>> States;
+};
+
+/// Receives the final state of a block that leads to the function's exit.
+using ExitStateCallback = std::function<void(
+    const CFGBlock &, const dataflow::TypeErasedDataflowAnalysisState &)>;
+
+namespace detail {
+/// The framework's solver with the FlowBounds budget: its iteration limit,
+/// plus a deadline after which every query answers "timed out" (and the run
+/// is reported as over its bound).
+class BoundedSolver : public dataflow::Solver {
+public:
+  BoundedSolver(std::int64_t MaxIterations, std::int64_t MaxMilliseconds);
+  Result solve(llvm::ArrayRef<const dataflow::Formula *> Vals) override;
+  bool reachedLimit() const override {
+    return OutOfTime || Inner.reachedLimit();
+  }
+  bool outOfTime() const { return OutOfTime; }
+
+private:
+  dataflow::WatchedLiteralsSolver Inner;
+  std::chrono::steady_clock::time_point Deadline;
+  bool HasDeadline;
+  bool OutOfTime = false;
+};
+
+/// Maps an error from the framework to a skip reason and its message,
+/// consuming it.
+SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
+} // namespace detail
+
+/// Runs the analysis that `Make` builds (a dataflow::DataflowAnalysis
+/// subclass; `Make` receives the ASTContext and the initial Environment, so a
+/// model can carry configuration such as an API description) over FD within
+/// `Bounds`, and collects what `Diagnoser` reports. The CFG is built once and
+/// its size checked before the fixpoint. Never crashes on a give-up: the
+/// result says why it skipped instead.
+///
+/// `OnExit`, when given, is called after the fixpoint with the final state of
+/// each block that leaves the function (a return, a throw, falling off the
+/// end; blocks ending in a noreturn call are not exits), for models that judge
+/// what a function leaves behind, such as an owned resource never released.
+///
+/// `AfterRun`, when given, is called with the analysis after a successful
+/// fixpoint, while its environments are still alive and within the same SAT
+/// budget: models that record states during the fixpoint (instead of paying
+/// for diagnosis callbacks' extra pass over every block) query them there.
+template <typename AnalysisT, typename Diag, typename MakeFn>
+FlowResult<Diag>
+runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
+                    dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
+                    const FlowBounds &Bounds = {},
+                    ExitStateCallback OnExit = nullptr,
+                    std::function<void(AnalysisT &)> AfterRun = nullptr) {
+  FlowResult<Diag> Result;
+  Result.Skipped = whyNotAnalysable(FD);
+  if (Result.Skipped != SkipReason::None)
+    return Result;
+  llvm::Expected<dataflow::AdornedCFG> ACFG = dataflow::AdornedCFG::build(FD);
+  if (!ACFG) {
+    Result.Skipped = SkipReason::BuildFailed;
+    Result.Detail = llvm::toString(ACFG.takeError());
+    return Result;
+  }
+  unsigned Blocks = ACFG->getCFG().getNumBlockIDs();
+  if (Blocks > Bounds.MaxCFGBlocks) {
+    Result.Skipped = SkipReason::TooLarge;
+    Result.Detail = std::to_string(Blocks) + " CFG blocks";
+    return Result;
+  }
+  detail::BoundedSolver Solver(Bounds.MaxSATIterations, Bounds.MaxMilliseconds);
+  dataflow::DataflowAnalysisContext AnalysisContext(Solver);
+  dataflow::Environment Env(AnalysisContext, FD);
+  AnalysisT Analysis = Make(Ctx, Env);
+  using LatticeT = typename AnalysisT::Lattice;
+  auto Wrap = [&](dataflow::DiagnosisCallback<AnalysisT, Diag> CB)
+      -> std::function<void(
+          const CFGElement &,
+          const dataflow::TypeErasedDataflowAnalysisState &)> {
+    if (!CB)
+      return nullptr;
+    return [&Ctx, CB,
+            &Result](const CFGElement &Elt,
+                     const dataflow::TypeErasedDataflowAnalysisState &State) {
+      auto Found = CB(Elt, Ctx,
+                      dataflow::TransferStateForDiagnostics<LatticeT>(
+                          llvm::any_cast<const LatticeT &>(State.Lattice.Value),
+                          State.Env));
+      for (Diag &D : Found)
+        Result.Diagnostics.push_back(std::move(D));
+    };
+  };
+  dataflow::CFGEltCallbacksTypeErased Callbacks;
+  Callbacks.Before = Wrap(Diagnoser.Before);
+  Callbacks.After = Wrap(Diagnoser.After);
+  auto States = dataflow::runTypeErasedDataflowAnalysis(
+      *ACFG, Analysis, Env, Callbacks, Bounds.MaxBlockVisits);
+  llvm::Error Err = States ? llvm::Error::success() : States.takeError();
+  if (!Err && OnExit)
+    for (const CFGBlock *Pred : ACFG->getCFG().getExit().preds())
+      if (Pred && !Pred->hasNoReturnElement() && (*States)[Pred->getBlockID()])
+        OnExit(*Pred, *(*States)[Pred->getBlockID()]);
+  if (!Err && AfterRun)
+    AfterRun(Analysis);
+  if (!Err && Solver.outOfTime())
+    Err = llvm::createStringError(llvm::errc::interrupted,
+                                  "analysis took more than " +
+                                      std::to_string(Bounds.MaxMilliseconds) +
+                                      " ms (timed out)");
+  else if (!Err && Solver.reachedLimit())
+    Err = llvm::createStringError(llvm::errc::interrupted,
+                                  "SAT solver timed out");
+  if (Err) {
+    Result.Diagnostics.clear();
+    Result.Skipped =
+        detail::classifyFrameworkError(std::move(Err), Result.Detail);
+  }
+  return Result;
+}
+
+/// Runs `AnalysisT` (a dataflow::DataflowAnalysis subclass constructible from
+/// (ASTContext&, Environment&) or (ASTContext&)) over FD within `Bounds`, and
+/// collects what `Diagnoser` reports. Never crashes on a give-up: the result
+/// says why it skipped instead.
+template <typename AnalysisT, typename Diag>
+FlowResult<Diag>
+runFlowAnalysis(const FunctionDecl &FD, ASTContext &Ctx,
+                dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
+                const FlowBounds &Bounds = {}) {
+  return runFlowAnalysisWith<AnalysisT, Diag>(
+      FD, Ctx,
+      [](ASTContext &C, dataflow::Environment &Env) {
+        return dataflow::createAnalysis<AnalysisT>(C, Env);
+      },
+      std::move(Diagnoser), Bounds);
+}
+
+/// Convenience overload for a diagnoser that only runs after each element.
+template <typename AnalysisT, typename Diag>
+FlowResult<Diag>
+runFlowAnalysis(const FunctionDecl &FD, ASTContext &Ctx,
+                dataflow::DiagnosisCallback<AnalysisT, Diag> After,
+                const FlowBounds &Bounds = {}) {
+  return runFlowAnalysis<AnalysisT, Diag>(
+      FD, Ctx, dataflow::DiagnosisCallbacks<AnalysisT, Diag>{nullptr, After},
+      Bounds);
+}
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ENGINE_FLOWRUNNER_H

@@ -1,0 +1,60 @@
+//===--- OwnershipEvents.h - what the ownership model reports ---*- C++ -*-===//
+//
+// The events of the ownership family: leaks, double deletions, deletions
+// after a hand-off, unchecked capsule pointers, renames before an import,
+// capsules not claimed after an ownership-taking import, and a capsule
+// destructor's two duties (check the capsule is unconsumed, save the
+// exception in flight). interop-dlpack-deleter-ownership and
+// interop-dlpack-capsule-protocol filter them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_OWNERSHIP_OWNERSHIPEVENTS_H
+#define INTEROP_LIB_OWNERSHIP_OWNERSHIPEVENTS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceLocation.h"
+
+namespace clang::interop {
+
+/// One thing the ownership model judged wrong, with where to report it.
+struct OwnershipEvent {
+  enum Kind {
+    /// A site still owned on some path to an exit (ExitLoc).
+    Leak,
+    /// The deleter called when it may already have been (Related: the
+    /// earlier call).
+    DoubleDelete,
+    /// The deleter called after the tensor was handed on (Related: where).
+    DeleteAfterHandOff,
+    /// A pointer from PyCapsule_GetPointer used without a NULL check.
+    CapsulePointerUnchecked,
+    /// The tensor imported after its capsule was renamed (Related: the
+    /// rename).
+    RenameBeforeImport,
+    /// An importer that takes ownership even on failure was called, and the
+    /// capsule is not claimed on some path to an exit (ExitLoc).
+    NotClaimedAfterImport,
+    /// A capsule destructor calls the deleter without checking that the
+    /// capsule is unconsumed.
+    DestructorUncheckedDelete,
+    /// A capsule destructor clears the error indicator without saving it.
+    DestructorClearsError,
+  };
+  enum ExitKind { Return, Throw, FallOff };
+
+  Kind K;
+  /// Where to report: the site, the deleter call, the use, the import, the
+  /// PyErr_Clear.
+  const Stmt *At = nullptr;
+  /// For sites that are parameters.
+  const ParmVarDecl *Param = nullptr;
+  const Stmt *Related = nullptr;
+  SourceLocation ExitLoc;
+  ExitKind Exit = Return;
+};
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_OWNERSHIP_OWNERSHIPEVENTS_H

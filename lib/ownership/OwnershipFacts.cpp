@@ -1,0 +1,133 @@
+//===--- OwnershipFacts.cpp - who owns a DLPack managed tensor ------------===//
+
+#include "lib/ownership/OwnershipFacts.h"
+
+#include "lib/abi/TranslationUnitNames.h"
+#include "lib/engine/FactPipeline.h"
+#include "lib/ownership/OwnershipJudgement.h"
+#include "lib/ownership/OwnershipModel.h"
+#include "lib/ownership/OwnershipSites.h"
+#include "lib/ownership/OwnershipSyntaxProofs.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <tuple>
+
+namespace clang::interop {
+
+using namespace ownership;
+
+std::string OwnershipConfig::key() const {
+  std::string K;
+  appendListToKey(K, TensorSources);
+  appendListToKey(K, OwnershipTakingImporters);
+  appendToKey(K, Bounds.key());
+  appendToKey(K, SyntacticProofs ? "syntax" : "flow");
+  return K;
+}
+
+struct OwnershipFamily::Compiled {
+  FunctionNameList Sources, Takers;
+};
+
+struct OwnershipFamily::Run {
+  const FunctionDecl &FD;
+  ASTContext &Ctx;
+  RunContext RC;
+  /// What the exits' states showed.
+  std::vector<OwnershipEvent> Exits;
+};
+
+OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
+  return Compiled{FunctionNameList(C.TensorSources),
+                  FunctionNameList(C.OwnershipTakingImporters)};
+}
+
+bool OwnershipFamily::translationUnitMayMatter(const ASTContext &Ctx) {
+  return translationUnitMayUseDLPack(Ctx);
+}
+
+bool OwnershipFamily::preFilter(const FunctionDecl &FD, const Compiled &) {
+  return FD.hasBody() && mentionsOwnershipIn(FD.getBody());
+}
+
+OwnershipFamily::Run
+OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
+  Run R{In.FD, In.Ctx, RunContext(), {}};
+  R.RC.FD = &In.FD;
+  R.RC.IsDestructor = In.Role == CapsuleDestructor;
+  R.RC.SourcesP = &In.Compiled.Sources;
+  R.RC.TakersP = &In.Compiled.Takers;
+  findSites(R.RC, In.FD, In.Ctx);
+  return R;
+}
+
+std::optional<std::vector<OwnershipEvent>>
+OwnershipFamily::proveBySyntax(Run &R) {
+  if (provesNoOwnershipEvent(R.RC, R.FD))
+    return std::vector<OwnershipEvent>();
+  return std::nullopt;
+}
+
+OwnershipModel OwnershipFamily::makeAnalysis(ASTContext &Ctx,
+                                             dataflow::Environment &Env,
+                                             Run &R) {
+  return OwnershipModel(Ctx, Env, R.RC);
+}
+
+void OwnershipFamily::judgeExit(
+    Run &R, const CFGBlock &B,
+    const dataflow::TypeErasedDataflowAnalysisState &S) {
+  ownership::judgeExit(R.RC, R.FD, B, S.Env, R.Exits);
+}
+
+void OwnershipFamily::collect(Run &R, Analysis &A,
+                              std::vector<OwnershipEvent> &Out) {
+  // Judged from the states recorded during the fixpoint (see
+  // OwnershipModel::Recorded) rather than by a diagnosis pass.
+  Out = judgeStatements(R.RC, A.Recorded, R.Ctx);
+  Out.insert(Out.end(), R.Exits.begin(), R.Exits.end());
+}
+
+void OwnershipFamily::postProcess(Run &R, std::vector<OwnershipEvent> &Events) {
+  // Elements are judged once per visit of the final states; keep one event
+  // per kind and place (and per exit for leaks).
+  llvm::DenseSet<std::tuple<unsigned, const Stmt *, const void *, unsigned>>
+      Seen;
+  llvm::erase_if(Events, [&](const OwnershipEvent &E) {
+    const void *Who = E.Param ? static_cast<const void *>(E.Param)
+                              : static_cast<const void *>(E.At);
+    return !Seen.insert(
+                    {unsigned(E.K), E.Related, Who, E.ExitLoc.getRawEncoding()})
+                .second;
+  });
+  const SourceManager &SM = R.Ctx.getSourceManager();
+  auto LocOf = [](const OwnershipEvent &E) {
+    return E.At ? E.At->getBeginLoc()
+                : (E.Param ? E.Param->getLocation() : SourceLocation());
+  };
+  llvm::sort(Events, [&](const OwnershipEvent &A, const OwnershipEvent &B) {
+    if (LocOf(A) != LocOf(B))
+      return SM.isBeforeInTranslationUnit(LocOf(A), LocOf(B));
+    if (A.ExitLoc != B.ExitLoc)
+      return SM.isBeforeInTranslationUnit(A.ExitLoc, B.ExitLoc);
+    return A.K < B.K;
+  });
+}
+
+template class FactQuery<OwnershipFamily>;
+
+const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
+                                        bool IsCapsuleDestructor,
+                                        const OwnershipConfig &Config) {
+  return OwnershipQuery(Config).facts(
+      FD, Ctx, IsCapsuleDestructor ? CapsuleDestructor : PlainFunction);
+}
+
+bool mentionsOwnership(const FunctionDecl &FD) {
+  static OwnershipQuery Default{OwnershipConfig()};
+  return Default.use(FD, FD.getASTContext());
+}
+
+} // namespace clang::interop

@@ -1,0 +1,274 @@
+//===--- OwnershipJudgement.cpp - ownership events from states ------------===//
+
+#include "lib/ownership/OwnershipJudgement.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace clang::interop::ownership {
+
+using namespace clang::dataflow;
+
+bool isJudgedStatement(const Stmt *St) {
+  if (isa<CallExpr>(St))
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(St))
+    return ME->isArrow();
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    return UO->getOpcode() == UO_Deref;
+  return false;
+}
+
+namespace {
+
+/// Judges the state before a statement.
+class StatementJudge {
+public:
+  explicit StatementJudge(RunContext &RC) : RC(RC) {}
+
+  /// The events at St in the state just before it.
+  llvm::SmallVector<OwnershipEvent>
+  judge(const Stmt *St, const Environment &Env, ASTContext &Ctx) {
+    llvm::SmallVector<OwnershipEvent> Found;
+    if (!Env.getValue(*RC.Sentinel))
+      return Found;
+    if (const auto *Call = dyn_cast<CallExpr>(St)) {
+      call(Call, Env, Ctx, Found);
+    } else if (const auto *ME = dyn_cast<MemberExpr>(St)) {
+      if (ME->isArrow())
+        deref(ME, ME->getBase(), Env, Found);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
+      if (UO->getOpcode() == UO_Deref)
+        deref(UO, UO->getSubExpr(), Env, Found);
+    }
+    return Found;
+  }
+
+private:
+  int siteOf(const Expr *E, const Environment &Env) const {
+    return siteOfExpr(RC, E, Env);
+  }
+
+  static bool allows(const Environment &Env, StorageLocation *L) {
+    auto *B = L ? Env.get<BoolValue>(*L) : nullptr;
+    return B && Env.allows(B->formula());
+  }
+  static bool proves(const Environment &Env, StorageLocation *L) {
+    auto *B = L ? Env.get<BoolValue>(*L) : nullptr;
+    return B && Env.proves(B->formula());
+  }
+
+  void call(const CallExpr *Call, const Environment &Env, ASTContext &Ctx,
+            llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    if (isDeleterCall(Call)) {
+      int S = siteOf(Call->getArg(0), Env);
+      if (S >= 0) {
+        Site &St = RC.Sites[S];
+        if (allows(Env, St.Deleted))
+          Found.push_back({OwnershipEvent::DoubleDelete, Call, nullptr,
+                           St.FirstDelete != Call ? St.FirstDelete : nullptr});
+        else if (allows(Env, St.Handed) && St.FirstHandOff)
+          Found.push_back({OwnershipEvent::DeleteAfterHandOff, Call, nullptr,
+                           St.FirstHandOff});
+      }
+      if (RC.IsDestructor && !unconsumedProven(S, Env))
+        Found.push_back({OwnershipEvent::DestructorUncheckedDelete, Call,
+                         nullptr, nullptr});
+      return;
+    }
+    CapsuleCall K = classifyCapsuleCall(Call);
+    if (K == CapsuleCall::ErrClear && RC.IsDestructor &&
+        !proves(Env, RC.Saved)) {
+      Found.push_back(
+          {OwnershipEvent::DestructorClearsError, Call, nullptr, nullptr});
+      return;
+    }
+    if (K != CapsuleCall::None)
+      return;
+    // An import of a capsule's tensor after the capsule was renamed.
+    for (const Expr *Arg : Call->arguments()) {
+      int S = siteOf(Arg, Env);
+      if (S < 0 || RC.Sites[S].CapsuleId < 0)
+        continue;
+      Capsule &C = RC.Capsules[RC.Sites[S].CapsuleId];
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!RC.takers().matches(Callee) && C.Rename && allows(Env, C.Renamed))
+        Found.push_back(
+            {OwnershipEvent::RenameBeforeImport, Call, nullptr, C.Rename});
+    }
+  }
+
+  /// In a capsule destructor: is the capsule proven unconsumed here, either
+  /// directly or because the tensor came out of PyCapsule_GetPointer with
+  /// the unconsumed name and is proven non-NULL?
+  bool unconsumedProven(int S, const Environment &Env) {
+    if (S >= 0) {
+      Site &St = RC.Sites[S];
+      if (St.From == Site::Capsule && St.UnconsumedName)
+        if (Value *V = Env.getValue(*St.Obtained))
+          if (auto *N = dyn_cast_or_null<BoolValue>(V->getProperty(kNull)))
+            if (Env.proves(Env.arena().makeNot(N->formula())))
+              return true;
+      if (St.CapsuleId >= 0 &&
+          proves(Env, RC.Capsules[St.CapsuleId].Unconsumed))
+        return true;
+    }
+    for (const Capsule &C : RC.Capsules)
+      if (isa<ParmVarDecl>(C.Root) && proves(Env, C.Unconsumed))
+        return true;
+    return false;
+  }
+
+  void deref(const Expr *Use, const Expr *Base, const Environment &Env,
+             llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    int S = siteOf(Base, Env);
+    if (S < 0 || RC.Sites[S].From != Site::Capsule || Reported.contains(S))
+      return;
+    Site &St = RC.Sites[S];
+    // The pointer is known non-NULL on this path: the name matched.
+    Value *V = Env.getValue(*stripIdentityCasts(Base));
+    auto *N = V ? dyn_cast_or_null<BoolValue>(V->getProperty(kNull)) : nullptr;
+    if (N && Env.proves(Env.arena().makeNot(N->formula())))
+      return;
+    Reported.insert(S);
+    Found.push_back(
+        {OwnershipEvent::CapsulePointerUnchecked, Use, nullptr, St.At});
+  }
+
+  RunContext &RC;
+  llvm::DenseSet<int> Reported;
+};
+
+/// Where control leaves the function from a block that precedes the exit.
+void exitOf(const CFGBlock &B, const FunctionDecl &FD, SourceLocation &Loc,
+            OwnershipEvent::ExitKind &Kind) {
+  for (auto It = B.rbegin(); It != B.rend(); ++It) {
+    auto CS = It->getAs<CFGStmt>();
+    if (!CS)
+      continue;
+    const Stmt *S = CS->getStmt();
+    if (isa<ReturnStmt>(S)) {
+      Loc = S->getBeginLoc();
+      Kind = OwnershipEvent::Return;
+      return;
+    }
+    if (isa<CXXThrowExpr>(S)) {
+      Loc = S->getBeginLoc();
+      Kind = OwnershipEvent::Throw;
+      return;
+    }
+    break;
+  }
+  if (const Stmt *T = B.getTerminatorStmt())
+    if (isa<CXXThrowExpr>(T)) {
+      Loc = T->getBeginLoc();
+      Kind = OwnershipEvent::Throw;
+      return;
+    }
+  Loc = FD.getBody() ? FD.getBody()->getEndLoc() : FD.getEndLoc();
+  Kind = OwnershipEvent::FallOff;
+}
+
+/// A block that leaves the function on one edge of a condition
+/// (`if (t) t->deleter(t);` leaves on the false edge) leaves with that
+/// condition's outcome assumed.
+void assumeExitEdge(const CFGBlock &B, Environment &Env) {
+  const Stmt *Cond = B.getTerminatorCondition();
+  const auto *CondE = dyn_cast_or_null<Expr>(Cond);
+  if (!CondE || B.succ_size() != 2)
+    return;
+  const CFGBlock *Exit = &B.getParent()->getExit();
+  int Index = -1;
+  for (auto [I, Succ] : llvm::enumerate(B.succs()))
+    if (Succ.getReachableBlock() == Exit)
+      Index = I;
+  if (Index < 0)
+    return;
+  Arena &A = Env.arena();
+  const Formula *F = nullptr;
+  if (auto *BV = Env.get<BoolValue>(*CondE)) {
+    F = &BV->formula();
+  } else if (const Expr *S = stripIdentityCasts(CondE)) {
+    // A pointer condition: true when not NULL.
+    if (Value *V = Env.getValue(*S))
+      if (auto *N = dyn_cast_or_null<BoolValue>(V->getProperty(kNull)))
+        F = &A.makeNot(N->formula());
+  }
+  if (F)
+    Env.assume(Index == 0 ? *F : A.makeNot(*F));
+}
+
+/// Sites still owned (and not NULL, nor made of a capsule that failed) at
+/// the exit.
+void judgeLeaks(const RunContext &RC, Environment &Env, SourceLocation Loc,
+                OwnershipEvent::ExitKind Kind,
+                std::vector<OwnershipEvent> &Out) {
+  Arena &A = Env.arena();
+  for (const Site &St : RC.Sites) {
+    if (St.From == Site::Unowned)
+      continue;
+    auto *Live = Env.get<BoolValue>(*St.Live);
+    if (!Live)
+      continue;
+    const Formula *Leak = &Live->formula();
+    // Nothing to free: a NULL tensor, a NULL deleter, or a capsule that
+    // could not be created (out of memory).
+    for (StorageLocation *G : {St.CapsuleFailed, St.PtrNull, St.DeleterNull})
+      if (auto *B = Env.get<BoolValue>(*G))
+        Leak = &A.makeAnd(*Leak, A.makeNot(B->formula()));
+    if (!Env.allows(*Leak))
+      continue;
+    Out.push_back({OwnershipEvent::Leak, St.At, St.Param, nullptr, Loc, Kind});
+  }
+}
+
+/// Capsules handed to an importer that takes ownership even on failure, and
+/// not claimed on some path to the exit.
+void judgeUnclaimedImports(const RunContext &RC, Environment &Env,
+                           SourceLocation Loc, OwnershipEvent::ExitKind Kind,
+                           std::vector<OwnershipEvent> &Out) {
+  Arena &A = Env.arena();
+  for (const Capsule &Cap : RC.Capsules) {
+    auto *Imported = Env.get<BoolValue>(*Cap.TakingImport);
+    auto *Claimed = Env.get<BoolValue>(*Cap.Claimed);
+    if (!Imported || !Claimed || !Cap.TakingImportCall)
+      continue;
+    if (Env.allows(
+            A.makeAnd(Imported->formula(), A.makeNot(Claimed->formula()))))
+      Out.push_back({OwnershipEvent::NotClaimedAfterImport,
+                     Cap.TakingImportCall, nullptr, nullptr, Loc, Kind});
+  }
+}
+
+} // namespace
+
+std::vector<OwnershipEvent> judgeStatements(RunContext &RC,
+                                            const LastVisitStates &Recorded,
+                                            ASTContext &Ctx) {
+  std::vector<OwnershipEvent> Out;
+  StatementJudge Judge(RC);
+  Recorded.forEach([&](const Stmt *St, const Environment &Env) {
+    for (OwnershipEvent &E : Judge.judge(St, Env, Ctx))
+      Out.push_back(E);
+  });
+  return Out;
+}
+
+void judgeExit(const RunContext &RC, const FunctionDecl &FD, const CFGBlock &B,
+               const Environment &State, std::vector<OwnershipEvent> &Out) {
+  if (!RC.Sentinel || !State.getValue(*RC.Sentinel))
+    return;
+  Environment Env = State.fork();
+  assumeExitEdge(B, Env);
+  SourceLocation Loc;
+  OwnershipEvent::ExitKind Kind;
+  exitOf(B, FD, Loc, Kind);
+  judgeLeaks(RC, Env, Loc, Kind, Out);
+  judgeUnclaimedImports(RC, Env, Loc, Kind, Out);
+}
+
+} // namespace clang::interop::ownership

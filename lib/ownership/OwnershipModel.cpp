@@ -1,0 +1,716 @@
+//===--- OwnershipModel.cpp - who owns a DLPack managed tensor ------------===//
+//
+// Table of contents: the state of the transfer functions and its ghosts,
+// the helpers (sites, NULL atoms, hand-offs, deletions, claims, capsule
+// names), the transfer functions (one per statement kind and capsule-API
+// call), their table, then the analysis class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/ownership/OwnershipModel.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
+#include "lib/engine/StmtSwitch.h"
+#include "lib/ownership/OwnershipJudgement.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+
+namespace clang::interop {
+
+using namespace clang::dataflow;
+using namespace ownership;
+
+namespace {
+
+/// What the transfer functions receive.
+struct OwnState {
+  Environment &Env;
+  RunContext &RC;
+  ASTContext &Ctx;
+};
+
+void setGhost(Environment &Env, StorageLocation *L, bool V) {
+  Env.setValue(*L, Env.getBoolLiteralValue(V));
+}
+void setGhost(Environment &Env, StorageLocation *L, BoolValue &V) {
+  Env.setValue(*L, V);
+}
+
+// Helpers that the transfer functions share.
+/// V (E's value) now stands for site Site.
+void mapValue(Value *V, unsigned Site, OwnState &Own);
+/// E produces a tracked tensor (a producer's call, new, a cast of an
+/// allocation): its site is live again and holds E's value. False when E
+/// is not a site.
+bool obtainedAt(const Expr *E, OwnState &Own);
+
+/// V's NULL atom, made on first use.
+BoolValue &nullProperty(Value &V, Environment &Env) {
+  if (auto *B = dyn_cast_or_null<BoolValue>(V.getProperty(kNull)))
+    return *B;
+  BoolValue &B = Env.makeAtomicBoolValue();
+  V.setProperty(kNull, B);
+  return B;
+}
+
+void initialiseGhosts(OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (Env.getValue(*Own.RC.Sentinel))
+    return;
+  setGhost(Env, Own.RC.Sentinel, true);
+  for (Site &S : Own.RC.Sites) {
+    setGhost(Env, S.Live, S.From == Site::Parameter);
+    setGhost(Env, S.Deleted, false);
+    setGhost(Env, S.Handed, false);
+    setGhost(Env, S.Escaped, false);
+    setGhost(Env, S.CapsuleFailed, false);
+    setGhost(Env, S.PtrNull, false);
+    setGhost(Env, S.DeleterNull, false);
+    if (S.From == Site::Parameter)
+      if (Value *V = Env.getValue(*S.Param)) {
+        Env.setValue(*S.Obtained, *V);
+        mapValue(V, &S - Own.RC.Sites.data(), Own);
+      }
+  }
+  for (Capsule &C : Own.RC.Capsules) {
+    setGhost(Env, C.Claimed, false);
+    setGhost(Env, C.Renamed, false);
+    setGhost(Env, C.TakingImport, false);
+    // Whether a capsule is unconsumed is unknown on entry.
+    setGhost(Env, C.Unconsumed, Env.makeAtomicBoolValue());
+  }
+  setGhost(Env, Own.RC.Saved, false);
+}
+
+void mapValue(Value *V, unsigned S, OwnState &Own) {
+  if (!V)
+    return;
+  Own.RC.SiteOfValue[V] = S;
+  if (auto *PV = dyn_cast<PointerValue>(V))
+    Own.RC.SiteOfLoc[&PV->getPointeeLoc()] = S;
+}
+
+void resetVar(const ValueDecl *V, OwnState &Own) {
+  Environment &Env = Own.Env;
+  auto It = Own.RC.SiteOfVar.find(V);
+  if (It == Own.RC.SiteOfVar.end())
+    return;
+  Site &S = Own.RC.Sites[It->second];
+  setGhost(Env, S.Deleted, false);
+  setGhost(Env, S.Handed, false);
+}
+
+void transferDecl(const DeclStmt *E, OwnState &Own) {
+  for (const Decl *D : E->decls())
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      resetVar(VD, Own);
+}
+
+/// The first deleter call on a variable the function did not obtain the
+/// tensor into: from here on its value is tracked (for double deletion).
+int adoptUnowned(const Expr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  auto It = Own.RC.SiteOfVar.find(referencedDecl(E));
+  if (It == Own.RC.SiteOfVar.end())
+    return -1;
+  const Expr *S = stripIdentityCasts(E);
+  Value *V = S ? Env.getValue(*S) : nullptr;
+  if (!V)
+    return -1;
+  mapValue(V, It->second, Own);
+  return It->second;
+}
+
+int siteOf(const Expr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  return siteOfExpr(Own.RC, E, Env);
+}
+
+BoolValue *nullAtom(const Expr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  const Expr *S = stripIdentityCasts(E);
+  Value *V = S ? Env.getValue(*S) : nullptr;
+  if (!V || !isa<PointerValue>(V))
+    return nullptr;
+  // Only pointers the model cares about: tensors, their deleters, capsule
+  // pointers.
+  bool Relevant = siteOf(E, Own) >= 0 || Own.RC.CapsuleResults.contains(V) ||
+                  dlpackFieldOfMember(S) == DLPackField::Deleter;
+  if (!Relevant)
+    return nullptr;
+  BoolValue *B = &nullProperty(*V, Env);
+  // Keep the test on the site's ghosts too.
+  if (dlpackFieldOfMember(S) == DLPackField::Deleter) {
+    int Site = siteOf(cast<MemberExpr>(S)->getBase(), Own);
+    if (Site >= 0)
+      setGhost(Env, Own.RC.Sites[Site].DeleterNull, *B);
+  } else if (int Site = siteOf(E, Own); Site >= 0) {
+    setGhost(Env, Own.RC.Sites[Site].PtrNull, *B);
+  }
+  return B;
+}
+
+void handOff(unsigned S, const Stmt *Where, OwnState &Own,
+             const FunctionDecl *Callee, bool Strong = true) {
+  Environment &Env = Own.Env;
+  Site &St = Own.RC.Sites[S];
+  // Any escape ends this function's duty to delete (precision: the callee
+  // may take ownership). Only a certain transfer (returned, stored, wrapped,
+  // an importer that always takes it) makes a later deleter call wrong.
+  setGhost(Env, St.Live, false);
+  setGhost(Env, St.Escaped, true);
+  if (Strong || (Callee && Own.RC.takers().matches(Callee))) {
+    setGhost(Env, St.Handed, true);
+    if (!St.FirstHandOff)
+      St.FirstHandOff = Where;
+  }
+  if (St.CapsuleId >= 0 && Callee && Own.RC.takers().matches(Callee)) {
+    Capsule &C = Own.RC.Capsules[St.CapsuleId];
+    setGhost(Env, C.TakingImport, true);
+    if (!C.TakingImportCall)
+      C.TakingImportCall = Where;
+  }
+}
+
+void deleted(unsigned S, const Stmt *Where, OwnState &Own) {
+  Environment &Env = Own.Env;
+  Site &St = Own.RC.Sites[S];
+  setGhost(Env, St.Live, false);
+  setGhost(Env, St.Deleted, true);
+  if (!St.FirstDelete)
+    St.FirstDelete = Where;
+}
+
+void claim(int C, const Stmt *Where, bool IsRename, OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (C < 0)
+    return;
+  Capsule &Cap = Own.RC.Capsules[C];
+  setGhost(Env, Cap.Claimed, true);
+  setGhost(Env, Cap.Unconsumed, false);
+  if (IsRename) {
+    setGhost(Env, Cap.Renamed, true);
+    if (!Cap.Rename)
+      Cap.Rename = Where;
+  }
+  // The tensors taken from this capsule now belong to the function, unless
+  // already handed on or deleted (an import before the rename).
+  Arena &A = Env.arena();
+  for (Site &S : Own.RC.Sites) {
+    if (S.CapsuleId != C)
+      continue;
+    auto *Escaped = Env.get<BoolValue>(*S.Escaped);
+    auto *Deleted = Env.get<BoolValue>(*S.Deleted);
+    if (!Escaped || !Deleted)
+      continue;
+    const Formula *Live = &A.makeAnd(A.makeNot(Escaped->formula()),
+                                     A.makeNot(Deleted->formula()));
+    if (Value *V = Env.getValue(*S.Obtained))
+      if (auto *N = dyn_cast_or_null<BoolValue>(V->getProperty(kNull)))
+        Live = &A.makeAnd(*Live, A.makeNot(N->formula()));
+    setGhost(Env, S.Live, A.makeBoolValue(*Live));
+  }
+}
+
+/// t->deleter(t), free(t): the site is deleted (a variable the function did
+/// not obtain the tensor into is tracked from here, for double deletion).
+bool isRelease(const CallExpr &E, OwnState &) {
+  return isDeleterCall(&E) || (isRawDeallocation(&E) && E.getNumArgs() == 1);
+}
+void transferRelease(const CallExpr *E, OwnState &Own) {
+  int S = siteOf(E->getArg(0), Own);
+  if (S < 0)
+    S = adoptUnowned(E->getArg(0), Own);
+  if (S >= 0)
+    deleted(S, E, Own);
+}
+
+/// PyCapsule_GetPointer(capsule, name): the tensor, owned here only by a
+/// destructor of an unconsumed capsule; with the unconsumed name the pointer
+/// is non-NULL exactly when the capsule is unconsumed.
+void transferGetPointer(const CallExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  auto It = Own.RC.SiteOfStmt.find(E);
+  if (It == Own.RC.SiteOfStmt.end())
+    return;
+  Site &S = Own.RC.Sites[It->second];
+  Value *V = Env.getValue(*E);
+  if (!V) {
+    V = Env.createValue(E->getType());
+    if (!V)
+      return;
+    Env.setValue(*E, *V);
+  }
+  Env.setValue(*S.Obtained, *V);
+  mapValue(V, It->second, Own);
+  BoolValue &N = nullProperty(*V, Env);
+  setGhost(Env, S.PtrNull, N);
+  Arena &A = Env.arena();
+  if (S.UnconsumedName && S.CapsuleId >= 0)
+    if (auto *U = Env.get<BoolValue>(*Own.RC.Capsules[S.CapsuleId].Unconsumed))
+      Env.assume(A.makeEquals(A.makeNot(N.formula()), U->formula()));
+  setGhost(Env, S.Deleted, false);
+  setGhost(Env, S.Handed, false);
+  setGhost(Env, S.Escaped, false);
+  // A destructor owns the tensor of an unconsumed capsule; a consumer owns
+  // it only once it claims the capsule.
+  if (Own.RC.IsDestructor && S.UnconsumedName)
+    setGhost(Env, S.Live, Env.makeNot(N));
+  else
+    setGhost(Env, S.Live, false);
+}
+
+/// The tracked capsule a capsule-API call's first argument names, or -1.
+int capsuleArgument(const CallExpr *E, OwnState &Own) {
+  auto It = Own.RC.CapsuleOfRoot.find(capsuleRoot(E->getArg(0)));
+  return It == Own.RC.CapsuleOfRoot.end() ? -1 : int(It->second);
+}
+
+/// PyCapsule_SetName(capsule, "used_dltensor"): the capsule is claimed.
+void transferSetName(const CallExpr *E, OwnState &Own) {
+  if (E->getNumArgs() == 2 &&
+      isUsedName(classifyCapsuleName(E->getArg(1), Own.Ctx)))
+    claim(capsuleArgument(E, Own), E, /*IsRename=*/true, Own);
+}
+
+/// PyCapsule_SetDestructor(capsule, NULL): the capsule is claimed.
+void transferSetDestructor(const CallExpr *E, OwnState &Own) {
+  if (E->getNumArgs() == 2 &&
+      classifyCapsuleName(E->getArg(1), Own.Ctx) == CapsuleName::Null)
+    claim(capsuleArgument(E, Own), E, /*IsRename=*/false, Own);
+}
+
+/// PyCapsule_IsValid(capsule, "dltensor"): whether it is unconsumed.
+void transferIsValid(const CallExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (E->getNumArgs() != 2)
+    return;
+  int C = capsuleArgument(E, Own);
+  if (C < 0)
+    return;
+  auto *U = Env.get<BoolValue>(*Own.RC.Capsules[C].Unconsumed);
+  if (!U)
+    return;
+  CapsuleName N = classifyCapsuleName(E->getArg(1), Own.Ctx);
+  if (isUnconsumedName(N))
+    Env.setValue(*E, *U);
+  else if (isUsedName(N))
+    Env.setValue(*E, Env.makeNot(*U));
+}
+
+/// PyCapsule_New(tensor, name, destructor): the capsule takes the tensor
+/// only when it was created; on failure (NULL) the caller still owns it.
+void transferCapsuleNew(const CallExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (E->getNumArgs() < 1)
+    return;
+  int S = siteOf(E->getArg(0), Own);
+  if (S < 0)
+    return;
+  Value *Cap = Env.getValue(*E);
+  if (!Cap) {
+    Cap = Env.createValue(E->getType());
+    if (!Cap)
+      return;
+    Env.setValue(*E, *Cap);
+  }
+  Own.RC.CapsuleResults.insert(Cap);
+  BoolValue &N = nullProperty(*Cap, Env);
+  Site &St = Own.RC.Sites[S];
+  auto *Live = Env.get<BoolValue>(*St.Live);
+  auto *Handed = Env.get<BoolValue>(*St.Handed);
+  if (!Live || !Handed)
+    return;
+  Arena &A = Env.arena();
+  setGhost(Env, St.Live,
+           A.makeBoolValue(A.makeAnd(Live->formula(), N.formula())));
+  setGhost(
+      Env, St.Handed,
+      A.makeBoolValue(A.makeOr(Handed->formula(), A.makeNot(N.formula()))));
+  setGhost(Env, St.CapsuleFailed, N);
+  if (auto *Esc = Env.get<BoolValue>(*St.Escaped))
+    setGhost(Env, St.Escaped,
+             A.makeBoolValue(A.makeOr(Esc->formula(), A.makeNot(N.formula()))));
+  if (!St.FirstHandOff)
+    St.FirstHandOff = E;
+}
+
+/// Any other call: a producer (the caller owns what it returns) and
+/// hand-offs of the tensors it is passed. strcmp(PyCapsule_GetName(c),
+/// "dltensor") is handled where its result is compared.
+void transferOtherCall(const CallExpr *E, OwnState &Own) {
+  obtainedAt(E, Own);
+  const FunctionDecl *Callee = E->getDirectCallee();
+  for (unsigned I = 0; I < E->getNumArgs(); ++I) {
+    const Expr *Arg = E->getArg(I);
+    int S = siteOf(Arg, Own);
+    // consume(&mt): the callee may take the pointer out of the variable.
+    if (S < 0)
+      if (const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()))
+        if (UO->getOpcode() == UO_AddrOf)
+          S = siteOf(UO->getSubExpr(), Own);
+    if (S >= 0)
+      handOff(S, E, Own, Callee, /*Strong=*/false);
+  }
+}
+
+/// Every call but a release, by the capsule API it calls.
+void transferCall(const CallExpr *E, OwnState &Own) {
+  switch (classifyCapsuleCall(E)) {
+  // PyCapsule_GetPointer(capsule, name)
+  case CapsuleCall::GetPointer:
+    return transferGetPointer(E, Own);
+  // PyCapsule_SetName(capsule, name)
+  case CapsuleCall::SetName:
+    return transferSetName(E, Own);
+  // PyCapsule_SetDestructor(capsule, destructor)
+  case CapsuleCall::SetDestructor:
+    return transferSetDestructor(E, Own);
+  // PyCapsule_IsValid(capsule, name)
+  case CapsuleCall::IsValid:
+    return transferIsValid(E, Own);
+  // PyErr_Fetch, PyErr_GetRaisedException: the exception in flight is saved.
+  case CapsuleCall::ErrFetch:
+    return setGhost(Own.Env, Own.RC.Saved, true);
+  // PyErr_Restore, PyErr_SetRaisedException: and given back.
+  case CapsuleCall::ErrRestore:
+    return setGhost(Own.Env, Own.RC.Saved, false);
+  // PyCapsule_GetName (read where compared), PyErr_Clear (judged only).
+  case CapsuleCall::GetName:
+  case CapsuleCall::ErrClear:
+    return;
+  // PyCapsule_New(pointer, name, destructor)
+  case CapsuleCall::New:
+    return transferCapsuleNew(E, Own);
+  case CapsuleCall::None:
+    return transferOtherCall(E, Own);
+  }
+}
+
+/// The capsule whose name E is: PyCapsule_GetName(c), or a local variable
+/// initialised with it.
+int capsuleOfName(const Expr *E, OwnState &Own) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (classifyCapsuleCall(Call) != CapsuleCall::GetName ||
+          Call->getNumArgs() != 1)
+        return -1;
+      auto It = Own.RC.CapsuleOfRoot.find(capsuleRoot(Call->getArg(0)));
+      return It == Own.RC.CapsuleOfRoot.end() ? -1 : int(It->second);
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage() || !VD->getInit())
+      return -1;
+    E = VD->getInit();
+  }
+  return -1;
+}
+
+/// For a comparison of a capsule's name with a name (either side first):
+/// the capsule's "unconsumed" ghost, and in N what the other side names;
+/// null when neither side is a tracked capsule's name.
+BoolValue *comparedCapsule(const Expr *L, const Expr *R, OwnState &Own,
+                           CapsuleName &N) {
+  Environment &Env = Own.Env;
+  int C = capsuleOfName(L, Own);
+  if (C < 0) {
+    std::swap(L, R);
+    C = capsuleOfName(L, Own);
+  }
+  if (C < 0)
+    return nullptr;
+  auto *U = Env.get<BoolValue>(*Own.RC.Capsules[C].Unconsumed);
+  if (U)
+    N = classifyCapsuleName(R, Own.Ctx);
+  return U;
+}
+
+/// strcmp(name-of(c), "dltensor") as "the names differ": not unconsumed
+/// (for an unconsumed name) or unconsumed (for a used_ name).
+BoolValue *namesDiffer(const Expr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() ||
+      (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
+      Call->getNumArgs() != 2)
+    return nullptr;
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
+  if (!U)
+    return nullptr;
+  if (isUnconsumedName(N))
+    return &Env.makeNot(*U);
+  if (isUsedName(N))
+    return U;
+  return nullptr;
+}
+
+/// name-of(c) == "dltensor" compared as pointers: equal pointers mean equal
+/// names (the converse does not hold, so the result is an atom that only
+/// implies the name).
+BoolValue *namePointerEquals(const Expr *L, const Expr *R, OwnState &Own) {
+  Environment &Env = Own.Env;
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(L, R, Own, N);
+  if (!U || (!isUnconsumedName(N) && !isUsedName(N)))
+    return nullptr;
+  BoolValue &Eq = Env.makeAtomicBoolValue();
+  Arena &A = Env.arena();
+  Env.assume(A.makeImplies(Eq.formula(), isUnconsumedName(N)
+                                             ? U->formula()
+                                             : A.makeNot(U->formula())));
+  return &Eq;
+}
+
+void transferNew(const CXXNewExpr *E, OwnState &Own) { obtainedAt(E, Own); }
+
+bool obtainedAt(const Expr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  auto It = Own.RC.SiteOfStmt.find(E);
+  if (It == Own.RC.SiteOfStmt.end())
+    return false;
+  Site &S = Own.RC.Sites[It->second];
+  Value *V = Env.getValue(*E);
+  if (!V && E->isPRValue()) {
+    V = Env.createValue(E->getType());
+    if (V)
+      Env.setValue(*E, *V);
+  }
+  if (V)
+    Env.setValue(*S.Obtained, *V);
+  mapValue(V, It->second, Own);
+  setGhost(Env, S.Live, true);
+  setGhost(Env, S.Deleted, false);
+  setGhost(Env, S.Handed, false);
+  setGhost(Env, S.Escaped, false);
+  return true;
+}
+
+void transferDelete(const CXXDeleteExpr *E, OwnState &Own) {
+  int S = siteOf(E->getArgument(), Own);
+  if (S >= 0)
+    deleted(S, E, Own);
+}
+
+void transferCast(const CastExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  switch (E->getCastKind()) {
+  case CK_PointerToBoolean:
+    if (BoolValue *N = nullAtom(E->getSubExpr(), Own))
+      Env.setValue(*E, Env.makeNot(*N));
+    return;
+  case CK_IntegralToBoolean:
+    // if (strcmp(PyCapsule_GetName(c), "dltensor")): the names differ.
+    if (BoolValue *Differ = namesDiffer(E->getSubExpr(), Own))
+      Env.setValue(*E, *Differ);
+    return;
+  case CK_LValueToRValue:
+    return;
+  default:
+    break;
+  }
+  if (!E->getType()->isPointerType())
+    return;
+  // (DLManagedTensor *)malloc(sizeof(DLManagedTensor))
+  if (obtainedAt(E, Own))
+    return;
+  // Casts keep the site: static_cast<DLManagedTensor *>(PyCapsule_GetPointer
+  // (...)) names the same tensor.
+  int S = siteOf(E->getSubExpr(), Own);
+  if (S < 0 || !E->isPRValue())
+    return;
+  Value *V = Env.getValue(*E);
+  if (!V) {
+    V = Env.createValue(E->getType());
+    if (!V)
+      return;
+    Env.setValue(*E, *V);
+  }
+  mapValue(V, S, Own);
+  // The null atom belongs to the pointer, whatever its static type.
+  Value *From = Env.getValue(*stripIdentityCasts(E->getSubExpr()));
+  if (From && From != V)
+    if (Value *N = From->getProperty(kNull))
+      V->setProperty(kNull, *N);
+}
+
+void transferReturn(const ReturnStmt *E, OwnState &Own) {
+  if (!E->getRetValue())
+    return;
+  int S = siteOf(E->getRetValue(), Own);
+  if (S >= 0)
+    handOff(S, E, Own, nullptr);
+}
+
+void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (E->getOpcode() == BO_EQ || E->getOpcode() == BO_NE) {
+    const Expr *P = E->getLHS(), *Other = E->getRHS();
+    ASTContext &Ctx = Own.Ctx;
+    if (isNullConstant(P, Ctx))
+      std::swap(P, Other);
+    if (P->getType()->isPointerType() && isNullConstant(Other, Ctx)) {
+      if (BoolValue *N = nullAtom(P, Own))
+        Env.setValue(*E, E->getOpcode() == BO_EQ ? *N : Env.makeNot(*N));
+      return;
+    }
+    // strcmp(PyCapsule_GetName(c), "dltensor") == 0
+    for (auto [Cmp, Zero] : {std::pair(E->getLHS(), E->getRHS()),
+                             std::pair(E->getRHS(), E->getLHS())}) {
+      std::optional<llvm::APSInt> Z = integerConstant(Zero, Ctx);
+      if (!Z || !Z->isZero())
+        continue;
+      if (BoolValue *Differ = namesDiffer(Cmp, Own)) {
+        Env.setValue(*E,
+                     E->getOpcode() == BO_NE ? *Differ : Env.makeNot(*Differ));
+        return;
+      }
+    }
+    // name == kDLTensorName, comparing the pointers.
+    if (BoolValue *Eq = namePointerEquals(E->getLHS(), E->getRHS(), Own))
+      Env.setValue(*E, E->getOpcode() == BO_EQ ? *Eq : Env.makeNot(*Eq));
+    return;
+  }
+  if (E->getOpcode() != BO_Assign)
+    return;
+  // A tracked variable given a new value holds a new tensor.
+  if (const auto *DRE =
+          dyn_cast<DeclRefExpr>(E->getLHS()->IgnoreParenImpCasts()))
+    resetVar(DRE->getDecl(), Own);
+  int S = siteOf(E->getRHS(), Own);
+  if (S < 0)
+    return;
+  // Copying into a local pointer keeps the site; storing anywhere else
+  // (a field, a global, through a pointer) hands it on.
+  if (const auto *DRE =
+          dyn_cast<DeclRefExpr>(E->getLHS()->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+        return;
+  handOff(S, E, Own, nullptr);
+}
+
+void transferLambda(const LambdaExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  for (const LambdaCapture &C : E->captures()) {
+    if (!C.capturesVariable())
+      continue;
+    const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
+    if (!VD)
+      continue;
+    Value *V = Env.getValue(*VD);
+    if (!V)
+      continue;
+    auto It = Own.RC.SiteOfValue.find(V);
+    int S = It == Own.RC.SiteOfValue.end() ? -1 : int(It->second);
+    if (S < 0)
+      if (auto *PV = dyn_cast<PointerValue>(V)) {
+        auto L = Own.RC.SiteOfLoc.find(&PV->getPointeeLoc());
+        if (L != Own.RC.SiteOfLoc.end())
+          S = L->second;
+      }
+    if (S >= 0)
+      handOff(S, E, Own, nullptr);
+  }
+}
+
+void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
+  for (const Expr *Arg : E->arguments()) {
+    int S = siteOf(Arg, Own);
+    if (S >= 0)
+      handOff(S, E, Own, E->getConstructor());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+const StmtSwitch<OwnState> &transferSwitch() {
+  static const StmtSwitch<OwnState> Switch =
+      StmtSwitch<OwnState>()
+          // t->deleter(t), free(t)
+          .caseOf<CallExpr>(isRelease, transferRelease)
+          // The capsule API, producers, hand-offs through calls.
+          .caseOf<CallExpr>(transferCall)
+          // new DLManagedTensor
+          .caseOf<CXXNewExpr>(transferNew)
+          // delete t
+          .caseOf<CXXDeleteExpr>(transferDelete)
+          // (DLManagedTensor *)malloc(...), static_cast of a capsule's
+          // pointer, NULL tests
+          .caseOf<CastExpr>(transferCast)
+          // return t: handed on
+          .caseOf<ReturnStmt>(transferReturn)
+          // t == NULL, strcmp(PyCapsule_GetName(c), "dltensor") == 0, stores
+          .caseOf<BinaryOperator>(transferBinaryOperator)
+          // [t] { ... }: captured, handed on
+          .caseOf<LambdaExpr>(transferLambda)
+          // DLManagedTensor *t = ...: a tracked variable declared afresh
+          .caseOf<DeclStmt>(transferDecl)
+          // Holder h(t), std::unique_ptr<DLManagedTensor, D> g(t)
+          .caseOf<CXXConstructExpr>(transferConstruct);
+  return Switch;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+
+OwnershipModel::OwnershipModel(ASTContext &Ctx, Environment &Env,
+                               RunContext &RC)
+    : DataflowAnalysis(Ctx), RC(RC) {
+  QualType B = Ctx.BoolTy;
+  auto Ghost = [&] { return &Env.createStorageLocation(B); };
+  for (Site &S : RC.Sites) {
+    S.Live = Ghost();
+    S.Deleted = Ghost();
+    S.Handed = Ghost();
+    S.Escaped = Ghost();
+    S.CapsuleFailed = Ghost();
+    S.PtrNull = Ghost();
+    S.DeleterNull = Ghost();
+    S.Obtained = &Env.createStorageLocation(Ctx.VoidPtrTy);
+  }
+  for (Capsule &C : RC.Capsules) {
+    C.Claimed = Ghost();
+    C.Renamed = Ghost();
+    C.Unconsumed = Ghost();
+    C.TakingImport = Ghost();
+  }
+  RC.Saved = Ghost();
+  RC.Sentinel = Ghost();
+}
+
+void OwnershipModel::transfer(const CFGElement &Elt, NoopLattice &,
+                              Environment &Env) {
+  std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>();
+  // Before the ghosts exist there is nothing to judge (the judgement would
+  // skip the state too).
+  if (CS && isJudgedStatement(CS->getStmt()))
+    Recorded.record(CS->getStmt(), Env, Env.getValue(*RC.Sentinel) != nullptr);
+  OwnState Own{Env, RC, getASTContext()};
+  initialiseGhosts(Own);
+  if (CS)
+    transferSwitch()(*CS->getStmt(), Own);
+}
+
+void OwnershipModel::transferBranch(bool Branch, const Stmt *Cond,
+                                    NoopLattice &, Environment &Env) {
+  const auto *E = dyn_cast_or_null<Expr>(Cond);
+  if (!E || !E->getType()->isPointerType())
+    return;
+  OwnState Own{Env, RC, getASTContext()};
+  if (BoolValue *N = nullAtom(E, Own))
+    Env.assume(Branch ? Env.arena().makeNot(N->formula()) : N->formula());
+}
+
+} // namespace clang::interop

@@ -1,0 +1,286 @@
+//===--- OwnershipSites.cpp - what a function obtains and touches ---------===//
+
+#include "lib/ownership/OwnershipSites.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackTypes.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::interop::ownership {
+
+using namespace clang::dataflow;
+
+bool isManagedPointer(QualType T) {
+  return isManagedTensor(classifyDLPackPointee(T));
+}
+
+/// The call allocates raw memory (malloc and friends).
+bool isRawAllocation(const Expr *E) {
+  const auto *Call =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "malloc" || N == "calloc" || N == "PyMem_Malloc" ||
+         N == "PyMem_Calloc" || N == "PyMem_RawMalloc" || N == "aligned_alloc";
+}
+
+bool isRawDeallocation(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
+}
+
+/// The tracked site E evaluates to (through parentheses and identity casts),
+/// or -1.
+int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
+  if (!E)
+    return -1;
+  for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)}) {
+    if (!X)
+      continue;
+    Value *V = Env.getValue(*X);
+    if (!V)
+      continue;
+    auto It = RC.SiteOfValue.find(V);
+    if (It != RC.SiteOfValue.end())
+      return It->second;
+    if (auto *PV = dyn_cast<PointerValue>(V)) {
+      auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
+      if (L != RC.SiteOfLoc.end())
+        return L->second;
+    }
+  }
+  return -1;
+}
+
+namespace {
+
+/// Finds sites and capsules in a body (lambdas included, for owned
+/// parameters deleted inside them).
+class PreScan : public RecursiveASTVisitor<PreScan> {
+public:
+  PreScan(RunContext &RC, ASTContext &Ctx) : RC(RC), Ctx(Ctx) {}
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    CapsuleCall K = classifyCapsuleCall(Call);
+    if (K != CapsuleCall::None && K != CapsuleCall::ErrFetch &&
+        K != CapsuleCall::ErrRestore && K != CapsuleCall::ErrClear &&
+        K != CapsuleCall::New && Call->getNumArgs() >= 1)
+      capsuleOf(Call->getArg(0));
+    if (K == CapsuleCall::GetPointer && Call->getNumArgs() == 2 && !InLambda) {
+      Site S;
+      S.From = Site::Capsule;
+      S.At = Call;
+      S.CapsuleId = capsuleOf(Call->getArg(0));
+      S.UnconsumedName =
+          isUnconsumedName(classifyCapsuleName(Call->getArg(1), Ctx));
+      add(S);
+      return true;
+    }
+    const Expr *Base = nullptr;
+    if (isDeleterCall(Call, &Base)) {
+      if (const ValueDecl *V = referencedDecl(Call->getArg(0)))
+        if (isManagedPointer(V->getType()) && !InLambda)
+          DeletedVars.insert(V);
+      // A parameter whose deleter the function calls is owned by it.
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Base)))
+        if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
+          DeletedParams.insert(P);
+      if (const auto *P =
+              dyn_cast_or_null<ParmVarDecl>(referencedDecl(Call->getArg(0))))
+        if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
+          DeletedParams.insert(P);
+      return true;
+    }
+    if (RC.takers().matches(Call->getDirectCallee()))
+      for (const Expr *Arg : Call->arguments())
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Arg)))
+          KeptParams.insert(P);
+    // guard.release(); with the result dropped disarms a guard whose
+    // tensor was already handed on: nothing is obtained.
+    if (!InLambda && isManagedPointer(Call->getType()) &&
+        !Discarded.contains(Call) &&
+        RC.sources().matches(Call->getDirectCallee())) {
+      add(Site::Produced, Call);
+    }
+    return true;
+  }
+
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (Stmt *S : CS->body()) {
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E)
+        continue;
+      E = E->IgnoreImplicit();
+      if (const auto *Cast = dyn_cast<CStyleCastExpr>(E))
+        if (Cast->getType()->isVoidType())
+          E = Cast->getSubExpr()->IgnoreImplicit();
+      if (const auto *Call = dyn_cast<CallExpr>(E))
+        Discarded.insert(Call);
+    }
+    return true;
+  }
+
+  bool VisitCXXNewExpr(CXXNewExpr *New) {
+    if (!InLambda && isManagedPointer(New->getType())) {
+      add(Site::Created, New);
+    }
+    return true;
+  }
+
+  bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
+    if (!InLambda && isManagedPointer(Cast->getType()) &&
+        isRawAllocation(Cast->getSubExpr())) {
+      add(Site::Created, Cast);
+    }
+    return true;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    bool Saved = InLambda;
+    InLambda = true;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    InLambda = Saved;
+    return R;
+  }
+
+  int capsuleOf(const Expr *E) {
+    const ValueDecl *Root = capsuleRoot(E);
+    if (!Root)
+      return -1;
+    auto [It, New] = RC.CapsuleOfRoot.try_emplace(Root, RC.Capsules.size());
+    if (New) {
+      Capsule C;
+      C.Root = Root;
+      RC.Capsules.push_back(C);
+    }
+    return It->second;
+  }
+
+  void add(Site S) {
+    RC.SiteOfStmt.try_emplace(S.At, RC.Sites.size());
+    RC.Sites.push_back(S);
+  }
+  void add(Site::Source From, const Stmt *At) {
+    Site S;
+    S.From = From;
+    S.At = At;
+    add(S);
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable())
+        if (const auto *P = dyn_cast<ParmVarDecl>(C.getCapturedVar()))
+          KeptParams.insert(P);
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (const auto *P =
+            dyn_cast_or_null<ParmVarDecl>(referencedDecl(R->getRetValue())))
+      KeptParams.insert(P);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    for (const Expr *Arg : E->arguments())
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Arg)))
+        KeptParams.insert(P);
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr *E) {
+    for (const Expr *Init : E->inits())
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Init)))
+        KeptParams.insert(P);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *P =
+              dyn_cast_or_null<ParmVarDecl>(referencedDecl(BO->getRHS())))
+        if (!isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          KeptParams.insert(P);
+    return true;
+  }
+
+  /// Variables whose deleter the function calls (outside lambdas).
+  llvm::SmallPtrSet<const ValueDecl *, 4> DeletedVars;
+  /// Calls whose result is dropped (expression statements).
+  llvm::SmallPtrSet<const CallExpr *, 8> Discarded;
+  /// Parameters whose deleter the function calls.
+  llvm::SmallPtrSet<const ParmVarDecl *, 2> DeletedParams;
+  /// Parameters the function hands on for good somewhere (captured,
+  /// returned, stored, wrapped, given to an ownership-taking importer).
+  llvm::SmallPtrSet<const ParmVarDecl *, 2> KeptParams;
+
+private:
+  RunContext &RC;
+  ASTContext &Ctx;
+  bool InLambda = false;
+};
+
+} // namespace
+
+void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
+  if (FD.getBody()) {
+    PreScan Scan(RC, Ctx);
+    Scan.TraverseStmt(FD.getBody());
+    for (const ParmVarDecl *P : FD.parameters())
+      // Owned: the function deletes it on some path and hands it on for
+      // good on another (an importer); a helper that only deletes on error
+      // leaves the tensor to its caller otherwise.
+      if (Scan.DeletedParams.contains(P) && Scan.KeptParams.contains(P)) {
+        Site S;
+        S.From = Site::Parameter;
+        S.Param = P;
+        RC.SiteOfParam.try_emplace(P, RC.Sites.size());
+        RC.Sites.push_back(S);
+      }
+    for (const ValueDecl *V : Scan.DeletedVars) {
+      const auto *P = dyn_cast<ParmVarDecl>(V);
+      if (P && RC.SiteOfParam.count(P))
+        continue;
+      Site S;
+      S.From = Site::Unowned;
+      S.Var = V;
+      RC.SiteOfVar.try_emplace(V, RC.Sites.size());
+      RC.Sites.push_back(S);
+    }
+  }
+}
+
+bool mentionsOwnershipIn(const Stmt *Body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool Found = false;
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitCallExpr(CallExpr *E) {
+      if (classifyCapsuleCall(E) != CapsuleCall::None ||
+          isManagedPointer(E->getType()) || isDeleterCall(E))
+        Found = true;
+      return !Found;
+    }
+    bool VisitCXXNewExpr(CXXNewExpr *E) {
+      if (isManagedPointer(E->getType()))
+        Found = true;
+      return !Found;
+    }
+    bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+      if (isManagedPointer(E->getType()) && isRawAllocation(E->getSubExpr()))
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+} // namespace clang::interop::ownership

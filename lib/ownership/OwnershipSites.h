@@ -1,0 +1,122 @@
+//===--- OwnershipSites.h - what a function obtains and touches -*- C++ -*-===//
+//
+// The ownership model's view of a function before its run: each site where
+// the function obtains a managed tensor (created with new or malloc,
+// returned by a producer, taken from a capsule, a parameter it deletes), each
+// capsule it touches, and the pre-filter that says whether there is any.
+// The ghost locations in them are made by the model (OwnershipModel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
+#define INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
+
+#include "lib/support/NameLists.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/StorageLocation.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <vector>
+
+namespace clang::interop::ownership {
+
+using dataflow::Environment;
+using dataflow::StorageLocation;
+using dataflow::Value;
+
+/// The property of a pointer value that says it is NULL.
+inline constexpr llvm::StringLiteral kNull = "interop.own.null";
+
+/// A pointer to a managed tensor of either generation.
+bool isManagedPointer(QualType T);
+
+/// The call allocates raw memory (malloc and friends).
+bool isRawAllocation(const Expr *E);
+
+/// free and the Python allocators' free.
+bool isRawDeallocation(const CallExpr *Call);
+
+/// A place where the function obtains a managed tensor, with the ghost
+/// booleans the model keeps for it.
+struct Site {
+  // Unowned: a variable whose deleter is called but whose origin the
+  // function does not see (a cast of a void *, a borrowed parameter); it is
+  // tracked for double deletion only, never for leaks.
+  enum Source { Created, Produced, Capsule, Parameter, Unowned } From;
+  const ValueDecl *Var = nullptr; // for Unowned
+  const Stmt *At = nullptr;       // the obtaining expression
+  const ParmVarDecl *Param = nullptr;
+  int CapsuleId = -1;
+  bool UnconsumedName = false; // GetPointer with "dltensor[_versioned]"
+  // Ghost locations.
+  StorageLocation *Live = nullptr, *Deleted = nullptr, *Handed = nullptr,
+                  *Escaped = nullptr;
+  // The capsule the tensor was handed to could not be created (an
+  // out-of-memory path the leak judgement leaves aside).
+  StorageLocation *CapsuleFailed = nullptr;
+  // The tensor pointer and its deleter tested NULL (ghosts, so that the
+  // facts survive merges with paths that never obtained the tensor).
+  StorageLocation *PtrNull = nullptr, *DeleterNull = nullptr;
+  // Holds the pointer obtained, per environment (its null atom says whether
+  // the tensor is NULL). A location, not a Value *, because the framework
+  // re-runs transfers after the fixpoint and may make new values then.
+  StorageLocation *Obtained = nullptr;
+  const Stmt *FirstDelete = nullptr;
+  const Stmt *FirstHandOff = nullptr;
+};
+
+/// A capsule the function touches, named by its root variable.
+struct Capsule {
+  const ValueDecl *Root = nullptr;
+  StorageLocation *Claimed = nullptr, *Renamed = nullptr, *Unconsumed = nullptr,
+                  *TakingImport = nullptr;
+  const Stmt *Rename = nullptr;
+  const Stmt *TakingImportCall = nullptr;
+};
+
+/// What the model knows of one function besides the flow state: its sites
+/// and capsules (found before the run) and where their values went.
+struct RunContext {
+  bool IsDestructor = false;
+  /// Compiled TensorSources and OwnershipTakingImporters (once per
+  /// configuration).
+  const FunctionNameList *SourcesP = nullptr, *TakersP = nullptr;
+  const FunctionNameList &sources() const { return *SourcesP; }
+  const FunctionNameList &takers() const { return *TakersP; }
+  std::vector<Site> Sites;
+  std::vector<Capsule> Capsules;
+  llvm::DenseMap<const Stmt *, unsigned> SiteOfStmt;
+  llvm::DenseMap<const ParmVarDecl *, unsigned> SiteOfParam;
+  llvm::DenseMap<const ValueDecl *, unsigned> SiteOfVar;
+  llvm::DenseMap<const ValueDecl *, unsigned> CapsuleOfRoot;
+  llvm::DenseMap<const Value *, unsigned> SiteOfValue;
+  llvm::DenseMap<const StorageLocation *, unsigned> SiteOfLoc;
+  StorageLocation *Saved = nullptr;    // destructor: exception saved
+  StorageLocation *Sentinel = nullptr; // ghosts initialised
+  int DestructorCapsule = -1;
+  /// Capsules created in this function (their NULL-ness matters).
+  llvm::DenseSet<const Value *> CapsuleResults;
+  const FunctionDecl *FD = nullptr;
+};
+
+/// The tracked site E evaluates to (through parentheses and identity casts),
+/// or -1.
+int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env);
+
+/// Finds FD's sites and capsules into RC (whose configuration is set).
+void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx);
+
+/// The pre-filter: Body names a managed tensor type, its deleter, or the
+/// capsule API (what the model can report on). A function that only reads
+/// fields is not analysed.
+bool mentionsOwnershipIn(const Stmt *Body);
+
+} // namespace clang::interop::ownership
+
+#endif // INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H

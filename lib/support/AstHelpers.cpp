@@ -1,0 +1,216 @@
+//===--- AstHelpers.cpp - what every analysis asks of the AST -------------===//
+
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace clang::interop {
+
+const Expr *ignoreTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else
+      return E;
+  }
+}
+
+const Expr *stripIdentityCasts(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MTE->getSubExpr();
+      continue;
+    }
+    const auto *CE = dyn_cast<CastExpr>(E);
+    if (!CE)
+      return E;
+    switch (CE->getCastKind()) {
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_IntegralCast:
+    case CK_LValueToRValue:
+    case CK_UserDefinedConversion:
+      E = CE->getSubExpr();
+      continue;
+    default:
+      return E;
+    }
+  }
+  return E;
+}
+
+const VarDecl *namedVar(const Expr *E) {
+  E = ignoreTemporaries(E);
+  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
+    if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
+        CCE->getNumArgs() >= 1)
+      E = ignoreTemporaries(CCE->getArg(0));
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE || DRE->refersToEnclosingVariableOrCapture())
+    return nullptr;
+  return dyn_cast<VarDecl>(DRE->getDecl());
+}
+
+const ValueDecl *referencedDecl(const Expr *E) {
+  E = E ? E->IgnoreParenCasts() : nullptr;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return DRE->getDecl();
+  return nullptr;
+}
+
+const ValueDecl *memberChainRoot(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const ParmVarDecl *parameterNamedBy(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  // *ptr and ptr-> of a smart pointer.
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    if ((OCE->getOperator() == OO_Star || OCE->getOperator() == OO_Arrow) &&
+        OCE->getNumArgs() == 1)
+      E = OCE->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<ParmVarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool isTemporary(const Expr *E) {
+  E = E->IgnoreParens();
+  return isa<MaterializeTemporaryExpr>(E) || E->isPRValue();
+}
+
+bool isNonConstReference(QualType T) {
+  return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+}
+
+const EnumConstantDecl *enumerator(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E->IgnoreParenImpCasts()))
+    E = DA->getExpr();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<EnumConstantDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+std::optional<llvm::APSInt> integerConstant(const Expr *E,
+                                            const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (!E->IgnoreParenImpCasts()->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt();
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E && !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
+const Expr *receiverOf(const CallExpr &CE) {
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
+    return MCE->getImplicitObjectArgument();
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(&CE))
+    if (isa_and_nonnull<CXXMethodDecl>(OCE->getDirectCallee()) &&
+        OCE->getNumArgs() > 0)
+      return OCE->getArg(0);
+  return nullptr;
+}
+
+QualType paramType(const CallExpr &CE, unsigned I) {
+  const FunctionDecl *FD = CE.getDirectCallee();
+  unsigned First =
+      isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1
+                                                                         : 0;
+  if (I < First)
+    return CE.getArg(I)->getType();
+  if (FD && I - First < FD->getNumParams())
+    return FD->getParamDecl(I - First)->getType();
+  // A call through a function pointer: its prototype's parameters.
+  if (!FD)
+    if (const auto *PT = CE.getCallee()->getType()->getAs<PointerType>())
+      if (const auto *Proto = PT->getPointeeType()->getAs<FunctionProtoType>())
+        if (I < Proto->getNumParams())
+          return Proto->getParamType(I);
+  return CE.getArg(I)->getType();
+}
+
+bool isNonConstMemberCall(const CallExpr &CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE.getDirectCallee());
+  return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
+}
+
+bool isJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        return FD->isNoReturn();
+  return false;
+}
+
+BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT:
+    return BO_GT;
+  case BO_GT:
+    return BO_LT;
+  case BO_LE:
+    return BO_GE;
+  case BO_GE:
+    return BO_LE;
+  default:
+    return Op;
+  }
+}
+
+bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
+                        const LangOptions &LO,
+                        llvm::ArrayRef<std::string> Macros) {
+  // Walk the whole expansion stack: a token passed through several macros
+  // (MATX_ASSERT_STR(a) -> assert(a)) is a macro argument at each level, and
+  // each level's macro is named by where its parameter sits in its body.
+  for (int Depth = 0; Loc.isMacroID() && Depth < 64; ++Depth) {
+    if (!SM.isMacroArgExpansion(Loc)) {
+      llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
+      if (llvm::is_contained(Macros, Name))
+        return true;
+    }
+    Loc = SM.getImmediateExpansionRange(Loc).getBegin();
+  }
+  return false;
+}
+
+} // namespace clang::interop

@@ -1,0 +1,135 @@
+//===--- AstHelpers.h - what every analysis asks of the AST -----*- C++ -*-===//
+//
+// Small questions about expressions and statements that every layer above
+// asks (the guard engine, the three families, the checks): what an
+// expression names once casts and temporaries are stripped, the receiver
+// and parameter types of a call, constants, jumps. Nothing here knows DLPack
+// or the array API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_SUPPORT_ASTHELPERS_H
+#define INTEROP_LIB_SUPPORT_ASTHELPERS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/OperationKinds.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace clang::interop {
+
+//===----------------------------------------------------------------------===//
+// What an expression is, under its wrappers
+//===----------------------------------------------------------------------===//
+
+/// E without parentheses, implicit casts, cleanups and temporaries
+/// (ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr): the
+/// expression that names or makes the value.
+const Expr *ignoreTemporaries(const Expr *E);
+
+/// Strips parentheses and casts that keep a pointer's or integer's identity
+/// (no-op, bit, integral, lvalue-to-rvalue, and their explicit spellings).
+const Expr *stripIdentityCasts(const Expr *E);
+
+/// The variable an expression names, through a copy or move of it; null for
+/// anything else and for a capture of an enclosing function's variable.
+const VarDecl *namedVar(const Expr *E);
+
+/// The declaration E names (through parentheses and casts) when it is a
+/// DeclRefExpr; null otherwise.
+const ValueDecl *referencedDecl(const Expr *E);
+
+/// The variable a member chain starts from: `mt` in `mt->dl_tensor.data`
+/// (through parentheses and implicit casts); null when the chain starts
+/// from anything else.
+const ValueDecl *memberChainRoot(const Expr *E);
+
+/// The parameter E names, through `*p`, a smart pointer's `*` and `->`,
+/// parentheses and implicit casts; null for anything else.
+const ParmVarDecl *parameterNamedBy(const Expr *E);
+
+/// A temporary (nothing else can observe a change made through it).
+bool isTemporary(const Expr *E);
+
+bool isNonConstReference(QualType T);
+
+/// The enumerator an expression names (through a default argument), if it
+/// is one.
+const EnumConstantDecl *enumerator(const Expr *E);
+
+/// The value of E when it is an integer constant (a literal, an enumerator,
+/// a constexpr or a macro expanding to one); nullopt otherwise, and for a
+/// dependent E.
+std::optional<llvm::APSInt> integerConstant(const Expr *E,
+                                            const ASTContext &Ctx);
+
+/// True when E is a null pointer constant (nullptr, NULL, 0).
+bool isNullConstant(const Expr *E, ASTContext &Ctx);
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// The receiver of a member or member-operator call (null for any other).
+const Expr *receiverOf(const CallExpr &CE);
+
+/// The type of parameter I of the callee (the argument's own type for
+/// variadic arguments).
+QualType paramType(const CallExpr &CE, unsigned I);
+
+/// A call of a non-static, non-const member function on a receiver.
+bool isNonConstMemberCall(const CallExpr &CE);
+
+//===----------------------------------------------------------------------===//
+// Control flow and comparisons
+//===----------------------------------------------------------------------===//
+
+/// True when control never continues past S to the next statement: a
+/// break, return, continue, goto or throw, or a call of a noreturn function.
+bool isJump(const Stmt *S);
+
+/// The operator that compares the same operands the other way round (`a < b`
+/// is `b > a`); any other operator is returned as it is. Not
+/// BinaryOperator::reverseComparisonOp, which is unreachable for C++20's
+/// `<=>`, a comparison by isComparisonOp().
+BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op);
+
+/// `L Op R` for a comparison operator (false for any other, and for `<=>`).
+template <typename T>
+bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
+  switch (Op) {
+  case BO_EQ:
+    return L == R;
+  case BO_NE:
+    return L != R;
+  case BO_LT:
+    return L < R;
+  case BO_GT:
+    return L > R;
+  case BO_LE:
+    return L <= R;
+  case BO_GE:
+    return L >= R;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Macros
+//===----------------------------------------------------------------------===//
+
+/// True when Loc comes from the expansion of one of Macros (at any depth).
+bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
+                        const LangOptions &LO,
+                        llvm::ArrayRef<std::string> Macros);
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_SUPPORT_ASTHELPERS_H
