@@ -24,6 +24,12 @@ void InteropCheckBase::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(judgedFunctionMatcher(), this);
 }
 
+void InteropCheckBase::registerPPCallbacks(const SourceManager &,
+                                           Preprocessor *PP, Preprocessor *) {
+  if (PP)
+    recordCompileErrors(*PP);
+}
+
 void InteropCheckBase::onStartOfTranslationUnit() {
   // Facts point into one translation unit's AST, and a new ASTContext may
   // be allocated where the last one was.

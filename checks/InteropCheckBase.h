@@ -24,6 +24,10 @@ public:
   /// Matches the judged functions (lib/engine/JudgedFunctions.h), bound to
   /// "fn".
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  /// Records where the compiler reports errors, so that only the functions
+  /// that contain one are skipped (lib/engine/JudgedFunctions.h).
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
   /// Forgets the facts of the last translation unit (resetFactCache()).
   void onStartOfTranslationUnit() override;
 
