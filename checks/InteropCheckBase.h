@@ -39,7 +39,10 @@ protected:
   bool skipped(const FunctionDecl &FD, clang::interop::SkipReason Why,
                StringRef Detail);
 
-  /// The bounds of every flow analysis the check's family runs.
+  /// The bounds of every flow analysis the check's family runs: the options
+  /// MaxSATIterations, MaxMilliseconds, MaxBlockVisits and MaxCFGBlocks
+  /// (lib/engine/FlowRunner.h, FlowBounds), local or global, shown by
+  /// --dump-config; each family's configuration key holds them.
   const clang::interop::FlowBounds &bounds() const { return Bounds; }
 
 private:
