@@ -29,25 +29,19 @@ using namespace interop_test;
 
 namespace {
 
-const char *const Prelude = DLPackPrelude;
-
-std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(Code, DLPackSnippetArgs,
-                                           "snippet.cpp");
-}
-
 TEST(DLPackPreFilter, TranslationUnitsWithoutDLPack) {
   // A TU that never spells a DLPack or capsule name needs no scan at all.
-  auto Plain = parseCpp("int twice(int x) { return 2 * x; }");
+  auto Plain = parseDLPackCode("int twice(int x) { return 2 * x; }");
   ASSERT_TRUE(Plain);
   EXPECT_FALSE(translationUnitMayUseDLPack(Plain->getASTContext()));
   auto WithHeader =
-      parseCpp("#include <dlpack/dlpack.h>\nint f() { return 0; }");
+      parseDLPackCode("#include <dlpack/dlpack.h>\nint f() { return 0; }");
   ASSERT_TRUE(WithHeader);
   EXPECT_TRUE(translationUnitMayUseDLPack(WithHeader->getASTContext()));
   // A device-type map needs only the enum's name.
-  auto OwnEnum = parseCpp("enum DLDeviceType { kDLCPU = 1 };\n"
-                          "int map(DLDeviceType t) { return t == kDLCPU; }");
+  auto OwnEnum =
+      parseDLPackCode("enum DLDeviceType { kDLCPU = 1 };\n"
+                      "int map(DLDeviceType t) { return t == kDLCPU; }");
   ASSERT_TRUE(OwnEnum);
   EXPECT_TRUE(translationUnitMayUseDLPack(OwnEnum->getASTContext()));
 }

@@ -4,7 +4,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
-#include "syntax_vs_flow.h"
+#include "arraydevice/array_device_snippets.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -22,28 +22,12 @@
 using namespace clang;
 using namespace clang::interop;
 using namespace clang::ast_matchers;
-using interop_test::proofName;
+using interop_test::analyzeOnly;
 
 namespace {
 
-const ArrayDeviceFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
-                                    ArrayDeviceQuery &Facts,
-                                    llvm::StringRef Name) {
-  ASTContext &Ctx = AST->getASTContext();
-  auto Found =
-      match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
-  EXPECT_EQ(Found.size(), 1u);
-  return Facts.facts(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
-}
-
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  resetFactCache();
-  return tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
-}
-
 TEST(ArrayDeviceFacts, EachFunctionIsAnalysedOnce) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 void f(const interop::Array &a) {
   auto t = interop::to_dlpack(a);
   auto u = interop::to_dlpack(a);
@@ -57,7 +41,7 @@ void f(const interop::Array &a) {
 }
 
 TEST(ArrayDeviceFacts, SharedRunPerConfiguration) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 void f(const interop::Array &a) { auto t = interop::to_dlpack(a); }
 )cpp");
   ASTContext &Ctx = AST->getASTContext();
@@ -77,7 +61,7 @@ void f(const interop::Array &a) { auto t = interop::to_dlpack(a); }
 }
 
 TEST(ArrayDeviceFacts, PreFilterSelectsFactFamiliesPerFunction) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 void exports(const interop::Array &a) { auto t = interop::to_dlpack(a); }
 void tpu(const interop::Array &a) {
   if (a.platform() == interop::Platform::kTpu) auto t = interop::to_dlpack(a);

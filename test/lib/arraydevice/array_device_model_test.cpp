@@ -11,6 +11,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
+#include "arraydevice/array_device_snippets.h"
 #include "syntax_vs_flow.h"
 
 #include "clang/AST/ASTContext.h"
@@ -651,17 +652,11 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
             "");
 }
 
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  resetFactCache();
-  return tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
-}
-
 TEST(ArrayDeviceModel, CollectingDuringTheFixpointMatchesTheDiagnoser) {
   // The array/device facts judge sinks as the fixpoint reaches them; the
   // diagnoser judges them in the framework's extra pass over the final
   // states. Both must agree, loops included.
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 using namespace interop;
 bool more();
 void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {

@@ -32,14 +32,9 @@ namespace {
 
 const char *const Prelude = DLPackPrelude;
 
-std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(Code, DLPackSnippetArgs,
-                                           "snippet.cpp");
-}
-
 TEST(DLPackCache, OneRunPerFunctionAndConfiguration) {
   resetFactCache();
-  auto AST = parseCpp(std::string(Prelude) + R"cpp(
+  auto AST = parseDLPackCode(std::string(Prelude) + R"cpp(
 int64_t f(const DLTensor *t) { return t->strides[0]; }
 )cpp");
   ASSERT_TRUE(AST);
@@ -93,7 +88,7 @@ void copy_out(const DLTensor *t, void *dst, size_t n) {
 
 TEST(DLPackSkips, TooLargeIsSkipped) {
   resetFactCache();
-  auto AST = parseCpp(std::string(Prelude) + R"cpp(
+  auto AST = parseDLPackCode(std::string(Prelude) + R"cpp(
 bool flag();
 int64_t f(const DLTensor *t) {
   if (flag()) return 0; if (flag()) return 1; if (flag()) return 2;

@@ -103,10 +103,6 @@ std::map<std::string, std::string> describe(const DLPackEvent &E,
 const char *const Prelude = DLPackPrelude;
 const std::vector<std::string> &Args = DLPackSnippetArgs;
 
-std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
-}
-
 /// Parses Prelude + Snippet, runs the model over every function of the main
 /// file and checks the annotations. Returns a description of every mismatch.
 /// The annotations describe the flow model's events, so the syntactic

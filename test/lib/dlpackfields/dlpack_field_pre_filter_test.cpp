@@ -31,14 +31,9 @@ namespace {
 
 const char *const Prelude = DLPackPrelude;
 
-std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(Code, DLPackSnippetArgs,
-                                           "snippet.cpp");
-}
-
 TEST(DLPackPreFilter, WhatAFunctionUses) {
   resetFactCache();
-  auto AST = parseCpp(std::string(Prelude) + R"cpp(
+  auto AST = parseDLPackCode(std::string(Prelude) + R"cpp(
 void producer(DLTensor &t, void *buffer, int64_t *shape) {
   t.data = buffer;
   t.strides = nullptr;

@@ -4,7 +4,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
-#include "syntax_vs_flow.h"
+#include "arraydevice/array_device_snippets.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -22,28 +22,12 @@
 using namespace clang;
 using namespace clang::interop;
 using namespace clang::ast_matchers;
-using interop_test::proofName;
+using interop_test::analyzeOnly;
 
 namespace {
 
-const ArrayDeviceFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
-                                    ArrayDeviceQuery &Facts,
-                                    llvm::StringRef Name) {
-  ASTContext &Ctx = AST->getASTContext();
-  auto Found =
-      match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
-  EXPECT_EQ(Found.size(), 1u);
-  return Facts.facts(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
-}
-
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  resetFactCache();
-  return tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
-}
-
 TEST(FlowRunner, TooLargeIsSkippedNotAnalysed) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 bool flag();
 void f(const interop::Array &a) {
   if (flag()) return; if (flag()) return; if (flag()) return;
@@ -60,7 +44,7 @@ void f(const interop::Array &a) {
 }
 
 TEST(FlowRunner, BlockVisitLimitIsABoundExceeded) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 bool flag();
 void f(const interop::Array &a) {
   while (flag()) { if (flag()) continue; }
@@ -76,7 +60,7 @@ void f(const interop::Array &a) {
 }
 
 TEST(FlowRunner, TemplatesAndDeclarations) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 template <typename T> void g(const T &a) { auto t = interop::to_dlpack(a); }
 )cpp");
   ArrayDeviceQuery Facts{ArrayDeviceConfig()};
