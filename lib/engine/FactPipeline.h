@@ -1,5 +1,4 @@
-//===--- FactPipeline.h - one pipeline for every family of facts -*- C++
-//-*-===//
+//===--- FactPipeline.h - one pipeline for every family ---------*- C++ -*-===//
 //
 // Every family of facts (array/device, DLPack fields, ownership) is computed
 // by the same steps, written once here (FactQuery<Family>::compute):
