@@ -62,7 +62,7 @@ int main() {
     return 1;
   }
 
-  // Seed 000: a sharded array has no single buffer to export.
+  // A sharded array has no single buffer to export (JAX refuses it too).
   Result<Sharding> split = Sharding::split(cpus, 0);
   if (!split.ok())
     return fail("Sharding::split", split.status());
