@@ -7,6 +7,9 @@
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
+#include <string>
+#include <type_traits>
+
 using namespace clang::ast_matchers;
 using namespace clang::interop;
 
@@ -14,14 +17,39 @@ namespace clang::tidy::interop {
 
 InteropCheckBase::InteropCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {}
+      ReportSkippedFunctions(Options.get("ReportSkippedFunctions", false)) {
+  // The bounds are read as global options too, so that one setting serves
+  // every check (checks with equal options share one analysis per function).
+  Bounds.forEachOption([&](StringRef Key, auto &Value) {
+    using T = std::remove_reference_t<decltype(Value)>;
+    T Read = Options.getLocalOrGlobal(Key, Value);
+    // 0 disables the time bound only; the others need a positive budget.
+    bool Valid = Key == "MaxMilliseconds" ? Read >= 0 : Read > 0;
+    if (Valid)
+      Value = Read;
+    else
+      configurationDiag("invalid value '%0' for option '%1' of check '%2': "
+                        "it must be %3; using %4")
+          << std::to_string(Read) << Key << Name
+          << (Key == "MaxMilliseconds" ? "0 or more" : "positive")
+          << std::to_string(Value);
+  });
+}
 
 void InteropCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
+  Bounds.forEachOption(
+      [&](StringRef Key, auto &Value) { Options.store(Opts, Key, Value); });
 }
 
 void InteropCheckBase::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(judgedFunctionMatcher(), this);
+}
+
+void InteropCheckBase::registerPPCallbacks(const SourceManager &,
+                                           Preprocessor *PP, Preprocessor *) {
+  if (PP)
+    recordCompileErrors(*PP);
 }
 
 void InteropCheckBase::onStartOfTranslationUnit() {

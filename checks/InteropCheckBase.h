@@ -24,6 +24,10 @@ public:
   /// Matches the judged functions (lib/engine/JudgedFunctions.h), bound to
   /// "fn".
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  /// Records where the compiler reports errors, so that only the functions
+  /// that contain one are skipped (lib/engine/JudgedFunctions.h).
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
   /// Forgets the facts of the last translation unit (resetFactCache()).
   void onStartOfTranslationUnit() override;
 
@@ -35,7 +39,10 @@ protected:
   bool skipped(const FunctionDecl &FD, clang::interop::SkipReason Why,
                StringRef Detail);
 
-  /// The bounds of every flow analysis the check's family runs.
+  /// The bounds of every flow analysis the check's family runs: the options
+  /// MaxSATIterations, MaxMilliseconds, MaxBlockVisits and MaxCFGBlocks
+  /// (lib/engine/FlowRunner.h, FlowBounds), local or global, shown by
+  /// --dump-config; each family's configuration key holds them.
   const clang::interop::FlowBounds &bounds() const { return Bounds; }
 
 private:

@@ -57,6 +57,16 @@ struct FlowBounds {
 
   /// Every bound, for a configuration's cache key: results depend on each.
   std::string key() const;
+
+  /// F(option name, bound) for each bound, in the order --dump-config shows
+  /// them: the one list the checks' options are read from and stored to
+  /// (InteropCheckBase).
+  template <typename Fn> void forEachOption(Fn F) {
+    F("MaxSATIterations", MaxSATIterations);
+    F("MaxMilliseconds", MaxMilliseconds);
+    F("MaxBlockVisits", MaxBlockVisits);
+    F("MaxCFGBlocks", MaxCFGBlocks);
+  }
 };
 
 /// What one run of the flow analysis over a function produced: the

@@ -17,6 +17,10 @@
 #include "clang/AST/Decl.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
+namespace clang {
+class Preprocessor;
+} // namespace clang
+
 namespace clang::interop {
 
 /// Function definitions outside system headers (lambda call operators and
@@ -30,10 +34,27 @@ ast_matchers::DeclarationMatcher judgedFunctionMatcher();
 bool isJudgedFunction(const FunctionDecl &FD);
 
 /// Why no family analyses FD (None when they can): it has no body, it is a
-/// template pattern, or it does not compile. A translation unit with errors
-/// has recovery expressions whose CFG and values mean nothing, so today any
-/// error in the translation unit skips every function in it.
+/// template pattern, or it does not compile. Compile errors are judged per
+/// function, as editors need (they lint code with errors all day, and a
+/// missing generated header makes every file that includes it fail): a
+/// function is skipped when it is an invalid declaration, when its
+/// parameters, member initialisers or body hold an expression that contains
+/// errors or an invalid declaration (recovery expressions, whose CFG and
+/// values mean nothing), or, where recordCompileErrors() was called, when the
+/// compiler reported an error inside its source range (clang drops a statement
+/// with a syntax error or a name in an undeclared namespace, and a member
+/// initialiser that does not compile, without a trace in the AST). Functions
+/// elsewhere in the translation unit are analysed. After a fatal error the
+/// compiler reports nothing more, and only the AST tells; warnings turned into
+/// errors (-Werror) do not count.
 SkipReason whyNotAnalysable(const FunctionDecl &FD);
+
+/// Records, for whyNotAnalysable(), where the compiler reports errors in the
+/// translation unit PP preprocesses: every diagnostic still reaches the
+/// consumer it went to before, unchanged. Called by every check base before
+/// parsing (registerPPCallbacks); once per translation unit is enough, and
+/// later calls do nothing.
+void recordCompileErrors(Preprocessor &PP);
 
 } // namespace clang::interop
 

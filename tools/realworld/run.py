@@ -298,9 +298,19 @@ def prepare(entry, mirror, scratch, system_dirs, cache):
     return os.path.join(layout[0][1], entry["path"]), args, missing
 
 
-def run_tidy(clang_tidy, plugin, src, args, timeout):
+SKIP_RE = re.compile(r"^function '(?P<fn>[^']*)' was not analysed: (?P<why>.*)$")
+
+
+def skip_config():
+    """-config that sets ReportSkippedFunctions on every check."""
+    return "--config={CheckOptions: {%s}}" % ", ".join(
+        "%s.ReportSkippedFunctions: true" % c for c in CHECKS)
+
+
+def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False):
     cmd = [clang_tidy, "--load=" + plugin, "--checks=-*,interop-*",
-           "--quiet", src, "--"] + args
+           "--quiet"] + ([skip_config()] if report_skipped else []) + [
+           src, "--"] + args
     try:
         r = subprocess.run(cmd, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -309,9 +319,11 @@ def run_tidy(clang_tidy, plugin, src, args, timeout):
     return text, None
 
 
-def parse(text, src):
+def parse(text, src, skipped=None):
     """(findings, errors) of the main file: findings are (check, line, msg);
-    errors counts compile errors anywhere."""
+    errors counts compile errors anywhere. Functions reported as not analysed
+    (--report-skipped) go to `skipped` as (check, line, function, reason),
+    never to the findings."""
     findings, errors = [], []
     for line in text.splitlines():
         m = DIAG_RE.match(line)
@@ -325,6 +337,13 @@ def parse(text, src):
         if not check.startswith("interop-"):
             continue
         if os.path.realpath(m.group("file")) != os.path.realpath(src):
+            continue
+        sk = SKIP_RE.match(m.group("msg"))
+        if sk:
+            if skipped is not None:
+                for c in check.split(","):
+                    skipped.append((c, int(m.group("line")), sk.group("fn"),
+                                    sk.group("why")))
             continue
         for c in check.split(","):
             findings.append((c, int(m.group("line")), m.group("msg")))
@@ -396,6 +415,10 @@ def main():
     ap.add_argument("--allow-missing", action="store_true",
                     help="exit 0 even when snapshots are missing (they are "
                     "still listed)")
+    ap.add_argument("--report-skipped", action="store_true",
+                    help="set ReportSkippedFunctions on every check and list "
+                    "the functions each did not analyse (SKIP lines; never "
+                    "counted as findings), with a count per reason")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 on any miss or false positive")
     ap.add_argument("-v", "--verbose", action="store_true",
@@ -459,11 +482,12 @@ def main():
         src, args, missing = prepare(e, opts.mirror, scratch, system_dirs,
                                      cache)
         text, err = run_tidy(opts.clang_tidy, opts.plugin, src, args,
-                             opts.timeout)
+                             opts.timeout, opts.report_skipped)
         if text is None:
             return dict(entry=e, failed=err, missing_headers=missing)
-        findings, errors = parse(text, src)
-        return dict(entry=e, findings=findings, errors=errors,
+        skipped = []
+        findings, errors = parse(text, src, skipped)
+        return dict(entry=e, findings=findings, errors=errors, skipped=skipped,
                     missing_headers=missing, results=score(e, findings),
                     command=[opts.clang_tidy, "--load=" + opts.plugin,
                              "--checks=-*,interop-*", src, "--"] + args)
@@ -482,6 +506,8 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
     totals = print_totals(results)
+    if opts.report_skipped:
+        print_skipped(results)
     if opts.compare:
         print_comparison(opts.compare, results)
     report_missing(missing_snaps, opts.mirror)
@@ -493,6 +519,7 @@ def main():
                  errors=len(r.get("errors", [])),
                  missing_headers=r.get("missing_headers", []),
                  findings=r.get("findings", []),
+                 skipped=r.get("skipped", []),
                  results=r.get("results", [])) for r in results])
         with open(opts.json, "w") as f:
             json.dump(dump, f, indent=1)
@@ -532,6 +559,22 @@ def print_entry(r, verbose):
     for kind, check, line, text in sorted(r["results"],
                                           key=lambda x: (x[2], x[1])):
         print("   %-4s %-36s :%-5d %s" % (kind, check, line, text))
+    for check, line, fn, why in sorted(r.get("skipped", []),
+                                       key=lambda x: (x[1], x[0])):
+        print("   %-4s %-36s :%-5d %s: %s" % ("SKIP", check, line, fn, why))
+
+
+def print_skipped(results):
+    """How many (function, check) pairs were not analysed, per reason."""
+    why = collections.Counter()
+    for r in results:
+        for _, _, _, reason in r.get("skipped", []):
+            # "the analysis exceeded its iteration bound (SAT solver timed
+            # out)" and "... (N CFG blocks)": the reason without its detail.
+            why[re.sub(r" \(.*\)$", "", reason)] += 1
+    print("\nfunctions not analysed (function x check): %d" % sum(why.values()))
+    for reason, n in why.most_common():
+        print("  %5d  %s" % (n, reason))
 
 
 def print_totals(results):
