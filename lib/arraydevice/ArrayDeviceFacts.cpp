@@ -131,6 +131,11 @@ unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
   if (!FD.getBody())
     return 0;
   FactScanner Scan(Model);
+  // A constructor's member initialisers run before its body, and the
+  // default member initialisers it does not override run with them.
+  forEachInitializerExpr(FD, [&](const Expr &Init) {
+    Scan.TraverseStmt(const_cast<Expr *>(&Init));
+  });
   Scan.TraverseStmt(FD.getBody());
   return Scan.used();
 }
