@@ -16,6 +16,7 @@
 #include "clang/Analysis/FlowSensitive/Formula.h"
 #include "clang/Analysis/FlowSensitive/RecordOps.h"
 #include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -86,10 +87,44 @@ bool declaresRangeForVar(const DeclStmt &DS) {
 // Transfer functions
 //===----------------------------------------------------------------------===//
 
-/// is_single_device(): the receiver's "single" fact.
-void transferPredicate(const CallExpr *CE, State &S, llvm::StringRef Field) {
-  if (BoolValue *V = getBool(receiverLoc(*CE, S.Env), Field, S.Env))
+/// The object a predicate or accessor is about: its receiver, or for a free
+/// function its first argument of one of the roles `Of` (as the syntactic
+/// proofs read `fits(a)`).
+RecordStorageLocation *subjectLoc(const CallExpr &CE, State &S,
+                                  std::initializer_list<TypeRole> Of) {
+  if (receiverOf(CE))
+    return receiverLoc(CE, S.Env);
+  for (unsigned I = 0, N = CE.getNumArgs(); I < N; ++I)
+    if (llvm::is_contained(Of, S.Model.classifyPointee(paramType(CE, I))))
+      return modelledObject(S.Model, objectLoc(*CE.getArg(I), S.Env), S);
+  return nullptr;
+}
+
+/// is_single_device(), is_addressable(), or a free predicate listed with
+/// them: the subject's fact.
+void transferPredicate(const CallExpr *CE, State &S, llvm::StringRef Field,
+                       std::initializer_list<TypeRole> Of) {
+  if (BoolValue *V = getBool(subjectLoc(*CE, S, Of), Field, S.Env))
     S.Env.setValue(*CE, *V);
+}
+
+/// std::move(x), std::forward<T>(x), std::as_const(x): x itself, with its
+/// facts and where it came from (ASSIGN_OR_RETURN's `std::move(r).value()`).
+bool isIdentityCall(const CallExpr &CE) {
+  if (CE.getNumArgs() != 1 || !CE.isGLValue())
+    return false;
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "move" || N == "forward" || N == "as_const";
+}
+
+void transferIdentity(const CallExpr *CE, State &S) {
+  if (S.Env.getStorageLocation(*CE))
+    return;
+  if (StorageLocation *Loc = S.Env.getStorageLocation(*CE->getArg(0)))
+    S.Env.setStorageLocation(*CE, *Loc);
 }
 
 /// num_devices(), platform(), memory_kind(): an integer or enum value that
@@ -613,10 +648,10 @@ template <FnRole R> bool hasRole(const CallExpr &CE, State &S) {
   return calleeHasRole(S.Model, CE, R);
 }
 void transferSingleDevicePredicate(const CallExpr *CE, State &S) {
-  transferPredicate(CE, S, kSingle);
+  transferPredicate(CE, S, kSingle, {TypeRole::Array, TypeRole::Sharding});
 }
 void transferAddressablePredicate(const CallExpr *CE, State &S) {
-  transferPredicate(CE, S, kAddressable);
+  transferPredicate(CE, S, kAddressable, {TypeRole::Device});
 }
 void transferDeviceCount(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kSingle, kCountIsOne);
@@ -637,6 +672,10 @@ void transferRangeForDecl(const DeclStmt *D, State &S) {
 StmtSwitch<State> makeTransferSwitch() {
   StmtSwitch<State> Switch;
   Switch
+      // std::move(r), std::forward<T>(r), std::as_const(r)
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &) { return isIdentityCall(CE); },
+          transferIdentity)
       // Result<T>::value(), operator*, operator->
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return isResultUnwrap(S.Model, CE); },
