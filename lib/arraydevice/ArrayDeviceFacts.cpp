@@ -58,13 +58,14 @@ std::optional<std::vector<SinkFact>> ArrayDeviceFamily::proveBySyntax(Run &R) {
   return std::nullopt;
 }
 
-ArrayDeviceModel ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx,
-                                                 dataflow::Environment &Env,
-                                                 Run &R) {
+ArrayDeviceModel
+ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
+                                Run &R, const dataflow::AdornedCFG &CFG) {
   // Subjects are collected during the fixpoint and proved once at its end
   // (see ArrayDeviceModel): diagnosis callbacks would cost a second pass
   // over every block.
-  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true);
+  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true,
+                          &CFG);
 }
 
 void ArrayDeviceFamily::collect(Run &, Analysis &A,

@@ -67,7 +67,7 @@ struct ArrayDeviceFamily {
   static Run prepare(const PipelineInput<ArrayDeviceFamily> &In);
   static std::optional<std::vector<SinkFact>> proveBySyntax(Run &R);
   static Analysis makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
-                               Run &R);
+                               Run &R, const dataflow::AdornedCFG &CFG);
   static void collect(Run &R, Analysis &A, std::vector<SinkFact> &Out);
   static void postProcess(Run &, std::vector<SinkFact> &) {}
 };

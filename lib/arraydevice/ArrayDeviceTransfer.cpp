@@ -504,6 +504,17 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
             strongerOrigin(originOf(S.Lattice, T), originOf(S.Lattice, F)));
 }
 
+} // namespace
+
+bool enumeratorMatches(const ApiModel &M, llvm::StringRef Property,
+                       const EnumConstantDecl *E) {
+  if (Property == kIsTpu)
+    return M.isTpuPlatform(E);
+  if (Property == kIsPinned)
+    return M.isPinnedHostMemoryKind(E);
+  return Property == kIsSingleKind && M.isSingleDeviceShardingKind(E);
+}
+
 /// How a comparison of a device count with a constant relates to "exactly
 /// one device". Counts are at least one.
 const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
@@ -540,6 +551,8 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
   return C;
 }
 
+namespace {
+
 /// MemoryKind::kPinnedHost, Platform::kTpu: an enumerator of the memory-kind
 /// or platform enum is a value that knows what it is, so it can be stored in
 /// a variable and compared or passed later.
@@ -552,6 +565,9 @@ void transferEnumerator(const DeclRefExpr *DRE, State &S) {
                   S.Env.getBoolLiteralValue(M.isPinnedHostMemoryKind(E)));
   else if (M.isPlatformEnum(DRE->getType()))
     V.setProperty(kIsTpu, S.Env.getBoolLiteralValue(M.isTpuPlatform(E)));
+  else if (M.isShardingKindEnum(DRE->getType()))
+    V.setProperty(kIsSingleKind,
+                  S.Env.getBoolLiteralValue(M.isSingleDeviceShardingKind(E)));
   else
     return;
   S.Env.setValue(*DRE, V);
@@ -619,14 +635,11 @@ void transferComparison(const BinaryOperator *BO, State &S) {
     const EnumConstantDecl *E = enumerator(Other);
     if (!E)
       continue;
-    BoolValue *Fact = nullptr;
-    bool Matches = false;
-    if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu))))
-      Matches = M.isTpuPlatform(E);
-    else if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned))))
-      Matches = M.isPinnedHostMemoryKind(E);
-    if (!Fact)
+    llvm::StringRef Property;
+    BoolValue *Fact = linkedFact(*V, &Property);
+    if (!Fact || Property == kCountIsOne)
       continue;
+    bool Matches = enumeratorMatches(M, Property, E);
     const Formula *Eq = &Fact->formula();
     if (!Matches) {
       // Another enumerator: equal to it means not the one tracked.
@@ -662,6 +675,9 @@ void transferPlatformOf(const CallExpr *CE, State &S) {
 void transferMemoryKindOf(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kPinned, kIsPinned);
 }
+void transferShardingKindOf(const CallExpr *CE, State &S) {
+  transferLinkedValue(CE, S, kSingle, kIsSingleKind);
+}
 void transferNothing(const CallExpr *, State &) {}
 void transferRangeForDecl(const DeclStmt *D, State &S) {
   const auto *VD = cast<VarDecl>(D->getSingleDecl());
@@ -692,6 +708,8 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>(hasRole<FnRole::PlatformOf>, transferPlatformOf)
       // Array::memory_kind(), Sharding::memory_kind()
       .caseOf<CallExpr>(hasRole<FnRole::MemoryKindOf>, transferMemoryKindOf)
+      // Sharding::kind()
+      .caseOf<CallExpr>(hasRole<FnRole::ShardingKindOf>, transferShardingKindOf)
       // Array::sharding()
       .caseOf<CallExpr>(hasRole<FnRole::ShardingOf>, transferShardingOf)
       // Sharding::devices()
@@ -804,7 +822,8 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return isa<EnumConstantDecl>(DRE->getDecl()) &&
            (M.isMemoryKindEnum(DRE->getType()) ||
-            M.isPlatformEnum(DRE->getType()));
+            M.isPlatformEnum(DRE->getType()) ||
+            M.isShardingKindEnum(DRE->getType()));
   return false;
 }
 
