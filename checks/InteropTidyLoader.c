@@ -12,7 +12,9 @@
  *===----------------------------------------------------------------------===*/
 
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr, dl_iterate_phdr, pipe2 */
+/* dladdr, dl_iterate_phdr, pipe2. glibc's feature-test macro: a reserved
+ * name that users define by design. */
+#define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier) */
 #endif
 #include "VersionGuard.h"
 

@@ -9,7 +9,9 @@
  *===----------------------------------------------------------------------===*/
 
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr, dl_iterate_phdr, pipe2 */
+/* dladdr, dl_iterate_phdr, pipe2. glibc's feature-test macro: a reserved
+ * name that users define by design. */
+#define _GNU_SOURCE /* NOLINT(bugprone-reserved-identifier) */
 #endif
 #include "VersionGuard.h"
 
@@ -59,7 +61,8 @@ static int version_from_c_api(struct interop_tidy_llvm_version *out) {
   unsigned major = 0, minor = 0, patch = 0;
   if (!sym)
     return 0;
-  memcpy(&get, &sym, sizeof get); /* POSIX: object to function pointer */
+  /* POSIX: an object pointer to a function pointer goes through memcpy. */
+  memcpy((void *)&get, (const void *)&sym, sizeof get);
   get(&major, &minor, &patch);
   if (major == 0)
     return 0;

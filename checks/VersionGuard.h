@@ -24,7 +24,8 @@ extern "C" {
 #define INTEROP_TIDY_GUARD_EXIT 78
 
 /* The running LLVM's version, and where it was read. A component that could
- * not be learned is -1 (old sonames carry the major only). */
+ * not be learned is -1 (old sonames carry the major only). C, so C names. */
+/* NOLINTNEXTLINE(readability-identifier-naming) */
 struct interop_tidy_llvm_version {
   int major, minor, patch;
   const char *source; /* "LLVMGetVersion", a library file name, "--version" */

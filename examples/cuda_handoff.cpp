@@ -1,6 +1,6 @@
 // Hands device buffers to CUDA consumers (CuPy, Numba, a custom kernel)
-// through __cuda_array_interface__ or a raw pointer. Seed 002: both describe
-// one buffer, so a sharded array has neither.
+// through __cuda_array_interface__ or a raw pointer. Both describe one
+// buffer, so a sharded array has neither (JAX refuses it the same way).
 
 #include <interop/interop.h>
 

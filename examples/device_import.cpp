@@ -1,5 +1,5 @@
 // Imports tensors a peer framework produced onto this process's devices, in
-// a multi-process job where each rank owns a slice of the cluster. Seed 001:
+// a multi-process job where each rank owns a slice of the cluster.
 // interop::devices() lists every process's devices, so picking one by rank
 // or index may pick another host's device, and the import always fails.
 

@@ -12,14 +12,7 @@ namespace clang::interop {
 DLPackRecord dlpackOwnerOf(const FieldDecl *FD) {
   if (!FD)
     return DLPackRecord::None;
-  const RecordDecl *RD = FD->getParent();
-  if (!RD)
-    return DLPackRecord::None;
-  if (const IdentifierInfo *II = RD->getIdentifier())
-    return classifyDLPackRecordName(II->getName());
-  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
-    return classifyDLPackRecordName(TD->getName());
-  return DLPackRecord::None;
+  return classifyDLPackRecord(FD->getParent());
 }
 
 DLPackField classifyDLPackField(const FieldDecl *FD) {
@@ -192,12 +185,7 @@ bool isDLDeviceTypeEnum(QualType T) {
   const auto *ET = T->getAs<EnumType>();
   if (!ET)
     return false;
-  const EnumDecl *ED = ET->getDecl();
-  if (const IdentifierInfo *II = ED->getIdentifier())
-    return II->getName() == "DLDeviceType";
-  if (const TypedefNameDecl *TD = ED->getTypedefNameForAnonDecl())
-    return TD->getName() == "DLDeviceType";
-  return false;
+  return tagName(ET->getDecl()) == "DLDeviceType";
 }
 
 bool readsDLPackDeviceType(const Expr *E) {

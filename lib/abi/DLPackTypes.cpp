@@ -23,16 +23,24 @@ DLPackRecord classifyDLPackType(QualType T) {
   if (T.isNull())
     return DLPackRecord::None;
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  const auto *RD = T->getAsRecordDecl();
-  if (!RD)
-    return DLPackRecord::None;
+  return classifyDLPackRecord(T->getAsRecordDecl());
+}
+
+llvm::StringRef tagName(const TagDecl *D) {
+  if (!D)
+    return "";
+  if (const IdentifierInfo *II = D->getIdentifier())
+    return II->getName();
   // C's `typedef struct { ... } DLTensor;` gives the record no name of its
   // own: the typedef names it.
-  if (const IdentifierInfo *II = RD->getIdentifier())
-    return classifyDLPackRecordName(II->getName());
-  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
-    return classifyDLPackRecordName(TD->getName());
-  return DLPackRecord::None;
+  if (const TypedefNameDecl *TD = D->getTypedefNameForAnonDecl())
+    return TD->getName();
+  return "";
+}
+
+DLPackRecord classifyDLPackRecord(const RecordDecl *RD) {
+  llvm::StringRef Name = tagName(RD);
+  return Name.empty() ? DLPackRecord::None : classifyDLPackRecordName(Name);
 }
 
 llvm::StringRef managedTensorName(DLPackRecord R) {

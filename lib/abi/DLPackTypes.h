@@ -9,6 +9,7 @@
 #ifndef INTEROP_LIB_ABI_DLPACKTYPES_H
 #define INTEROP_LIB_ABI_DLPACKTYPES_H
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -27,6 +28,13 @@ enum class DLPackRecord {
 
 /// Classifies a record name ("DLTensor", "DLContext", ...).
 DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
+
+/// The name a record or enum goes by: its own, or for C's `typedef struct
+/// { ... } DLTensor;` the typedef's.
+llvm::StringRef tagName(const TagDecl *D);
+
+/// Classifies a record by the name it goes by (tagName).
+DLPackRecord classifyDLPackRecord(const RecordDecl *RD);
 
 /// Classifies a type after stripping typedefs, references and cv-qualifiers
 /// (but not pointers): `const DLTensor &` is a Tensor, `DLTensor *` is None.

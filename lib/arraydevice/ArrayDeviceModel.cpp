@@ -242,7 +242,7 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
       if (std::optional<SinkKind> K =
               sinkKindOf(Model, CE->getDirectCallee())) {
         SinkSubject Sub = gatherSink(Model, CE, *K, L, Env);
-        PendingSink Visit{std::move(Sub), Env.fork()};
+        PendingSink Visit{Sub, Env.fork()};
         auto Found = Per->Pending.find(CE);
         if (Found != Per->Pending.end())
           Found->second = std::move(Visit);

@@ -516,7 +516,8 @@ bool enumeratorMatches(const ApiModel &M, llvm::StringRef Property,
 }
 
 /// How a comparison of a device count with a constant relates to "exactly
-/// one device". Counts are at least one.
+/// one device". Counts are at least one. (Formulas live in the arena: the
+/// one returned may be One itself.)
 const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
                              const Formula &One, Environment &Env) {
   Arena &A = Env.arena();
@@ -538,7 +539,7 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
     AllFalse &= !B;
   }
   if (AtOne && AllFalse)
-    return One;
+    return One; // NOLINT(bugprone-return-const-ref-from-parameter)
   if (!AtOne && AllTrue)
     return A.makeNot(One);
   if (AtOne && AllTrue)

@@ -1,5 +1,4 @@
-//===--- NameLists.h - options that name functions ---------------*- C++
-//-*-===//
+//===--- NameLists.h - options that name functions --------------*- C++ -*-===//
 //
 // Options name functions as `;`-separated lists of regular expressions. Every
 // list is matched by one rule, FunctionNameList::matches():
