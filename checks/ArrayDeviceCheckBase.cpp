@@ -49,8 +49,14 @@ void ArrayDeviceCheckBase::check(const MatchFinder::MatchResult &Result) {
     return;
   llvm::SmallPtrSet<const CallExpr *, 8> Judged;
   for (const SinkFact &F : Found.Events)
-    if (F.Kind == Kind && F.Modelled && Judged.insert(F.Call).second)
-      judge(F, Ctx);
+    if (F.Kind == Kind && F.Modelled && !Reported.count(F.Call) &&
+        Judged.insert(F.Call).second && judge(F, Ctx))
+      Reported.insert(F.Call);
+}
+
+void ArrayDeviceCheckBase::onStartOfTranslationUnit() {
+  InteropCheckBase::onStartOfTranslationUnit();
+  Reported.clear();
 }
 
 std::string ArrayDeviceCheckBase::calleeName(const CallExpr &Call) {

@@ -18,6 +18,8 @@
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <memory>
 #include <optional>
 
@@ -27,6 +29,7 @@ class ArrayDeviceCheckBase : public InteropCheckBase {
 public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
@@ -36,8 +39,9 @@ protected:
   ArrayDeviceCheckBase(StringRef Name, ClangTidyContext *Context,
                        clang::interop::SinkKind Kind, unsigned Facts);
 
-  /// Reports what is wrong at one judged call, if anything.
-  virtual void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) = 0;
+  /// Reports what is wrong at one judged call, if anything; true when it
+  /// reported something.
+  virtual bool judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) = 0;
 
   /// The callee's name as written at the call ("to_dlpack").
   static std::string calleeName(const CallExpr &Call);
@@ -65,6 +69,10 @@ private:
   /// Made on the first judged function, once every check has declared the
   /// facts it needs (declareNeededFacts()).
   std::optional<clang::interop::ArrayDeviceQuery> Query;
+  /// The calls reported in this translation unit: a default member
+  /// initialiser is one call judged in every constructor that uses it, and
+  /// is reported once.
+  llvm::DenseSet<const CallExpr *> Reported;
 };
 
 } // namespace clang::tidy::interop

@@ -17,10 +17,10 @@ void NonaddressableDLPackImportCheck::storeOptions(
   Options.store(Opts, "Strict", Strict);
 }
 
-void NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
+bool NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
                                             ASTContext &Ctx) {
   if (Fact.Addressable == Proof::Holds)
-    return;
+    return false;
   bool FromGlobalList = Fact.From.K == Origin::GlobalDevices;
   std::string Local = roleName(FnRole::AddressableDeviceSource, "");
   std::string Check = roleName(FnRole::AddressablePredicate, "is_addressable");
@@ -43,7 +43,7 @@ void NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
         << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
         << Fact.Subject->getSourceRange();
   } else {
-    return;
+    return false;
   }
   if (Fact.Addressable != Proof::Refuted)
     noteOrigin(Fact, "addressable by this process");
@@ -55,6 +55,7 @@ void NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
          "check '%0()' first, or take the device from '%1()'",
          DiagnosticIDs::Note)
         << Check << Local;
+  return true;
 }
 
 } // namespace clang::tidy::interop

@@ -19,7 +19,7 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
-  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+  bool judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
 
 private:
   const bool Strict;

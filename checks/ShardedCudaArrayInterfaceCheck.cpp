@@ -11,10 +11,10 @@ ShardedCudaArrayInterfaceCheck::ShardedCudaArrayInterfaceCheck(
     : ArrayDeviceCheckBase(Name, Context, SinkKind::CudaArrayInterface,
                            SingleDeviceFacts) {}
 
-void ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
+bool ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
                                            ASTContext &Ctx) {
   if (Fact.SingleDevice == Proof::Holds)
-    return;
+    return false;
   if (Fact.SingleDevice == Proof::Refuted) {
     std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
     diag(Fact.Call->getBeginLoc(),
@@ -25,7 +25,7 @@ void ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
     diag(Fact.Call->getBeginLoc(),
          "copy the array onto one device with '%0' first", DiagnosticIDs::Note)
         << Gather;
-    return;
+    return true;
   }
   diag(Fact.Call->getBeginLoc(),
        "'%0' is supported only for unsharded arrays, but %1 is not proven to "
@@ -34,6 +34,7 @@ void ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
   noteGuardOrGather(Fact);
+  return true;
 }
 
 } // namespace clang::tidy::interop

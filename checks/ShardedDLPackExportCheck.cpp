@@ -11,9 +11,9 @@ ShardedDLPackExportCheck::ShardedDLPackExportCheck(StringRef Name,
     : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, SingleDeviceFacts) {
 }
 
-void ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
+bool ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   if (Fact.SingleDevice == Proof::Holds)
-    return;
+    return false;
   if (Fact.SingleDevice == Proof::Refuted) {
     std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
     diag(Fact.Call->getBeginLoc(),
@@ -25,7 +25,7 @@ void ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
          "copy the array onto one device with '%0' before exporting it",
          DiagnosticIDs::Note)
         << Gather;
-    return;
+    return true;
   }
   diag(Fact.Call->getBeginLoc(),
        "'%0' needs an array on a single device, but %1 is not proven to be "
@@ -34,6 +34,7 @@ void ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
   noteGuardOrGather(Fact);
+  return true;
 }
 
 } // namespace clang::tidy::interop

@@ -10,11 +10,11 @@ TpuDLPackMemoryKindCheck::TpuDLPackMemoryKindCheck(StringRef Name,
                                                    ClangTidyContext *Context)
     : ArrayDeviceCheckBase(Name, Context, SinkKind::Export, TpuMemoryFacts) {}
 
-void TpuDLPackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
+bool TpuDLPackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   // Only arrays known to be on TPU: the export of an array whose platform is
   // unknown is not this check's business (most arrays are not on TPU).
   if (Fact.Tpu != Proof::Holds || Fact.PinnedHost == Proof::Holds)
-    return;
+    return false;
   std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
   if (Fact.PinnedHost == Proof::Refuted)
     diag(Fact.Call->getBeginLoc(),
@@ -35,6 +35,7 @@ void TpuDLPackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
        "host memory kind), or exchange it through host memory",
        DiagnosticIDs::Note)
       << Gather;
+  return true;
 }
 
 } // namespace clang::tidy::interop

@@ -17,7 +17,7 @@ public:
   TpuDLPackMemoryKindCheck(StringRef Name, ClangTidyContext *Context);
 
 protected:
-  void judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
+  bool judge(const clang::interop::SinkFact &Fact, ASTContext &Ctx) override;
 };
 
 } // namespace clang::tidy::interop

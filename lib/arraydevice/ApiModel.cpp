@@ -79,6 +79,7 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.ShardFunctions, FnRole::ShardsOf);
   AddFns(Options.PlatformFunctions, FnRole::PlatformOf);
   AddFns(Options.MemoryKindFunctions, FnRole::MemoryKindOf);
+  AddFns(Options.ShardingKindFunctions, FnRole::ShardingKindOf);
 
   auto AddTypes = [&](const std::string &List, TypeRole R) {
     std::vector<std::string> Names;
@@ -99,6 +100,8 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
     TpuEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
   for (const std::string &N : splitNameList(Options.PinnedHostMemoryKinds))
     PinnedEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+  for (const std::string &N : splitNameList(Options.SingleDeviceShardingKinds))
+    SingleKindEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
 }
 
 std::string ApiModel::modelName(const NamedDecl &D) {
@@ -242,6 +245,10 @@ bool ApiModel::isPinnedHostMemoryKind(const EnumConstantDecl *E) const {
   return enumeratorListed(E, PinnedEnumerators);
 }
 
+bool ApiModel::isSingleDeviceShardingKind(const EnumConstantDecl *E) const {
+  return enumeratorListed(E, SingleKindEnumerators);
+}
+
 unsigned char ApiModel::enumKind(QualType T) const {
   if (T.isNull())
     return 0;
@@ -260,6 +267,8 @@ unsigned char ApiModel::enumKind(QualType T) const {
       K |= 1;
     if (isPinnedHostMemoryKind(E))
       K |= 2;
+    if (isSingleDeviceShardingKind(E))
+      K |= 4;
   }
   EnumCache[ED] = K;
   return K;
@@ -268,6 +277,8 @@ unsigned char ApiModel::enumKind(QualType T) const {
 bool ApiModel::isPlatformEnum(QualType T) const { return enumKind(T) & 1; }
 
 bool ApiModel::isMemoryKindEnum(QualType T) const { return enumKind(T) & 2; }
+
+bool ApiModel::isShardingKindEnum(QualType T) const { return enumKind(T) & 4; }
 
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
   return NamesByRole[static_cast<unsigned>(R)];

@@ -63,7 +63,8 @@ enum class FnRole : unsigned char {
   SingleDeviceProducer,    ///< SingleDeviceProducers: gather, from_dlpack.
   ShardsOf,                ///< ShardFunctions: an array's addressable shards.
   PlatformOf,              ///< PlatformFunctions: Array/Device::platform.
-  MemoryKindOf, ///< MemoryKindFunctions: Array/Sharding::memory_kind.
+  MemoryKindOf,   ///< MemoryKindFunctions: Array/Sharding::memory_kind.
+  ShardingKindOf, ///< ShardingKindFunctions: Sharding::kind.
   NumRoles
 };
 
@@ -115,6 +116,9 @@ struct ApiModelOptions {
   std::string MemoryKindFunctions =
       "::interop::Array::memory_kind;::interop::Sharding::memory_kind";
   std::string PinnedHostMemoryKinds = "::interop::MemoryKind::kPinnedHost";
+  std::string ShardingKindFunctions = "::interop::Sharding::kind";
+  std::string SingleDeviceShardingKinds =
+      "::interop::Sharding::Kind::kSingleDevice";
 
   /// Calls F(OptionName, Member) for every option, in documentation order;
   /// lets checks read and store all of them without repeating the list.
@@ -140,6 +144,8 @@ struct ApiModelOptions {
     F("TpuPlatforms", TpuPlatforms);
     F("MemoryKindFunctions", MemoryKindFunctions);
     F("PinnedHostMemoryKinds", PinnedHostMemoryKinds);
+    F("ShardingKindFunctions", ShardingKindFunctions);
+    F("SingleDeviceShardingKinds", SingleDeviceShardingKinds);
   }
   template <typename Fn> void forEach(Fn F) const {
     const_cast<ApiModelOptions *>(this)->forEach(
@@ -169,11 +175,14 @@ public:
   /// True for an enumerator listed in TpuPlatforms / PinnedHostMemoryKinds.
   bool isTpuPlatform(const EnumConstantDecl *E) const;
   bool isPinnedHostMemoryKind(const EnumConstantDecl *E) const;
+  /// True for an enumerator listed in SingleDeviceShardingKinds.
+  bool isSingleDeviceShardingKind(const EnumConstantDecl *E) const;
   /// True for the enum of the platforms (one of its enumerators is listed in
   /// TpuPlatforms) / of the memory kinds (PinnedHostMemoryKinds), after
   /// stripping references and sugar.
   bool isPlatformEnum(QualType T) const;
   bool isMemoryKindEnum(QualType T) const;
+  bool isShardingKindEnum(QualType T) const;
 
   /// The qualified names listed for a role, without the leading "::", for
   /// matchers and for naming the API in diagnostics.
@@ -197,11 +206,13 @@ private:
   /// Entries written as regular expressions (rare; checked after the exact
   /// names).
   std::vector<Pattern> FnPatterns, TypePatterns;
-  llvm::StringMap<char> TpuEnumerators, PinnedEnumerators;
+  llvm::StringMap<char> TpuEnumerators, PinnedEnumerators,
+      SingleKindEnumerators;
   std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
   mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;
-  /// Per enum: bit 0 platform enum, bit 1 memory-kind enum.
+  /// Per enum: bit 0 platform enum, bit 1 memory-kind enum, bit 2
+  /// sharding-kind enum.
   mutable llvm::DenseMap<const EnumDecl *, unsigned char> EnumCache;
   unsigned char enumKind(QualType T) const;
 };

@@ -58,13 +58,14 @@ std::optional<std::vector<SinkFact>> ArrayDeviceFamily::proveBySyntax(Run &R) {
   return std::nullopt;
 }
 
-ArrayDeviceModel ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx,
-                                                 dataflow::Environment &Env,
-                                                 Run &R) {
+ArrayDeviceModel
+ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
+                                Run &R, const dataflow::AdornedCFG &CFG) {
   // Subjects are collected during the fixpoint and proved once at its end
   // (see ArrayDeviceModel): diagnosis callbacks would cost a second pass
   // over every block.
-  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true);
+  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true,
+                          &CFG);
 }
 
 void ArrayDeviceFamily::collect(Run &, Analysis &A,
@@ -131,6 +132,11 @@ unsigned factsUsedBy(const ApiModel &Model, const FunctionDecl &FD) {
   if (!FD.getBody())
     return 0;
   FactScanner Scan(Model);
+  // A constructor's member initialisers run before its body, and the
+  // default member initialisers it does not override run with them.
+  forEachInitializerExpr(FD, [&](const Expr &Init) {
+    Scan.TraverseStmt(const_cast<Expr *>(&Init));
+  });
   Scan.TraverseStmt(FD.getBody());
   return Scan.used();
 }

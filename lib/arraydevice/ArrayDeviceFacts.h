@@ -67,7 +67,7 @@ struct ArrayDeviceFamily {
   static Run prepare(const PipelineInput<ArrayDeviceFamily> &In);
   static std::optional<std::vector<SinkFact>> proveBySyntax(Run &R);
   static Analysis makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
-                               Run &R);
+                               Run &R, const dataflow::AdornedCFG &CFG);
   static void collect(Run &R, Analysis &A, std::vector<SinkFact> &Out);
   static void postProcess(Run &, std::vector<SinkFact> &) {}
 };
@@ -87,7 +87,8 @@ void declareNeededFacts(unsigned Facts);
 /// The bits declared so far, or every family when none were.
 unsigned neededFacts();
 
-/// The FactFamily bits that can matter in FD's body: single-device facts only
+/// The FactFamily bits that can matter in FD's body (and, for a constructor,
+/// its initialisers, see forEachInitializerExpr()): single-device facts only
 /// if it exports or takes a buffer pointer, addressability only if it
 /// imports, TPU facts only if it also names a TPU platform (the only way a
 /// TPU fact is ever established). 0 when it calls no sink at all. Lambdas in

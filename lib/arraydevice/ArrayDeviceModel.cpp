@@ -10,6 +10,7 @@
 #include "lib/arraydevice/ArrayDeviceModel.h"
 
 #include "lib/arraydevice/ArrayDeviceState.h"
+#include "lib/arraydevice/ArrayDeviceSwitches.h"
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -44,6 +45,7 @@ struct ArrayDeviceModel::Context {
   /// Collecting mode: per sink call, its last visit.
   llvm::MapVector<const CallExpr *, PendingSink> Pending;
   TransferContext Transfer;
+  SwitchArms Switches;
 };
 
 namespace {
@@ -185,9 +187,11 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
 
 ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
                                    const ApiModel &M, unsigned Facts,
-                                   bool Collect)
+                                   bool Collect, const AdornedCFG *CFG)
     : DataflowAnalysis(Ctx), Model(M), Collecting(Collect),
       Per(std::make_shared<Context>()) {
+  if (CFG)
+    Per->Switches.collect(CFG->getCFG());
   if (const FunctionDecl *FD = Env.getCurrentFunc())
     if (Stmt *Body = FD->getBody())
       RangeForCollector(Per->Transfer.RangeFors).TraverseStmt(Body);
@@ -208,6 +212,21 @@ llvm::SmallVector<SinkFact> ArrayDeviceModel::provePending() {
 
 void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
                                 Environment &Env) {
+  if (Per->Switches.empty()) {
+    transferElement(Elt, L, Env);
+    return;
+  }
+  // An arm's first element starts from what its labels prove; a switch
+  // condition's value is known once its own transfer has run.
+  State S{L, Env, Per->Transfer, Model, getASTContext()};
+  Per->Switches.enterArm(Elt, S);
+  transferElement(Elt, L, Env);
+  Per->Switches.noteCondition(Elt, S);
+}
+
+void ArrayDeviceModel::transferElement(const CFGElement &Elt,
+                                       ArrayDeviceLattice &L,
+                                       Environment &Env) {
   auto CS = Elt.getAs<CFGStmt>();
   if (!CS || !mayMatter(Model, CS->getStmt(), L, Env))
     return;

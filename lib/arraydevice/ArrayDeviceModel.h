@@ -26,6 +26,7 @@
 #include "lib/arraydevice/ArrayDeviceLattice.h"
 
 #include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/SmallVector.h"
@@ -46,9 +47,13 @@ public:
   /// provePending(). This yields the facts ArrayDeviceDiagnoser computes
   /// without the extra pass over every block that the framework's diagnosis
   /// callbacks cost.
+  /// `CFG`: the CFG the framework runs on, when the caller has it: case
+  /// arms of switches over a fact are understood only with it
+  /// (ArrayDeviceSwitches.h).
   ArrayDeviceModel(ASTContext &Ctx, dataflow::Environment &Env,
                    const ApiModel &Model, unsigned Facts = AllFacts,
-                   bool Collect = false);
+                   bool Collect = false,
+                   const dataflow::AdornedCFG *CFG = nullptr);
 
   /// Collecting mode, after the fixpoint (while its environments live): one
   /// SinkFact per sink call reached, proved in the state of its last visit.
@@ -60,6 +65,10 @@ public:
                 dataflow::Environment &Env);
 
 private:
+  /// The transfer of one element, switch arms aside.
+  void transferElement(const CFGElement &Elt, ArrayDeviceLattice &L,
+                       dataflow::Environment &Env);
+
   const ApiModel &Model;
   bool Collecting;
   // Heap-allocated: the analysis is moved out of its factory.

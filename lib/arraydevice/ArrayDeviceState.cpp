@@ -196,13 +196,22 @@ Origin copiedOrigin(const ArrayDeviceLattice &L,
   return O;
 }
 
+BoolValue *linkedFact(const Value &V, llvm::StringRef *Property) {
+  for (llvm::StringRef P : {kCountIsOne, kIsTpu, kIsPinned, kIsSingleKind})
+    if (auto *B = dyn_cast_or_null<BoolValue>(V.getProperty(P))) {
+      if (Property)
+        *Property = P;
+      return B;
+    }
+  return nullptr;
+}
+
 /// The value of an expression, looking through implicit casts when the
 /// framework did not carry it over.
 Value *valueThroughCasts(const Expr *E, const Environment &Env) {
   while (E) {
     if (Value *V = Env.getValue(*E))
-      if (V->getProperty(kCountIsOne) || V->getProperty(kIsTpu) ||
-          V->getProperty(kIsPinned))
+      if (linkedFact(*V))
         return V;
     const auto *ICE = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
     if (!ICE)

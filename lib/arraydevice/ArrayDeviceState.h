@@ -55,6 +55,12 @@ inline constexpr llvm::StringLiteral kValue = "value";
 inline constexpr llvm::StringLiteral kCountIsOne = "count_is_one";
 inline constexpr llvm::StringLiteral kIsTpu = "is_tpu";
 inline constexpr llvm::StringLiteral kIsPinned = "is_pinned";
+// A sharding kind (is it a single-device kind?).
+inline constexpr llvm::StringLiteral kIsSingleKind = "is_single_kind";
+
+/// The fact a value read from an accessor encodes (one of the properties
+/// above), or null when it encodes none.
+BoolValue *linkedFact(const Value &V, llvm::StringRef *Property = nullptr);
 
 /// Objects the model creates itself (pointees it gives to pointers, results
 /// of cached accessors, elements of range-based for loops), one per program

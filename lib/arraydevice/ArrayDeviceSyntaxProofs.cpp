@@ -264,6 +264,9 @@ proveArrayDeviceSinksBySyntax(const ApiModel &Model, const FunctionDecl &FD,
   if (!FD.getBody())
     return std::nullopt;
   Scanner Scan(Model);
+  // A constructor's initialisers (and the default member initialisers it
+  // uses) run first; their sinks are the constructor's too.
+  forEachInitializerExpr(FD, [&](const Expr &Init) { Scan.walk(&Init); });
   Scan.walk(FD.getBody());
   if (Scan.Refused)
     return std::nullopt;

@@ -35,14 +35,14 @@
 
 namespace clang::interop {
 
-/// The facts of every sink call in FD's body (not in its lambdas, which are
-/// functions of their own), each proven to hold, when the guards above prove
-/// all of them; nullopt when any sink needs the flow analysis. `Facts`: the
-/// FactFamily bits tracked for FD. Each fact proven is SingleDevice (exports,
-/// CUDA array interfaces) or Addressable (imports), plus PinnedHost for an
-/// export where TPU facts are tracked (`if (a.memory_kind() !=
-/// MemoryKind::kPinnedHost) return;`): with it the TPU check is silent
-/// whatever the platform, which is left unknown.
+/// The facts of every sink call in FD's body and constructor initialisers
+/// (not in its lambdas, which are functions of their own), each proven to
+/// hold, when the guards above prove all of them; nullopt when any sink needs
+/// the flow analysis. `Facts`: the FactFamily bits tracked for FD. Each fact
+/// proven is SingleDevice (exports, CUDA array interfaces) or Addressable
+/// (imports), plus PinnedHost for an export where TPU facts are tracked (`if
+/// (a.memory_kind() != MemoryKind::kPinnedHost) return;`): with it the TPU
+/// check is silent whatever the platform, which is left unknown.
 std::optional<llvm::SmallVector<SinkFact>>
 proveArrayDeviceSinksBySyntax(const ApiModel &Model, const FunctionDecl &FD,
                               unsigned Facts);

@@ -16,6 +16,7 @@
 #include "clang/Analysis/FlowSensitive/Formula.h"
 #include "clang/Analysis/FlowSensitive/RecordOps.h"
 #include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -86,10 +87,44 @@ bool declaresRangeForVar(const DeclStmt &DS) {
 // Transfer functions
 //===----------------------------------------------------------------------===//
 
-/// is_single_device(): the receiver's "single" fact.
-void transferPredicate(const CallExpr *CE, State &S, llvm::StringRef Field) {
-  if (BoolValue *V = getBool(receiverLoc(*CE, S.Env), Field, S.Env))
+/// The object a predicate or accessor is about: its receiver, or for a free
+/// function its first argument of one of the roles `Of` (as the syntactic
+/// proofs read `fits(a)`).
+RecordStorageLocation *subjectLoc(const CallExpr &CE, State &S,
+                                  std::initializer_list<TypeRole> Of) {
+  if (receiverOf(CE))
+    return receiverLoc(CE, S.Env);
+  for (unsigned I = 0, N = CE.getNumArgs(); I < N; ++I)
+    if (llvm::is_contained(Of, S.Model.classifyPointee(paramType(CE, I))))
+      return modelledObject(S.Model, objectLoc(*CE.getArg(I), S.Env), S);
+  return nullptr;
+}
+
+/// is_single_device(), is_addressable(), or a free predicate listed with
+/// them: the subject's fact.
+void transferPredicate(const CallExpr *CE, State &S, llvm::StringRef Field,
+                       std::initializer_list<TypeRole> Of) {
+  if (BoolValue *V = getBool(subjectLoc(*CE, S, Of), Field, S.Env))
     S.Env.setValue(*CE, *V);
+}
+
+/// std::move(x), std::forward<T>(x), std::as_const(x): x itself, with its
+/// facts and where it came from (ASSIGN_OR_RETURN's `std::move(r).value()`).
+bool isIdentityCall(const CallExpr &CE) {
+  if (CE.getNumArgs() != 1 || !CE.isGLValue())
+    return false;
+  const FunctionDecl *FD = CE.getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "move" || N == "forward" || N == "as_const";
+}
+
+void transferIdentity(const CallExpr *CE, State &S) {
+  if (S.Env.getStorageLocation(*CE))
+    return;
+  if (StorageLocation *Loc = S.Env.getStorageLocation(*CE->getArg(0)))
+    S.Env.setStorageLocation(*CE, *Loc);
 }
 
 /// num_devices(), platform(), memory_kind(): an integer or enum value that
@@ -469,6 +504,17 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
             strongerOrigin(originOf(S.Lattice, T), originOf(S.Lattice, F)));
 }
 
+} // namespace
+
+bool enumeratorMatches(const ApiModel &M, llvm::StringRef Property,
+                       const EnumConstantDecl *E) {
+  if (Property == kIsTpu)
+    return M.isTpuPlatform(E);
+  if (Property == kIsPinned)
+    return M.isPinnedHostMemoryKind(E);
+  return Property == kIsSingleKind && M.isSingleDeviceShardingKind(E);
+}
+
 /// How a comparison of a device count with a constant relates to "exactly
 /// one device". Counts are at least one. (Formulas live in the arena: the
 /// one returned may be One itself.)
@@ -506,6 +552,8 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
   return C;
 }
 
+namespace {
+
 /// MemoryKind::kPinnedHost, Platform::kTpu: an enumerator of the memory-kind
 /// or platform enum is a value that knows what it is, so it can be stored in
 /// a variable and compared or passed later.
@@ -518,6 +566,9 @@ void transferEnumerator(const DeclRefExpr *DRE, State &S) {
                   S.Env.getBoolLiteralValue(M.isPinnedHostMemoryKind(E)));
   else if (M.isPlatformEnum(DRE->getType()))
     V.setProperty(kIsTpu, S.Env.getBoolLiteralValue(M.isTpuPlatform(E)));
+  else if (M.isShardingKindEnum(DRE->getType()))
+    V.setProperty(kIsSingleKind,
+                  S.Env.getBoolLiteralValue(M.isSingleDeviceShardingKind(E)));
   else
     return;
   S.Env.setValue(*DRE, V);
@@ -585,14 +636,11 @@ void transferComparison(const BinaryOperator *BO, State &S) {
     const EnumConstantDecl *E = enumerator(Other);
     if (!E)
       continue;
-    auto *Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu));
-    bool Matches = Fact && M.isTpuPlatform(E);
-    if (!Fact) {
-      Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned));
-      Matches = Fact && M.isPinnedHostMemoryKind(E);
-    }
-    if (!Fact)
+    llvm::StringRef Property;
+    BoolValue *Fact = linkedFact(*V, &Property);
+    if (!Fact || Property == kCountIsOne)
       continue;
+    bool Matches = enumeratorMatches(M, Property, E);
     const Formula *Eq = &Fact->formula();
     if (!Matches) {
       // Another enumerator: equal to it means not the one tracked.
@@ -614,10 +662,10 @@ template <FnRole R> bool hasRole(const CallExpr &CE, State &S) {
   return calleeHasRole(S.Model, CE, R);
 }
 void transferSingleDevicePredicate(const CallExpr *CE, State &S) {
-  transferPredicate(CE, S, kSingle);
+  transferPredicate(CE, S, kSingle, {TypeRole::Array, TypeRole::Sharding});
 }
 void transferAddressablePredicate(const CallExpr *CE, State &S) {
-  transferPredicate(CE, S, kAddressable);
+  transferPredicate(CE, S, kAddressable, {TypeRole::Device});
 }
 void transferDeviceCount(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kSingle, kCountIsOne);
@@ -627,6 +675,9 @@ void transferPlatformOf(const CallExpr *CE, State &S) {
 }
 void transferMemoryKindOf(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kPinned, kIsPinned);
+}
+void transferShardingKindOf(const CallExpr *CE, State &S) {
+  transferLinkedValue(CE, S, kSingle, kIsSingleKind);
 }
 void transferNothing(const CallExpr *, State &) {}
 void transferRangeForDecl(const DeclStmt *D, State &S) {
@@ -638,6 +689,10 @@ void transferRangeForDecl(const DeclStmt *D, State &S) {
 StmtSwitch<State> makeTransferSwitch() {
   StmtSwitch<State> Switch;
   Switch
+      // std::move(r), std::forward<T>(r), std::as_const(r)
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &) { return isIdentityCall(CE); },
+          transferIdentity)
       // Result<T>::value(), operator*, operator->
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return isResultUnwrap(S.Model, CE); },
@@ -654,6 +709,8 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>(hasRole<FnRole::PlatformOf>, transferPlatformOf)
       // Array::memory_kind(), Sharding::memory_kind()
       .caseOf<CallExpr>(hasRole<FnRole::MemoryKindOf>, transferMemoryKindOf)
+      // Sharding::kind()
+      .caseOf<CallExpr>(hasRole<FnRole::ShardingKindOf>, transferShardingKindOf)
       // Array::sharding()
       .caseOf<CallExpr>(hasRole<FnRole::ShardingOf>, transferShardingOf)
       // Sharding::devices()
@@ -766,7 +823,8 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return isa<EnumConstantDecl>(DRE->getDecl()) &&
            (M.isMemoryKindEnum(DRE->getType()) ||
-            M.isPlatformEnum(DRE->getType()));
+            M.isPlatformEnum(DRE->getType()) ||
+            M.isShardingKindEnum(DRE->getType()));
   return false;
 }
 

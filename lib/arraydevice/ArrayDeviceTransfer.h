@@ -19,6 +19,18 @@ namespace clang::interop::arraydevice {
 bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
                const Environment &Env);
 
+/// Whether enumerator E is the one the fact behind `Property` (kIsTpu,
+/// kIsPinned, kIsSingleKind) names: `kTpu` for a platform.
+bool enumeratorMatches(const ApiModel &M, llvm::StringRef Property,
+                       const EnumConstantDecl *E);
+
+/// How `count Op K` relates to `One` ("exactly one device"): a formula
+/// implied by the comparison (equivalent to it where one exists).
+const dataflow::Formula &countRelation(BinaryOperatorKind Op,
+                                       const llvm::APSInt &K,
+                                       const dataflow::Formula &One,
+                                       Environment &Env);
+
 /// The transfer functions, one case per API role and statement kind.
 const StmtSwitch<State> &transferSwitch();
 

@@ -35,7 +35,8 @@
 //   bool mayHaveEvents(const Use &, const Config &)
 //   Run prepare(const PipelineInput<Family> &)
 //   std::optional<std::vector<Event>> proveBySyntax(Run &)
-//   Analysis makeAnalysis(ASTContext &, dataflow::Environment &, Run &)
+//   Analysis makeAnalysis(ASTContext &, dataflow::Environment &, Run &
+//                         [, const dataflow::AdornedCFG &])
 //   void judgeExit(Run &, const CFGBlock &, exit state)
 //   void collect(Run &, Analysis &, std::vector<Event> &)
 //   void postProcess(Run &, std::vector<Event> &)
@@ -56,6 +57,7 @@
 #include "lib/engine/JudgedFunctions.h"
 
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -168,8 +170,16 @@ FactQuery<Family>::compute(FamilyStore<Family> &S, const FunctionDecl &FD,
   std::vector<Event> Found;
   FlowResult<Event> R = runFlowAnalysisWith<Analysis, Event>(
       FD, Ctx,
-      [&Run](ASTContext &C, dataflow::Environment &Env) {
-        return Family::makeAnalysis(C, Env, Run);
+      [&Run](ASTContext &C, dataflow::Environment &Env,
+             const dataflow::AdornedCFG &CFG) {
+        // A family whose analysis reads the CFG (switch arms) receives it.
+        if constexpr (std::is_invocable_v<decltype(&Family::makeAnalysis),
+                                          ASTContext &, dataflow::Environment &,
+                                          typename Family::Run &,
+                                          const dataflow::AdornedCFG &>)
+          return Family::makeAnalysis(C, Env, Run, CFG);
+        else
+          return Family::makeAnalysis(C, Env, Run);
       },
       dataflow::DiagnosisCallbacks<Analysis, Event>{nullptr, nullptr},
       Conf.Bounds, std::move(OnExit),

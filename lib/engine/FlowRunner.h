@@ -33,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace clang::interop {
 
@@ -129,6 +130,19 @@ private:
   bool OutOfTime = false;
 };
 
+/// Make(Ctx, Env, CFG) when the factory takes the CFG the framework will run
+/// on, Make(Ctx, Env) otherwise.
+template <typename MakeFn>
+auto makeAnalysis(MakeFn &Make, ASTContext &Ctx, dataflow::Environment &Env,
+                  const dataflow::AdornedCFG &CFG) {
+  if constexpr (std::is_invocable_v<MakeFn &, ASTContext &,
+                                    dataflow::Environment &,
+                                    const dataflow::AdornedCFG &>)
+    return Make(Ctx, Env, CFG);
+  else
+    return Make(Ctx, Env);
+}
+
 /// Maps an error from the framework to a skip reason and its message,
 /// consuming it.
 SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
@@ -136,7 +150,8 @@ SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
 
 /// Runs the analysis that `Make` builds (a dataflow::DataflowAnalysis
 /// subclass; `Make` receives the ASTContext and the initial Environment, so a
-/// model can carry configuration such as an API description) over FD within
+/// model can carry configuration such as an API description; a factory that
+/// also takes a `const dataflow::AdornedCFG &` receives the CFG) over FD within
 /// `Bounds`, and collects what `Diagnoser` reports. The CFG is built once and
 /// its size checked before the fixpoint. Never crashes on a give-up: the
 /// result says why it skipped instead.
@@ -175,7 +190,7 @@ FlowResult<Diag> runFlowAnalysisWith(
   detail::BoundedSolver Solver(Bounds.MaxSATIterations, Bounds.MaxMilliseconds);
   dataflow::DataflowAnalysisContext AnalysisContext(Solver);
   dataflow::Environment Env(AnalysisContext, FD);
-  AnalysisT Analysis = Make(Ctx, Env);
+  AnalysisT Analysis = detail::makeAnalysis(Make, Ctx, Env, *ACFG);
   using LatticeT = typename AnalysisT::Lattice;
   auto Wrap = [&](dataflow::DiagnosisCallback<AnalysisT, Diag> CB)
       -> std::function<void(

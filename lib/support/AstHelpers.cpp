@@ -169,6 +169,23 @@ bool isNonConstMemberCall(const CallExpr &CE) {
   return MD && !MD->isStatic() && !MD->isConst() && receiverOf(CE);
 }
 
+void forEachInitializerExpr(const FunctionDecl &FD,
+                            llvm::function_ref<void(const Expr &)> F) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
+  if (!Ctor)
+    return;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const Expr *E = Init->getInit();
+    if (!E)
+      continue;
+    // A default member initialiser is not a child of its use.
+    if (const auto *DIE = dyn_cast<CXXDefaultInitExpr>(E->IgnoreImplicit()))
+      E = DIE->getExpr();
+    if (E)
+      F(*E);
+  }
+}
+
 bool isJump(const Stmt *S) {
   if (!S)
     return false;

@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <string>
@@ -85,6 +86,17 @@ QualType paramType(const CallExpr &CE, unsigned I);
 
 /// A call of a non-static, non-const member function on a receiver.
 bool isNonConstMemberCall(const CallExpr &CE);
+
+//===----------------------------------------------------------------------===//
+// Constructors
+//===----------------------------------------------------------------------===//
+
+/// Calls F with the expression of every member and base initialiser of FD
+/// when it is a constructor, in order: what it writes in its initialiser
+/// list, and the default member initialiser (the in-class `= expr`) of each
+/// member it does not initialise itself. Nothing for other functions.
+void forEachInitializerExpr(const FunctionDecl &FD,
+                            llvm::function_ref<void(const Expr &)> F);
 
 //===----------------------------------------------------------------------===//
 // Control flow and comparisons

@@ -31,7 +31,7 @@ TEST(ApiModelOptions, KeyNamesEveryOption) {
   EXPECT_NE(A.key(), B.key());
   unsigned Count = 0;
   A.forEach([&](llvm::StringRef, const std::string &) { ++Count; });
-  EXPECT_EQ(Count, 21u);
+  EXPECT_EQ(Count, 23u);
 }
 
 class ModelOnCode : public ::testing::Test {

@@ -484,6 +484,21 @@ void f(const Array &a, const Device &d) {
             "");
 }
 
+// ASSIGN_OR_RETURN's `std::move(r).value()`: std::move, std::forward and
+// std::as_const are the object itself, provenance included.
+TEST(ArrayDeviceModel, StdMoveKeepsProvenance) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(DLManagedTensorVersioned *t) {
+  auto r = device_by_id(Platform::kCuda, 1);
+  Device d = std::move(r).value();
+  auto a = from_dlpack(t, d); // [[addressable=unknown origin=global]]
+  auto r2 = device_by_id(Platform::kCuda, 2);
+  auto b = from_dlpack(t, *std::move(r2)); // [[addressable=unknown origin=global]]
+}
+)cpp"),
+            "");
+}
+
 TEST(ArrayDeviceModel, ShardsAreSingleDevice) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a) {

@@ -35,15 +35,16 @@ template <class T> void keep(const T &);
 
 /// Describes every function that the fast path treats otherwise than its
 /// name says, and every proven fact the flow analysis does not confirm.
-std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
+std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts,
+                       const ApiModelOptions &Api = ApiModelOptions()) {
   resetFactCache();
   interop_test::ParsedSnippet P = interop_test::parseSnippet(
       Prelude, Snippet, {"-std=c++17", "-I" INTEROP_TEST_INPUTS});
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
-  ApiModel Model{ApiModelOptions()};
-  ArrayDeviceQuery FlowOnly({{}, {}, Facts, /*SyntacticProofs=*/false});
+  ApiModel Model{Api};
+  ArrayDeviceQuery FlowOnly({Api, {}, Facts, /*SyntacticProofs=*/false});
   auto Check = [&](const FunctionDecl &FD, bool WantProven) -> std::string {
     std::string Name = FD.getNameAsString();
     unsigned Tracked = Facts & factsUsedBy(Model, FD);
@@ -373,6 +374,36 @@ void flow_loaded(int n) {
   keep(to_dlpack(a));
 }
 )cpp"),
+            "");
+}
+
+// SingleDevicePredicates and AddressablePredicates accept free functions;
+// the flow analysis reads them like the syntax does (their first argument of
+// the array or device type).
+TEST(ArrayDeviceSyntaxProofs, FreePredicatesListedInTheModel) {
+  ApiModelOptions Api;
+  Api.SingleDevicePredicates += ";::fits";
+  Api.AddressablePredicates += ";::owned";
+  EXPECT_EQ(runSnippet(R"cpp(
+bool fits(const Array &);
+bool owned(int, const Device &);
+void proven_free_predicate(const Array &a) {
+  if (!fits(a))
+    return;
+  keep(to_dlpack(a));
+}
+void proven_free_predicate_on_device(DLManagedTensorVersioned *t,
+                                     const Device &d) {
+  if (owned(1, d))
+    keep(from_dlpack(t, d));
+}
+void flow_free_predicate_other_array(const Array &a, const Array &b) {
+  if (!fits(b))
+    return;
+  keep(to_dlpack(a));
+}
+)cpp",
+                       AllFacts, Api),
             "");
 }
 

@@ -41,6 +41,58 @@ public:
   void push_back(const T &);
 };
 template <class T> T &&move(T &t) noexcept;
+
+// Issue 14 drafts: std::optional (declarations) and the quantifiers and
+// searches of <algorithm> (minimal bodies: templates taking lambdas must be
+// defined).
+template <class T> class optional {
+public:
+  optional();
+  optional(const T &);
+  optional &operator=(const T &);
+  optional &operator=(T &&);
+  explicit operator bool() const;
+  bool has_value() const;
+  void reset();
+  T &operator*() &;
+  const T &operator*() const &;
+  T *operator->();
+  const T *operator->() const;
+  T &value() &;
+  const T &value() const &;
+};
+template <class It, class Pred> bool all_of(It first, It last, Pred p) {
+  for (; first != last; ++first)
+    if (!p(*first))
+      return false;
+  return true;
+}
+template <class It, class Pred> bool none_of(It first, It last, Pred p) {
+  for (; first != last; ++first)
+    if (p(*first))
+      return false;
+  return true;
+}
+template <class It, class Pred> bool any_of(It first, It last, Pred p) {
+  return !none_of(first, last, p);
+}
+template <class It, class Pred> It find_if(It first, It last, Pred p) {
+  for (; first != last; ++first)
+    if (p(*first))
+      return first;
+  return last;
+}
+template <class It, class T> It find(It first, It last, const T &value) {
+  for (; first != last; ++first)
+    if (*first == value)
+      return first;
+  return last;
+}
+template <class It, class Fn> Fn for_each(It first, It last, Fn f) {
+  for (; first != last; ++first)
+    f(*first);
+  return f;
+}
 } // namespace std
 
 namespace interop {
@@ -48,11 +100,23 @@ namespace interop {
 enum class Platform { kCpu, kCuda, kTpu };
 enum class MemoryKind { kDevice, kPinnedHost, kUnpinnedHost };
 
+enum class StatusCode {
+  kOk = 0,
+  kBufferError,
+  kValueError,
+  kTypeError,
+  kRuntimeError,
+};
+
 class [[nodiscard]] Status {
 public:
   Status();
+  Status(StatusCode code, const char *message);
   bool ok() const noexcept;
+  StatusCode code() const noexcept;
 };
+// The runtime defines it inline as `return Status();`.
+inline Status ok_status() { return Status(); }
 
 template <typename T> class [[nodiscard]] Result {
 public:
@@ -77,7 +141,17 @@ public:
   int process_index() const noexcept;
   int local_hardware_id() const noexcept;
   bool is_addressable() const noexcept;
+  friend bool operator==(const Device &a, const Device &b) noexcept;
 };
+
+struct TopologyConfig {
+  int cpu_devices_per_process = 1;
+  int tpu_devices_per_process = 0;
+  int cuda_devices_per_process = -1;
+  int process_count = 1;
+  int process_index = 0;
+};
+TopologyConfig current_topology();
 
 std::vector<Device> devices();
 std::vector<Device> devices(Platform platform);
@@ -87,6 +161,8 @@ Result<Device> device_by_id(Platform platform, int id);
 
 class Sharding {
 public:
+  enum class Kind { kSingleDevice, kReplicated, kSplit };
+  Kind kind() const noexcept;
   static Sharding single_device(const Device &device,
                                 MemoryKind memory_kind = MemoryKind::kDevice);
   static Result<Sharding>
