@@ -118,11 +118,40 @@ const ValueDecl *capsuleRoot(const Expr *E) {
   return nullptr;
 }
 
+/// The lambda or function a local variable holds for good: a closure
+/// (whose type cannot be assigned to), or a const function pointer.
+static const Expr *heldCallable(const VarDecl *VD) {
+  if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
+      VD->getType()->isReferenceType())
+    return nullptr;
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  bool Closure = RD && RD->isLambda();
+  if (!Closure && !(VD->getType().isConstQualified() &&
+                    VD->getType()->isFunctionPointerType()))
+    return nullptr;
+  return VD->getInit();
+}
+
 const FunctionDecl *destructorFunction(const Expr *E) {
   for (int Depth = 0; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      // auto dtor = [](PyObject *c) { ... }; PyCapsule_New(t, name, dtor)
+      if (const Expr *Held = heldCallable(dyn_cast<VarDecl>(DRE->getDecl()))) {
+        E = Held;
+        continue;
+      }
       return dyn_cast<FunctionDecl>(DRE->getDecl());
+    }
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E)) {
+      // A closure copied into the argument.
+      if (Copy->getNumArgs() == 1 &&
+          Copy->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Copy->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Plus) {
         E = UO->getSubExpr();
@@ -277,6 +306,15 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     for (const Expr *Arg : E->arguments())
       Passed.push_back(Arg);
+    return true;
+  }
+  /// A lambda is a function of its own (an inline capsule destructor is
+  /// judged as a destructor, not as part of the producer around it): only
+  /// its captures' initialisers belong to this body.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    for (Expr *Init : L->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
     return true;
   }
 

@@ -78,8 +78,9 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 const ValueDecl *capsuleRoot(const Expr *E);
 
 /// The function a destructor argument designates: a function, its address,
-/// or a captureless lambda converted to a function pointer. Null for NULL or
-/// anything else.
+/// or a captureless lambda converted to a function pointer, directly or held
+/// in a local variable (a closure, or a const function pointer). Null for
+/// NULL or anything else.
 const FunctionDecl *destructorFunction(const Expr *E);
 
 /// The function a PyCapsule_New (third argument) or PyCapsule_SetDestructor
@@ -110,7 +111,8 @@ struct CapsuleConsumption {
 
 /// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether
 /// the same capsule is claimed anywhere in Body, and whether the pointer is
-/// passed to a call other than the capsule API and the deleter.
+/// passed to a call other than the capsule API and the deleter. The bodies
+/// of lambdas in Body are not part of it (they are functions of their own).
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
                                                         ASTContext &Ctx);
 
