@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
+#include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -62,7 +63,7 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
     return;
   }
   if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
-    if (!callsDeleter(Dtor)) {
+    if (!ownership::callsDeleter(Dtor)) {
       const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
       if (MD && MD->getParent()->isLambda())
         diag(Call.getBeginLoc(),

@@ -233,44 +233,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
 }
 
 namespace {
-class DeleterCallFinder : public RecursiveASTVisitor<DeleterCallFinder> {
-public:
-  explicit DeleterCallFinder(int Depth) : Depth(Depth) {}
-  bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
-    if (isDeleterCall(Call)) {
-      Found = true;
-      return false;
-    }
-    // One level into direct callees: a destructor that calls a helper that
-    // calls the deleter.
-    if (Depth > 0)
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        if (const FunctionDecl *Def = Callee->getDefinition())
-          if (Def->getBody()) {
-            DeleterCallFinder Inner(Depth - 1);
-            Inner.TraverseStmt(Def->getBody());
-            if (Inner.Found) {
-              Found = true;
-              return false;
-            }
-          }
-    return true;
-  }
-  // A deleter handed on through a call (e.g. stored for later) also counts.
-  bool VisitMemberExpr(MemberExpr *ME) {
-    if (dlpackFieldOfMember(ME) == DLPackField::Deleter)
-      SawDeleter = true;
-    return true;
-  }
-  bool SawDeleter = false;
-
-private:
-  int Depth;
-};
-} // namespace
-
-namespace {
 class ConsumptionFinder : public RecursiveASTVisitor<ConsumptionFinder> {
 public:
   explicit ConsumptionFinder(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -374,17 +336,6 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     Out.push_back(C);
   }
   return Out;
-}
-
-bool callsDeleter(const FunctionDecl *FD) {
-  if (!FD)
-    return false;
-  const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || !Def->getBody())
-    return true; // unknown: assume it does
-  DeleterCallFinder F(/*Depth=*/1);
-  F.TraverseStmt(Def->getBody());
-  return F.Found;
 }
 
 namespace {

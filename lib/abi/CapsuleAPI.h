@@ -98,10 +98,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
 /// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
 const NamedDecl *byValueManagedTensor(const Expr *Arg);
 
-/// True when FD (or a function it calls directly, one level deep) calls a
-/// managed tensor's deleter.
-bool callsDeleter(const FunctionDecl *FD);
-
 /// A consumer's use of one capsule in one function, found syntactically.
 struct CapsuleConsumption {
   const CallExpr *GetPointer = nullptr; // with an unconsumed name
