@@ -32,6 +32,41 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
       .Default(CapsuleCall::None);
 }
 
+/// Whether S calls the capsule-API function of kind K.
+static bool callsCapsuleAPI(const Stmt *S, CapsuleCall K) {
+  if (!S)
+    return false;
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(CapsuleCall K) : K(K) {}
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      Found = classifyCapsuleCall(Call) == K;
+      return !Found;
+    }
+    CapsuleCall K;
+  } F(K);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+bool constructsErrorScope(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E ? E->getConstructor() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def))
+    return false;
+  const auto *CtorDef = cast<CXXConstructorDecl>(Def);
+  bool Saves = callsCapsuleAPI(CtorDef->getBody(), CapsuleCall::ErrFetch);
+  for (const CXXCtorInitializer *Init : CtorDef->inits())
+    Saves = Saves || callsCapsuleAPI(Init->getInit(), CapsuleCall::ErrFetch);
+  if (!Saves)
+    return false;
+  const CXXDestructorDecl *Dtor = Ctor->getParent()->getDestructor();
+  const FunctionDecl *DtorDef = nullptr;
+  return Dtor && Dtor->hasBody(DtorDef) &&
+         callsCapsuleAPI(DtorDef->getBody(), CapsuleCall::ErrRestore);
+}
+
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
   for (int Depth = 0; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenCasts();

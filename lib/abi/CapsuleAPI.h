@@ -40,6 +40,14 @@ enum class CapsuleCall {
 /// Classifies a call by its callee's name.
 CapsuleCall classifyCapsuleCall(const CallExpr *Call);
 
+/// True when E constructs an error scope: an object whose constructor
+/// saves the exception in flight (its visible body or member initialisers
+/// call PyErr_Fetch or PyErr_GetRaisedException) and whose destructor's
+/// visible body restores it (PyErr_Restore or PyErr_SetRaisedException),
+/// like nanobind's error_scope. What is cleared while it lives is only
+/// what was raised since.
+bool constructsErrorScope(const CXXConstructExpr *E);
+
 /// What a capsule name means to the DLPack protocol.
 enum class CapsuleName {
   Unknown,       // not a constant string

@@ -627,6 +627,10 @@ void transferLambda(const LambdaExpr *E, OwnState &Own) {
 }
 
 void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
+  // error_scope scope;: the exception in flight is saved until the scope
+  // ends (its destructor restores it after anything the body clears).
+  if (Own.RC.IsDestructor && constructsErrorScope(E))
+    setGhost(Own.Env, Own.RC.Saved, true);
   for (const Expr *Arg : E->arguments()) {
     int S = siteOf(Arg, Own);
     if (S >= 0)

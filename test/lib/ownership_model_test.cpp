@@ -470,6 +470,38 @@ TEST(OwnershipDestructor, TheRoleMatters) {
   EXPECT_SNIPPET(Plain);
 }
 
+TEST(OwnershipDestructor, ErrorScopeGuard) {
+  // An object whose constructor saves the exception in flight and whose
+  // destructor restores it saves it from where it is made.
+  EXPECT_SNIPPET(R"cpp(
+struct Scope {
+  Scope() : e(PyErr_GetRaisedException()) {}
+  ~Scope() { PyErr_SetRaisedException(e); }
+  PyObject *e;
+};
+struct Nothing { Nothing(); ~Nothing(); };
+void guarded(PyObject *capsule) {
+  Scope s;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    PyErr_Clear();
+  else if (mt->deleter)
+    mt->deleter(mt);
+}
+void unguarded(PyObject *capsule) {
+  Nothing n;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    PyErr_Clear(); // [[dtor-clears-error]]
+  else if (mt->deleter)
+    mt->deleter(mt);
+}
+)cpp",
+                 {"guarded", "unguarded"});
+}
+
 TEST(OwnershipDestructor, ReleaseFunctions) {
   // A function of one managed tensor whose body releases it (its deleter,
   // delete or free of it or of its manager_ctx, manager_ctx handed on, or
