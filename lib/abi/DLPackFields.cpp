@@ -10,16 +10,7 @@
 namespace clang::interop {
 
 DLPackRecord dlpackOwnerOf(const FieldDecl *FD) {
-  if (!FD)
-    return DLPackRecord::None;
-  const RecordDecl *RD = FD->getParent();
-  if (!RD)
-    return DLPackRecord::None;
-  if (const IdentifierInfo *II = RD->getIdentifier())
-    return classifyDLPackRecordName(II->getName());
-  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
-    return classifyDLPackRecordName(TD->getName());
-  return DLPackRecord::None;
+  return FD ? classifyDLPackRecord(FD->getParent()) : DLPackRecord::None;
 }
 
 DLPackField classifyDLPackField(const FieldDecl *FD) {

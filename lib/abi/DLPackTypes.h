@@ -2,7 +2,8 @@
 //
 // The checks must work whatever dlpack.h the user compiles against (0.x with
 // DLContext, 0.6+, 1.x, or our backfill), so DLPack types are recognised by
-// their record names, never by a declaration from one header.
+// their record names, never by a declaration from one header; a project's
+// own copy of the managed tensor under another name, by its fields.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,12 @@ enum class DLPackRecord {
 
 /// Classifies a record name ("DLTensor", "DLContext", ...).
 DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
+/// Classifies a record by its name, or, for a project's own copy of the
+/// managed-tensor ABI under another name (nanobind's managed_dltensor), by
+/// its fields: a `manager_ctx` pointer and a `deleter` function pointer
+/// taking a pointer to the record make a managed tensor, the versioned one
+/// when it also has a `version` field.
+DLPackRecord classifyDLPackRecord(const RecordDecl *RD);
 
 /// Classifies a type after stripping typedefs, references and cv-qualifiers
 /// (but not pointers): `const DLTensor &` is a Tensor, `DLTensor *` is None.
