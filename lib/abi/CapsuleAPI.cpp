@@ -67,8 +67,24 @@ bool constructsErrorScope(const CXXConstructExpr *E) {
          callsCapsuleAPI(DtorDef->getBody(), CapsuleCall::ErrRestore);
 }
 
+/// For a local variable that is not const: the constant every store into
+/// it stores (its initialiser and each `V = "..."` of the function it is
+/// declared in), when they all store the same one and nothing else writes
+/// it or takes its address (nanobind: `const char *name; if constexpr (V)
+/// name = "dltensor_versioned"; else name = "dltensor";`, of which an
+/// instance keeps one branch).
+static std::optional<std::string>
+onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth);
+static std::optional<std::string> constantStringAt(const Expr *E,
+                                                   ASTContext &Ctx, int Depth);
+
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
-  for (int Depth = 0; E && Depth < 8; ++Depth) {
+  return constantStringAt(E, Ctx, 0);
+}
+
+static std::optional<std::string> constantStringAt(const Expr *E,
+                                                   ASTContext &Ctx, int Depth) {
+  for (; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenCasts();
     // A template argument: release<Managed, kName>.
     if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
@@ -84,6 +100,9 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
       const VarDecl *Def = VD->getDefinition();
       if (Def && Def->getInit())
         VD = Def;
+      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          !VD->getType().isConstQualified() && VD->getType()->isPointerType())
+        return onlyStoredConstant(VD, Ctx, Depth + 1);
       if (!VD->getInit() ||
           !(VD->getType().isConstQualified() || VD->isConstexpr() ||
             (VD->getType()->isPointerType() &&
@@ -96,6 +115,52 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+static std::optional<std::string>
+onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth) {
+  const auto *FD = dyn_cast<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody() || Depth >= 8)
+    return std::nullopt;
+  class Stores : public RecursiveASTVisitor<Stores> {
+  public:
+    explicit Stores(const VarDecl *VD) : VD(VD) {}
+    bool names(const Expr *E) const {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+      return DRE && DRE->getDecl() == VD;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (!names(BO->getLHS()))
+        return true;
+      if (BO->getOpcode() == BO_Assign)
+        Values.push_back(BO->getRHS());
+      else if (BO->isAssignmentOp())
+        Unknown = true;
+      return !Unknown;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if ((UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()) &&
+          names(UO->getSubExpr()))
+        Unknown = true;
+      return !Unknown;
+    }
+    const VarDecl *VD;
+    std::vector<const Expr *> Values;
+    bool Unknown = false;
+  } S(VD);
+  if (VD->getInit())
+    S.Values.push_back(VD->getInit());
+  S.TraverseStmt(FD->getBody());
+  if (S.Unknown || S.Values.empty())
+    return std::nullopt;
+  std::optional<std::string> Common;
+  for (const Expr *V : S.Values) {
+    std::optional<std::string> C = constantStringAt(V, Ctx, Depth);
+    if (!C || (Common && *Common != *C))
+      return std::nullopt;
+    Common = C;
+  }
+  return Common;
 }
 
 llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {

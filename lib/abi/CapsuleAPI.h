@@ -78,7 +78,9 @@ llvm::StringRef unconsumedNameText(CapsuleName N);
 bool mentionsDLPack(llvm::StringRef CapsuleNameText);
 
 /// The constant string E evaluates to (a literal, a constexpr/const char
-/// array or pointer initialised with one, through casts).
+/// array or pointer initialised with one, through casts), or that a local
+/// pointer variable always holds (every store into it in its function stores
+/// that constant, and its address is never taken).
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 
 /// The variable or parameter a capsule expression names (`cap`, `self`,
