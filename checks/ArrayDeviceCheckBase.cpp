@@ -40,10 +40,11 @@ void ArrayDeviceCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || !isJudgedFunction(*FD))
     return;
-  if (!Query)
-    Query.emplace(ArrayDeviceConfig{ApiOptions, bounds(), neededFacts()});
+  ArrayDeviceQuery &Q = Query ? *Query
+                              : Query.emplace(ArrayDeviceConfig{
+                                    ApiOptions, bounds(), neededFacts()});
   ASTContext &Ctx = *Result.Context;
-  const ArrayDeviceFacts &Found = Query->facts(*FD, Ctx);
+  const ArrayDeviceFacts &Found = Q.facts(*FD, Ctx);
   if (skipped(*FD, Found.Skipped, Found.Detail))
     return;
   llvm::SmallPtrSet<const CallExpr *, 8> Judged;

@@ -33,7 +33,7 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
            "capsule holding a DLPack tensor created with name '%0'; "
            "consumers accept only 'dltensor' or 'dltensor_versioned'")
           << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange();
-    } else if (isManagedTensor(Held) && isUnconsumedName(Name) &&
+    } else if (Text && isManagedTensor(Held) && isUnconsumedName(Name) &&
                capsuleNameFor(Held) != *Text) {
       diag(NameArg->getBeginLoc(),
            "capsule named '%0' holds a %1; a consumer will read it as the "

@@ -21,12 +21,11 @@ void DLPackFieldCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   if (!FD || !isJudgedFunction(*FD))
     return;
-  if (!Query)
-    Query.emplace(Config);
+  DLPackFieldQuery &Q = Query ? *Query : Query.emplace(Config);
   ASTContext &Ctx = *Result.Context;
-  const DLPackUse Use = Query->use(*FD, Ctx); // two flags; copied
+  const DLPackUse Use = Q.use(*FD, Ctx); // two flags; copied
   checkUse(*FD, Use, Ctx);
-  const DLPackFieldFacts &Facts = Query->facts(*FD, Ctx);
+  const DLPackFieldFacts &Facts = Q.facts(*FD, Ctx);
   if (!skipped(*FD, Facts.Skipped, Facts.Detail))
     checkFacts(*FD, Facts, Ctx);
 }

@@ -32,9 +32,7 @@ void DLPackOwnershipCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 OwnershipQuery &DLPackOwnershipCheckBase::query() {
-  if (!Query)
-    Query.emplace(Config);
-  return *Query;
+  return Query ? *Query : Query.emplace(Config);
 }
 
 void DLPackOwnershipCheckBase::onStartOfTranslationUnit() {

@@ -1,7 +1,7 @@
 // Hands the output of a data-parallel step to a DLPack consumer (a PyTorch
 // or CuPy bridge, an inference server). The step shards its output over
-// every local device, which is exactly what seed 000 is about; on TPU hosts
-// the output also sits in TPU device memory (seed 003).
+// every local device, which JAX refuses to export (a sharded array to DLPack);
+// on TPU hosts the output also sits in TPU device memory, which it refuses too.
 //
 // `cmake --build build --target lint-example` flags the *_unchecked
 // functions; the *_fixed ones show the remedies the notes suggest.
@@ -36,7 +36,7 @@ Result<Array> run_step(const std::vector<float> &batch, Platform platform) {
 }
 
 // BUG: the step's output is sharded whenever there is more than one device,
-// and to_dlpack then fails with seed 000's BufferError.
+// and to_dlpack then fails with JAX's sharded-export BufferError.
 interop::Status export_step_unchecked(const std::vector<float> &batch) {
   auto out = run_step(batch, Platform::kCpu);
   if (!out.ok())
@@ -77,7 +77,7 @@ interop::Status export_if_unsharded(const Array &array) {
 
 // BUG: on a TPU host, gathering onto a TPU device keeps the data in TPU
 // device memory (MemoryKind::kDevice is the default), which DLPack cannot
-// describe: this export always fails with seed 003's BufferError.
+// describe: this export always fails with JAX's TPU-memory BufferError.
 interop::Status export_tpu_unchecked(const Array &array) {
   Device tpu = interop::local_devices(Platform::kTpu)[0];
   auto whole = interop::gather(array, tpu);

@@ -10,7 +10,9 @@
 namespace clang::interop {
 
 DLPackRecord dlpackOwnerOf(const FieldDecl *FD) {
-  return FD ? classifyDLPackRecord(FD->getParent()) : DLPackRecord::None;
+  if (!FD)
+    return DLPackRecord::None;
+  return classifyDLPackRecord(FD->getParent());
 }
 
 DLPackField classifyDLPackField(const FieldDecl *FD) {
@@ -183,12 +185,7 @@ bool isDLDeviceTypeEnum(QualType T) {
   const auto *ET = T->getAs<EnumType>();
   if (!ET)
     return false;
-  const EnumDecl *ED = ET->getDecl();
-  if (const IdentifierInfo *II = ED->getIdentifier())
-    return II->getName() == "DLDeviceType";
-  if (const TypedefNameDecl *TD = ED->getTypedefNameForAnonDecl())
-    return TD->getName() == "DLDeviceType";
-  return false;
+  return tagName(ET->getDecl()) == "DLDeviceType";
 }
 
 bool readsDLPackDeviceType(const Expr *E) {

@@ -61,16 +61,24 @@ static DLPackRecord classifyManagedLayout(const RecordDecl &RD) {
              : DLPackRecord::ManagedTensor;
 }
 
+llvm::StringRef tagName(const TagDecl *D) {
+  if (!D)
+    return "";
+  if (const IdentifierInfo *II = D->getIdentifier())
+    return II->getName();
+  // C's `typedef struct { ... } DLTensor;` gives the record no name of its
+  // own: the typedef names it.
+  if (const TypedefNameDecl *TD = D->getTypedefNameForAnonDecl())
+    return TD->getName();
+  return "";
+}
+
 DLPackRecord classifyDLPackRecord(const RecordDecl *RD) {
   if (!RD)
     return DLPackRecord::None;
-  // C's `typedef struct { ... } DLTensor;` gives the record no name of its
-  // own: the typedef names it.
-  DLPackRecord ByName = DLPackRecord::None;
-  if (const IdentifierInfo *II = RD->getIdentifier())
-    ByName = classifyDLPackRecordName(II->getName());
-  else if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
-    ByName = classifyDLPackRecordName(TD->getName());
+  llvm::StringRef Name = tagName(RD);
+  DLPackRecord ByName =
+      Name.empty() ? DLPackRecord::None : classifyDLPackRecordName(Name);
   if (ByName != DLPackRecord::None)
     return ByName;
   return classifyManagedLayout(*RD);

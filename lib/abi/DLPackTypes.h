@@ -10,6 +10,7 @@
 #ifndef INTEROP_LIB_ABI_DLPACKTYPES_H
 #define INTEROP_LIB_ABI_DLPACKTYPES_H
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -28,11 +29,15 @@ enum class DLPackRecord {
 
 /// Classifies a record name ("DLTensor", "DLContext", ...).
 DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
-/// Classifies a record by its name, or, for a project's own copy of the
-/// managed-tensor ABI under another name (nanobind's managed_dltensor), by
-/// its fields: a `manager_ctx` pointer and a `deleter` function pointer
-/// taking a pointer to the record make a managed tensor, the versioned one
-/// when it also has a `version` field.
+/// The name a record or enum goes by: its own, or for C's `typedef struct
+/// { ... } DLTensor;` the typedef's.
+llvm::StringRef tagName(const TagDecl *D);
+
+/// Classifies a record by the name it goes by (tagName), or, for a
+/// project's own copy of the managed-tensor ABI under another name
+/// (nanobind's managed_dltensor), by its fields: a `manager_ctx` pointer and
+/// a `deleter` function pointer taking a pointer to the record make a
+/// managed tensor, the versioned one when it also has a `version` field.
 DLPackRecord classifyDLPackRecord(const RecordDecl *RD);
 
 /// Classifies a type after stripping typedefs, references and cv-qualifiers

@@ -6,7 +6,7 @@ namespace clang::interop {
 
 using namespace dataflow;
 
-const Origin &strongerOrigin(const Origin &A, const Origin &B) {
+Origin strongerOrigin(const Origin &A, const Origin &B) {
   if (A.K != B.K)
     return A.K > B.K ? A : B;
   if (!A.Site || !B.Site)

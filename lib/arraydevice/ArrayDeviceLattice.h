@@ -48,7 +48,7 @@ public:
 
 /// The stronger of two origins: GlobalDevices over Producer over Parameter
 /// over None, then the earlier site.
-const Origin &strongerOrigin(const Origin &A, const Origin &B);
+Origin strongerOrigin(const Origin &A, const Origin &B);
 
 } // namespace clang::interop
 

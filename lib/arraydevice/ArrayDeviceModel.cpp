@@ -223,7 +223,7 @@ void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
       if (std::optional<SinkKind> K =
               sinkKindOf(Model, CE->getDirectCallee())) {
         SinkSubject Sub = gatherSink(Model, CE, *K, L, Env);
-        PendingSink Visit{std::move(Sub), Env.fork()};
+        PendingSink Visit{Sub, Env.fork()};
         auto Found = Per->Pending.find(CE);
         if (Found != Per->Pending.end())
           Found->second = std::move(Visit);

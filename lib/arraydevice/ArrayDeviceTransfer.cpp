@@ -470,7 +470,8 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
 }
 
 /// How a comparison of a device count with a constant relates to "exactly
-/// one device". Counts are at least one.
+/// one device". Counts are at least one. (Formulas live in the arena: the
+/// one returned may be One itself.)
 const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
                              const Formula &One, Environment &Env) {
   Arena &A = Env.arena();
@@ -492,7 +493,7 @@ const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
     AllFalse &= !B;
   }
   if (AtOne && AllFalse)
-    return One;
+    return One; // NOLINT(bugprone-return-const-ref-from-parameter)
   if (!AtOne && AllTrue)
     return A.makeNot(One);
   if (AtOne && AllTrue)
@@ -584,12 +585,12 @@ void transferComparison(const BinaryOperator *BO, State &S) {
     const EnumConstantDecl *E = enumerator(Other);
     if (!E)
       continue;
-    BoolValue *Fact = nullptr;
-    bool Matches = false;
-    if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu))))
-      Matches = M.isTpuPlatform(E);
-    else if ((Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned))))
-      Matches = M.isPinnedHostMemoryKind(E);
+    auto *Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu));
+    bool Matches = Fact && M.isTpuPlatform(E);
+    if (!Fact) {
+      Fact = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned));
+      Matches = Fact && M.isPinnedHostMemoryKind(E);
+    }
     if (!Fact)
       continue;
     const Formula *Eq = &Fact->formula();

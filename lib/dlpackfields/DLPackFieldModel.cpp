@@ -808,7 +808,7 @@ std::vector<DLPackEvent> DLPackFieldModel::judgeRecorded() {
   std::vector<DLPackEvent> Out;
   Recorded.forEach([&](const Stmt *St, const Environment &Env) {
     for (DLPackEvent &E : RC.Collector->judge(St, Env))
-      Out.push_back(std::move(E));
+      Out.push_back(E);
   });
   Recorded.clear();
   return Out;

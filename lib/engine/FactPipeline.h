@@ -116,7 +116,8 @@ FactQuery<Family>::facts(const FunctionDecl &FD, ASTContext &Ctx,
     F.BySyntax = true;
     return F;
   }();
-  if (!Family::mayHaveEvents(use(FD, Ctx), Conf)) {
+  const typename Family::Use &U = use(FD, Ctx);
+  if (!Family::mayHaveEvents(U, Conf)) {
     // What no family judges (a declaration, a template pattern) says so.
     SkipReason Why = whyNotAnalysable(FD);
     if (Why != SkipReason::NoBody && Why != SkipReason::Dependent)
@@ -126,7 +127,7 @@ FactQuery<Family>::facts(const FunctionDecl &FD, ASTContext &Ctx,
   auto Found = S.Facts.find({&FD, Role});
   if (Found != S.Facts.end())
     return *Found->second;
-  auto Computed = std::make_unique<Facts>(compute(S, FD, Ctx, Role));
+  auto Computed = std::make_unique<Facts>(compute(S, FD, Ctx, Role, U));
   Facts &Result = *Computed;
   S.Facts[{&FD, Role}] = std::move(Computed);
   return Result;
@@ -140,7 +141,8 @@ unsigned FactQuery<Family>::flowAnalysedFunctions(ASTContext &Ctx) {
 template <typename Family>
 typename FactQuery<Family>::Facts
 FactQuery<Family>::compute(FamilyStore<Family> &S, const FunctionDecl &FD,
-                           ASTContext &Ctx, unsigned Role) {
+                           ASTContext &Ctx, unsigned Role,
+                           const typename Family::Use &U) {
   using Event = typename Family::Event;
   using Analysis = typename Family::Analysis;
   Facts F;
@@ -149,7 +151,7 @@ FactQuery<Family>::compute(FamilyStore<Family> &S, const FunctionDecl &FD,
   if (F.Skipped != SkipReason::None)
     return F;
   typename Family::Run Run = Family::prepare(
-      PipelineInput<Family>{FD, Ctx, Conf, S.Compiled, S.Uses[&FD], Role});
+      PipelineInput<Family>{FD, Ctx, Conf, S.Compiled, U, Role});
   // 3. The syntactic proof.
   if (Conf.SyntacticProofs)
     if (std::optional<std::vector<Event>> Proved = Family::proveBySyntax(Run)) {

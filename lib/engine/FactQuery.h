@@ -46,7 +46,7 @@ public:
 private:
   FamilyStore<Family> &store(ASTContext &Ctx);
   Facts compute(FamilyStore<Family> &S, const FunctionDecl &FD, ASTContext &Ctx,
-                unsigned Role);
+                unsigned Role, const typename Family::Use &U);
 
   Config Conf;
   std::string Key;

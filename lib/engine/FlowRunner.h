@@ -141,12 +141,11 @@ SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
 /// budget: models that record states during the fixpoint (instead of paying
 /// for diagnosis callbacks' extra pass over every block) query them there.
 template <typename AnalysisT, typename Diag, typename MakeFn>
-FlowResult<Diag>
-runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
-                    dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
-                    const FlowBounds &Bounds = {},
-                    ExitStateCallback OnExit = nullptr,
-                    std::function<void(AnalysisT &)> AfterRun = nullptr) {
+FlowResult<Diag> runFlowAnalysisWith(
+    const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
+    dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
+    const FlowBounds &Bounds = {}, const ExitStateCallback &OnExit = nullptr,
+    const std::function<void(AnalysisT &)> &AfterRun = nullptr) {
   FlowResult<Diag> Result;
   Result.Skipped = whyNotAnalysable(FD);
   if (Result.Skipped != SkipReason::None)
@@ -193,8 +192,9 @@ runFlowAnalysisWith(const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
   llvm::Error Err = States ? llvm::Error::success() : States.takeError();
   if (!Err && OnExit)
     for (const CFGBlock *Pred : ACFG->getCFG().getExit().preds())
-      if (Pred && !Pred->hasNoReturnElement() && (*States)[Pred->getBlockID()])
-        OnExit(*Pred, *(*States)[Pred->getBlockID()]);
+      if (Pred && !Pred->hasNoReturnElement())
+        if (const auto &State = (*States)[Pred->getBlockID()])
+          OnExit(*Pred, *State);
   if (!Err && AfterRun)
     AfterRun(Analysis);
   if (!Err && Solver.outOfTime())

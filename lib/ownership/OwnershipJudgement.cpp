@@ -185,7 +185,7 @@ void assumeExitEdge(const CFGBlock &B, Environment &Env) {
   int Index = -1;
   for (auto [I, Succ] : llvm::enumerate(B.succs()))
     if (Succ.getReachableBlock() == Exit)
-      Index = I;
+      Index = static_cast<int>(I);
   if (Index < 0)
     return;
   Arena &A = Env.arena();

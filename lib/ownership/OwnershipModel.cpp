@@ -121,7 +121,7 @@ int adoptUnowned(const Expr *E, OwnState &Own) {
   if (!V)
     return -1;
   mapValue(V, It->second, Own);
-  return It->second;
+  return static_cast<int>(It->second);
 }
 
 int siteOf(const Expr *E, OwnState &Own) {
@@ -619,7 +619,7 @@ void transferLambda(const LambdaExpr *E, OwnState &Own) {
       if (auto *PV = dyn_cast<PointerValue>(V)) {
         auto L = Own.RC.SiteOfLoc.find(&PV->getPointeeLoc());
         if (L != Own.RC.SiteOfLoc.end())
-          S = L->second;
+          S = static_cast<int>(L->second);
       }
     if (S >= 0)
       handOff(S, E, Own, nullptr);

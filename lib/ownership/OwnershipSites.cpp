@@ -51,11 +51,11 @@ int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
       continue;
     auto It = RC.SiteOfValue.find(V);
     if (It != RC.SiteOfValue.end())
-      return It->second;
+      return static_cast<int>(It->second);
     if (auto *PV = dyn_cast<PointerValue>(V)) {
       auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
       if (L != RC.SiteOfLoc.end())
-        return L->second;
+        return static_cast<int>(L->second);
     }
   }
   return -1;
@@ -167,7 +167,7 @@ public:
       C.Root = Root;
       RC.Capsules.push_back(C);
     }
-    return It->second;
+    return static_cast<int>(It->second);
   }
 
   void add(Site S) {

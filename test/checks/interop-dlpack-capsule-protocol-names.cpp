@@ -1,5 +1,4 @@
-// RUN: %check_interop %s interop-dlpack-capsule-protocol %t -- -- -std=c++17
-// -I%S/Inputs -I%S/Inputs/dlpack/v1
+// RUN: %check_interop %s interop-dlpack-capsule-protocol %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
 // Capsule names are constants however they are spelled: a literal, a
 // constant, or a local variable every store of which stores the same
@@ -43,11 +42,8 @@ static void own_name_sometimes(PyObject *capsule) {
   auto *mt = (DLManagedTensor *)PyCapsule_GetPointer(capsule, name);
   if (mt)
     mt->deleter(mt);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: capsule destructor calls the
-  // deleter without checking that the capsule is unconsumed; a consumer that
-  // renamed it owns the tensor [interop-dlpack-capsule-protocol]
-  // CHECK-MESSAGES: :[[@LINE-2]]:5: note: check PyCapsule_IsValid(capsule,
-  // "dltensor") first
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: capsule destructor calls the deleter without checking that the capsule is unconsumed; a consumer that renamed it owns the tensor [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: note: check PyCapsule_IsValid(capsule, "dltensor") first
 }
 PyObject *export_own_name(DLManagedTensor *mt) {
   return PyCapsule_New(mt, "dltensor", own_name_sometimes);

@@ -10,6 +10,10 @@
 #ifndef INTEROP_TEST_LIB_DLPACK_SNIPPETS_H
 #define INTEROP_TEST_LIB_DLPACK_SNIPPETS_H
 
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +33,12 @@ Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
 /// The compiler arguments of every DLPack snippet.
 inline const std::vector<std::string> DLPackSnippetArgs = {
     "-std=c++17", "-I" INTEROP_TEST_INPUTS "/dlpack/v1", "-UNDEBUG"};
+
+/// Code parsed as a DLPack snippet.
+inline std::unique_ptr<clang::ASTUnit> parseDLPackCode(llvm::StringRef Code) {
+  return clang::tooling::buildASTFromCodeWithArgs(Code, DLPackSnippetArgs,
+                                                  "snippet.cpp");
+}
 
 } // namespace interop_test
 

@@ -2,8 +2,8 @@
 // built against an installed prefix (find_package or pkg-config) or against
 // the source tree (add_subdirectory): it makes an array, exports it with
 // to_dlpack, imports it back with from_dlpack and checks the data; and it
-// checks that a sharded export fails with seed 000's error, so a Status
-// crosses the library boundary too. Prints one "round trip ok" line.
+// checks that a sharded export fails with JAX's sharded-export error, so a
+// Status crosses the library boundary too. Prints one "round trip ok" line.
 #include <interop/interop.h>
 
 #include <cstdio>

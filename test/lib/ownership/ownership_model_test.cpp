@@ -28,6 +28,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include "ownership/ownership_snippets.h"
 #include "snippet_annotations.h"
 #include "syntax_vs_flow.h"
 #include "gtest/gtest.h"
@@ -104,41 +105,6 @@ std::map<std::string, std::string> describe(const OwnershipEvent &E,
 
 /// The mock CPython capsule API, the 1.x dlpack.h, malloc, and a few
 /// stand-ins for the frameworks the lit tests quote.
-const char *Prelude = R"cpp(#include <Python.h>
-#include <dlpack/dlpack.h>
-#include <stdlib.h>
-struct python_error {};
-struct runtime_error {
-  explicit runtime_error(const char *what);
-};
-namespace at {
-struct Tensor {};
-Tensor fromDLPack(DLManagedTensor *src);
-DLManagedTensor *toDLPack(const Tensor &t);
-} // namespace at
-namespace interop {
-struct Device {};
-struct Array {};
-template <class T> struct Result {
-  bool ok() const;
-};
-Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
-} // namespace interop
-struct Buffer {
-  static Buffer Empty();
-  static Buffer Wrap(DLManagedTensor *owner);
-};
-PyObject *wrap(const at::Tensor &t);
-)cpp";
-
-/// The compiler arguments of every snippet.
-const std::vector<std::string> Args = {"-std=c++17", "-I" INTEROP_TEST_INPUTS,
-                                       "-I" INTEROP_TEST_INPUTS "/dlpack/v1"};
-
-std::unique_ptr<ASTUnit> parseCpp(llvm::StringRef Code) {
-  return tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
-}
-
 /// Parses Prelude + Snippet, runs the model over every function of the main
 /// file (those in Destructors as capsule destructors) and checks the
 /// annotations. Returns a description of every mismatch. The annotations
@@ -148,7 +114,7 @@ std::string runSnippet(llvm::StringRef Snippet,
                        const std::set<std::string> &Destructors = {}) {
   // A fresh ASTContext may reuse the address of the previous snippet's.
   resetFactCache();
-  ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
+  ParsedSnippet P = parseSnippet(OwnershipPrelude, Snippet, OwnershipArgs);
   if (!P.Error.empty())
     return P.Error;
   ASTContext &Ctx = P.AST->getASTContext();
@@ -547,199 +513,6 @@ void twice(Pack *p, bool fail) {
 }
 )cpp",
                  {"unchecked", "checked", "bookkeeping", "reads_only"});
-}
-
-//===----------------------------------------------------------------------===//
-// The pre-filter and the cache
-//===----------------------------------------------------------------------===//
-
-TEST(OwnershipPreFilter, MentionsOwnership) {
-  resetFactCache();
-  auto AST = parseCpp(std::string(Prelude) + R"cpp(
-int64_t reads_fields(const DLManagedTensor *t) { return t->dl_tensor.ndim; }
-void deletes(DLManagedTensor *t) { t->deleter(t); }
-void *capsule_api(PyObject *c) { return PyCapsule_GetPointer(c, "dltensor"); }
-DLManagedTensor *creates() { return new DLManagedTensor(); }
-DLManagedTensor *allocates() {
-  return static_cast<DLManagedTensor *>(malloc(sizeof(DLManagedTensor)));
-}
-void obtains(const at::Tensor &t) { Buffer::Wrap(at::toDLPack(t)); }
-struct mirror { void *tensor; void *manager_ctx; void (*deleter)(mirror *); };
-void deletes_mirror(mirror *t) { t->deleter(t); }
-struct callback { void *manager_ctx; void (*deleter)(void *); };
-void runs_callback(callback *c) { c->deleter(c->manager_ctx); }
-void release_function(DLManagedTensor *t) { delete t; }
-void releases_by_name(DLManagedTensor *t) { release_function(t); }
-int unrelated(int x) { return x + 1; }
-)cpp");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  auto Mentions = [&](llvm::StringRef Name) {
-    return mentionsOwnership(*functionNamed(Ctx, Name));
-  };
-  EXPECT_FALSE(Mentions("reads_fields"));
-  EXPECT_TRUE(Mentions("deletes"));
-  EXPECT_TRUE(Mentions("capsule_api"));
-  EXPECT_TRUE(Mentions("creates"));
-  EXPECT_TRUE(Mentions("allocates"));
-  EXPECT_TRUE(Mentions("obtains"));
-  EXPECT_TRUE(Mentions("releases_by_name"));
-  // A project's own copy of the managed tensor, by its fields.
-  EXPECT_TRUE(Mentions("deletes_mirror"));
-  EXPECT_FALSE(Mentions("runs_callback"));
-  EXPECT_FALSE(Mentions("unrelated"));
-  resetFactCache();
-}
-
-TEST(OwnershipCache, OneRunPerFunctionRoleAndConfiguration) {
-  resetFactCache();
-  auto AST = parseCpp(std::string(Prelude) + R"cpp(
-void f(PyObject *capsule) {
-  auto *mt = static_cast<DLManagedTensor *>(
-      PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
-  if (mt)
-    mt->deleter(mt);
-}
-)cpp");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *FD = functionNamed(Ctx, "f");
-  const OwnershipFacts &Plain = getOwnershipFacts(*FD, Ctx, false);
-  EXPECT_EQ(&Plain, &getOwnershipFacts(*FD, Ctx, false));
-  EXPECT_TRUE(Plain.Events.empty());
-  const OwnershipFacts &Dtor = getOwnershipFacts(*FD, Ctx, true);
-  EXPECT_NE(&Plain, &Dtor);
-  ASSERT_EQ(Dtor.Events.size(), 1u);
-  EXPECT_EQ(Dtor.Events[0].K, OwnershipEvent::DestructorUncheckedDelete);
-  OwnershipConfig Other;
-  Other.OwnershipTakingImporters = {"::mine::import$"};
-  EXPECT_NE(&Dtor, &getOwnershipFacts(*FD, Ctx, true, Other));
-  resetFactCache();
-}
-
-/// The syntactic proof (OwnershipFacts::BySyntax) on functions named for
-/// what it must do: `proven_*` ones have no event by their syntax, `flow_*`
-/// ones must go to the flow analysis. Every proven one is checked against
-/// the flow analysis run alone, which must find nothing there either.
-std::string runProofSnippet(llvm::StringRef Snippet) {
-  resetFactCache();
-  ParsedSnippet P = parseSnippet(Prelude, Snippet, Args);
-  if (!P.Error.empty())
-    return P.Error;
-  ASTContext &Ctx = P.AST->getASTContext();
-  OwnershipConfig FlowOnly;
-  FlowOnly.SyntacticProofs = false;
-  std::string Errors = forEachProvenOrFlowFunction(
-      P, [&](const FunctionDecl &FD, bool WantProven) -> std::string {
-        const OwnershipFacts &Fast = getOwnershipFacts(FD, Ctx, false);
-        if (Fast.BySyntax != WantProven)
-          return FD.getNameAsString() +
-                 (WantProven ? ": analysed, expected proven by the syntax\n"
-                             : ": proven by the syntax, expected the flow "
-                               "analysis\n");
-        return syntaxFlowDisagreement(
-            FD, Fast, getOwnershipFacts(FD, Ctx, false, FlowOnly));
-      });
-  resetFactCache();
-  return Errors;
-}
-
-TEST(OwnershipSyntax, ReleasesThatEndTheFunction) {
-  EXPECT_EQ(runProofSnippet(R"cpp(
-[[noreturn]] void fail(const char *why);
-void proven_release_on_every_exit(DLManagedTensorVersioned *mt, float v) {
-  if (mt->version.major != DLPACK_MAJOR_VERSION) {
-    mt->deleter(mt);
-    return;
-  }
-  if (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) {
-    if (mt->deleter)
-      mt->deleter(mt);
-    fail("read-only tensor");
-  }
-  static_cast<float *>(mt->dl_tensor.data)[0] = v;
-  mt->deleter(mt);
-}
-PyObject *proven_capsule_or_release(DLManagedTensor *mt) {
-  PyObject *capsule = PyCapsule_New(mt, "dltensor", nullptr);
-  if (capsule == nullptr) {
-    mt->deleter(mt);
-    return nullptr;
-  }
-  return capsule;
-}
-void proven_free(DLManagedTensor *mt, bool done) {
-  if (done)
-    (void)free(mt);
-}
-void flow_twice(DLManagedTensor *mt) {
-  mt->deleter(mt);
-  mt->deleter(mt);
-}
-void flow_release_then_more(DLManagedTensor *mt, bool early) {
-  if (early)
-    mt->deleter(mt);
-  wrap(at::fromDLPack(mt));
-}
-void flow_in_a_loop(DLManagedTensor **mts, int n) {
-  for (int i = 0; i < n; ++i)
-    mts[i]->deleter(mts[i]);
-}
-void flow_throw_caught(DLManagedTensor *mt) {
-  try {
-    mt->deleter(mt);
-    throw python_error();
-  } catch (const python_error &) {
-  }
-  mt->deleter(mt);
-}
-void flow_owned(const at::Tensor &source) {
-  DLManagedTensor *mt = at::toDLPack(source);
-  mt->deleter(mt);
-}
-void flow_capsule(PyObject *capsule) {
-  auto *mt = static_cast<DLManagedTensor *>(
-      PyCapsule_GetPointer(capsule, "dltensor"));
-  if (mt)
-    mt->deleter(mt);
-}
-void flow_switch(DLManagedTensor *mt, int how) {
-  switch (how) {
-  case 0:
-    mt->deleter(mt);
-    return;
-  default:
-    return;
-  }
-}
-)cpp"),
-            "");
-}
-
-TEST(OwnershipSkips, CIsNotAnalysed) {
-  resetFactCache();
-  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
-      R"c(#include <Python.h>
-#include <dlpack/dlpack.h>
-void release(PyObject *capsule) {
-  DLManagedTensor *mt =
-      (DLManagedTensor *)PyCapsule_GetPointer(capsule, "dltensor");
-  mt->deleter(mt);
-  mt->deleter(mt);
-}
-)c",
-      {"-I" INTEROP_TEST_INPUTS, "-I" INTEROP_TEST_INPUTS "/dlpack/v1"},
-      "snippet.c");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  const FunctionDecl *FD = functionNamed(Ctx, "release");
-  EXPECT_TRUE(mentionsOwnership(*FD));
-  const OwnershipFacts &F = getOwnershipFacts(*FD, Ctx, false);
-  EXPECT_EQ(F.Skipped, SkipReason::BuildFailed);
-  EXPECT_TRUE(F.Events.empty());
-  resetFactCache();
 }
 
 } // namespace

@@ -84,7 +84,7 @@ std::string runSnippet(llvm::StringRef Snippet, unsigned Facts = AllFacts) {
   return interop_test::forEachProvenOrFlowFunction(P, Check);
 }
 
-TEST(GuardedSinks, IfAndElseArms) {
+TEST(ArrayDeviceSyntaxProofs, IfAndElseArms) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_then(const Array &a) {
   if (a.is_single_device())
@@ -130,7 +130,7 @@ void flow_other_array(const Array &a, const Array &b) {
             "");
 }
 
-TEST(GuardedSinks, EarlyExits) {
+TEST(ArrayDeviceSyntaxProofs, EarlyExits) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_return(const Array &a, int n) {
   if (!a.is_single_device())
@@ -232,7 +232,7 @@ void flow_case_inside_block(const Array &a, int k) {
             "");
 }
 
-TEST(GuardedSinks, ConnectivesAndStoredGuards) {
+TEST(ArrayDeviceSyntaxProofs, ConnectivesAndStoredGuards) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_or_exit(const Array &a, const Array &b, bool verbose) {
   if (!a.is_single_device() || !b.is_single_device())
@@ -292,7 +292,7 @@ void flow_stored_captured_by_reference(const Array &a) {
             "");
 }
 
-TEST(GuardedSinks, MutationsSendTheFunctionToTheFlowAnalysis) {
+TEST(ArrayDeviceSyntaxProofs, MutationsSendTheFunctionToTheFlowAnalysis) {
   EXPECT_EQ(runSnippet(R"cpp(
 void flow_reassigned(Array a) {
   if (!a.is_single_device())
@@ -342,7 +342,7 @@ void proven_captured_by_copy(const Array &a) {
             "");
 }
 
-TEST(GuardedSinks, ProducersAndDevices) {
+TEST(ArrayDeviceSyntaxProofs, ProducersAndDevices) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_gathered(const Array &a) {
   auto g = gather(a, local_devices()[0]);
@@ -376,7 +376,7 @@ void flow_loaded(int n) {
             "");
 }
 
-TEST(GuardedSinks, TpuExportsNeedAProvenMemoryKind) {
+TEST(ArrayDeviceSyntaxProofs, TpuExportsNeedAProvenMemoryKind) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_pinned(const Array &a) {
   if (!a.is_single_device() || a.platform() != Platform::kTpu)
@@ -403,7 +403,7 @@ void flow_other_memory_kind(const Array &a) {
             "");
 }
 
-TEST(GuardedSinks, OnlyTheTrackedFamiliesAreProven) {
+TEST(ArrayDeviceSyntaxProofs, OnlyTheTrackedFamiliesAreProven) {
   // With only TPU facts tracked (the TPU check alone), an export needs a
   // proven memory kind and nothing else.
   EXPECT_EQ(runSnippet(R"cpp(

@@ -69,7 +69,7 @@ std::string runSnippet(llvm::StringRef Snippet) {
   return Errors;
 }
 
-TEST(DLPackSyntaxProofs, ConsumersInTheUsualShapes) {
+TEST(DLPackFieldSyntaxProofs, ConsumersInTheUsualShapes) {
   EXPECT_EQ(runSnippet(R"cpp(
 int proven_versioned_consumer(DLManagedTensorVersioned *mt) {
   if (!mt || mt->version.major != DLPACK_MAJOR_VERSION)
@@ -137,7 +137,7 @@ void flow_second_element(DLManagedTensorVersioned *mt, float v) {
             "");
 }
 
-TEST(DLPackSyntaxProofs, GuardsStoredCalledAndAsserted) {
+TEST(DLPackFieldSyntaxProofs, GuardsStoredCalledAndAsserted) {
   EXPECT_EQ(runSnippet(R"cpp(
 float proven_stored(const DLTensor *t) {
   const bool on_host = t->device.device_type == kDLCPU;
@@ -180,7 +180,7 @@ float proven_local_copies(const DLTensor *t) {
             "");
 }
 
-TEST(DLPackSyntaxProofs, VersionedReadsWithoutReadOnly) {
+TEST(DLPackFieldSyntaxProofs, VersionedReadsWithoutReadOnly) {
   // Reading through a pointer to const needs no READ_ONLY check; a cast
   // that drops const anywhere in the function takes that proof away.
   EXPECT_EQ(runSnippet(R"cpp(
@@ -221,7 +221,7 @@ int64_t flow_major_on_one_path(DLManagedTensorVersioned *mt, bool trusted) {
             "");
 }
 
-TEST(DLPackSyntaxProofs, FindingsGoToTheFlowModel) {
+TEST(DLPackFieldSyntaxProofs, FindingsGoToTheFlowModel) {
   EXPECT_EQ(runSnippet(R"cpp(
 float flow_offset_missing(const DLTensor &t) {
   if (t.device.device_type != kDLCPU || t.strides)
@@ -304,7 +304,7 @@ void flow_import(DLManagedTensor *mt, const interop::Device &d) {
             "");
 }
 
-TEST(DLPackSyntaxProofs, WhatCouldInvalidateAGuard) {
+TEST(DLPackFieldSyntaxProofs, WhatCouldInvalidateAGuard) {
   EXPECT_EQ(runSnippet(R"cpp(
 float flow_pointer_reassigned(const DLTensor *t, const DLTensor *other) {
   if (t->device.device_type != kDLCPU || t->strides)
@@ -360,7 +360,7 @@ int64_t flow_strides_alias_reassigned(const DLTensor *t, int64_t *other) {
             "");
 }
 
-TEST(DLPackSyntaxProofs, WorkIsBounded) {
+TEST(DLPackFieldSyntaxProofs, WorkIsBounded) {
   // Every dereference is guarded by the early return at the top, so each
   // proof reads back over all the statements before it: quadratic in the
   // body (over two million statements read here). Past a bound on the

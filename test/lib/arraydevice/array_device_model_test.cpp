@@ -11,6 +11,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
+#include "arraydevice/array_device_snippets.h"
 #include "syntax_vs_flow.h"
 
 #include "clang/AST/ASTContext.h"
@@ -468,7 +469,7 @@ std::string interopSnippet(llvm::StringRef Code,
   return runSnippet(spellings()[0], Code, Bounds);
 }
 
-TEST(InteropModel, ResultAccessorsOfGather) {
+TEST(ArrayDeviceModel, ResultAccessorsOfGather) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a, const Device &d) {
   auto g = gather(a, d);
@@ -483,7 +484,7 @@ void f(const Array &a, const Device &d) {
             "");
 }
 
-TEST(InteropModel, ShardsAreSingleDevice) {
+TEST(ArrayDeviceModel, ShardsAreSingleDevice) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a) {
   for (const Array &s : a.addressable_shards())
@@ -497,7 +498,7 @@ void f(const Array &a) {
             "");
 }
 
-TEST(InteropModel, ReassignmentInvalidates) {
+TEST(ArrayDeviceModel, ReassignmentInvalidates) {
   EXPECT_EQ(interopSnippet(R"cpp(
 Array make();
 void f(Array a) {
@@ -513,7 +514,7 @@ void f(Array a) {
             "");
 }
 
-TEST(InteropModel, PlatformsAndMemoryKinds) {
+TEST(ArrayDeviceModel, PlatformsAndMemoryKinds) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a, const Device &d) {
   auto t0 = to_dlpack(a); // [[tpu=unknown]]
@@ -544,7 +545,7 @@ void f(const Array &a, const Device &d) {
             "");
 }
 
-TEST(InteropModel, ShardingsCarryTheirArraysFacts) {
+TEST(ArrayDeviceModel, ShardingsCarryTheirArraysFacts) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a, const void *data, const Sharding &s) {
   const Sharding &sh = a.sharding();
@@ -560,7 +561,7 @@ void f(const Array &a, const void *data, const Sharding &s) {
             "");
 }
 
-TEST(InteropModel, GettersAreCachedUntilTheHolderChanges) {
+TEST(ArrayDeviceModel, GettersAreCachedUntilTheHolderChanges) {
   EXPECT_EQ(interopSnippet(R"cpp(
 struct Holder {
   const Array &array() const;
@@ -577,7 +578,7 @@ void f(Holder &h) {
             "");
 }
 
-TEST(InteropModel, DeviceProvenanceJoinsAsMay) {
+TEST(ArrayDeviceModel, DeviceProvenanceJoinsAsMay) {
   EXPECT_EQ(interopSnippet(R"cpp(
 bool flag();
 void f(DLManagedTensorVersioned *t) {
@@ -595,7 +596,7 @@ void f(DLManagedTensorVersioned *t) {
             "");
 }
 
-TEST(InteropModel, EachIterationHasItsOwnElement) {
+TEST(ArrayDeviceModel, EachIterationHasItsOwnElement) {
   // A check of the first element says nothing about the next ones.
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const std::vector<Array> &arrays) {
@@ -613,7 +614,7 @@ void f(const std::vector<Array> &arrays) {
             "");
 }
 
-TEST(InteropModel, UnreachableSinksAreNotJudged) {
+TEST(ArrayDeviceModel, UnreachableSinksAreNotJudged) {
   EXPECT_EQ(interopSnippet(R"cpp(
 void f(const Array &a) {
   return;
@@ -623,7 +624,7 @@ void f(const Array &a) {
             "");
 }
 
-TEST(InteropModel, LoopsConverge) {
+TEST(ArrayDeviceModel, LoopsConverge) {
   // Loops that create values on every iteration must still reach a fixpoint
   // well inside the default bounds (a skipped function would be reported).
   EXPECT_EQ(interopSnippet(R"cpp(
@@ -651,103 +652,11 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
             "");
 }
 
-//===----------------------------------------------------------------------===//
-// Bounds and give-ups
-//===----------------------------------------------------------------------===//
-
-const ArrayDeviceFacts &analyzeOnly(std::unique_ptr<ASTUnit> &AST,
-                                    ArrayDeviceQuery &Facts,
-                                    llvm::StringRef Name) {
-  ASTContext &Ctx = AST->getASTContext();
-  auto Found =
-      match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
-  EXPECT_EQ(Found.size(), 1u);
-  return Facts.facts(*Found[0].getNodeAs<FunctionDecl>("fn"), Ctx);
-}
-
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  resetFactCache();
-  return tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
-}
-
-TEST(Bounds, TooLargeIsSkippedNotAnalysed) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-bool flag();
-void f(const interop::Array &a) {
-  if (flag()) return; if (flag()) return; if (flag()) return;
-  auto t = interop::to_dlpack(a);
-})cpp");
-  FlowBounds B;
-  B.MaxCFGBlocks = 4;
-  ArrayDeviceQuery Facts({{}, B});
-  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
-  EXPECT_EQ(F.Skipped, SkipReason::TooLarge);
-  EXPECT_TRUE(llvm::StringRef(F.Detail).ends_with("CFG blocks"));
-  EXPECT_TRUE(F.Events.empty());
-  EXPECT_EQ(Facts.flowAnalysedFunctions(AST->getASTContext()), 0u);
-}
-
-TEST(Bounds, BlockVisitLimitIsABoundExceeded) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-bool flag();
-void f(const interop::Array &a) {
-  while (flag()) { if (flag()) continue; }
-  auto t = interop::to_dlpack(a);
-})cpp");
-  FlowBounds B;
-  B.MaxBlockVisits = 3;
-  ArrayDeviceQuery Facts({{}, B});
-  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
-  EXPECT_EQ(F.Skipped, SkipReason::BoundExceeded);
-  EXPECT_FALSE(F.Detail.empty());
-  EXPECT_TRUE(F.Events.empty()) << "a give-up must not leave partial results";
-}
-
-TEST(Bounds, TemplatesAndDeclarations) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-template <typename T> void g(const T &a) { auto t = interop::to_dlpack(a); }
-)cpp");
-  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
-  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "g");
-  EXPECT_EQ(F.Skipped, SkipReason::Dependent);
-}
-
-TEST(Bounds, CodeThatDoesNotCompileIsSkipped) {
-  resetFactCache();
-  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
-      R"cpp(#include "interop/interop.h"
-void f(const interop::Array &a) {
-  auto t = interop::to_dlpack(a);
-  undeclared();
-}
-)cpp",
-      {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "snippet.cpp");
-  ASSERT_TRUE(AST);
-  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
-  const ArrayDeviceFacts &F = analyzeOnly(AST, Facts, "f");
-  EXPECT_EQ(F.Skipped, SkipReason::InvalidCode);
-}
-
-TEST(Facts, EachFunctionIsAnalysedOnce) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-void f(const interop::Array &a) {
-  auto t = interop::to_dlpack(a);
-  auto u = interop::to_dlpack(a);
-})cpp");
-  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
-  const ArrayDeviceFacts &A = analyzeOnly(AST, Facts, "f");
-  const ArrayDeviceFacts &B = analyzeOnly(AST, Facts, "f");
-  EXPECT_EQ(&A, &B);
-  EXPECT_EQ(A.Events.size(), 2u);
-  EXPECT_EQ(Facts.flowAnalysedFunctions(AST->getASTContext()), 1u);
-}
-
-TEST(Facts, CollectingDuringTheFixpointMatchesTheDiagnoser) {
+TEST(ArrayDeviceModel, CollectingDuringTheFixpointMatchesTheDiagnoser) {
   // The array/device facts judge sinks as the fixpoint reaches them; the
   // diagnoser judges them in the framework's extra pass over the final
   // states. Both must agree, loops included.
-  auto AST = parse(R"cpp(#include "interop/interop.h"
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 using namespace interop;
 bool more();
 void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
@@ -796,71 +705,6 @@ void f(const std::vector<Array> &arrays, DLManagedTensorVersioned *t) {
     EXPECT_EQ(C->Addressable, D.Addressable);
     EXPECT_EQ(C->From.K, D.From.K);
   }
-}
-
-TEST(Facts, SharedRunPerConfiguration) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-void f(const interop::Array &a) { auto t = interop::to_dlpack(a); }
-)cpp");
-  ASTContext &Ctx = AST->getASTContext();
-  const auto *FD =
-      match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx)[0]
-          .getNodeAs<FunctionDecl>("f");
-  ApiModelOptions Other;
-  Other.ExportFunctions = "::interop::to_dlpack;::mine::export_it";
-  ArrayDeviceQuery A{ArrayDeviceConfig()}, B{ArrayDeviceConfig()};
-  ArrayDeviceQuery C({Other});
-  // Checks with one configuration share one run; another configuration
-  // has its own.
-  EXPECT_EQ(&A.facts(*FD, Ctx), &B.facts(*FD, Ctx));
-  EXPECT_NE(&A.facts(*FD, Ctx), &C.facts(*FD, Ctx));
-  EXPECT_EQ(C.facts(*FD, Ctx).Events.size(), 1u);
-  resetFactCache();
-}
-
-TEST(Facts, PreFilterSelectsFactFamiliesPerFunction) {
-  auto AST = parse(R"cpp(#include "interop/interop.h"
-void exports(const interop::Array &a) { auto t = interop::to_dlpack(a); }
-void tpu(const interop::Array &a) {
-  if (a.platform() == interop::Platform::kTpu) auto t = interop::to_dlpack(a);
-}
-void imports(DLManagedTensorVersioned *t) {
-  auto r = interop::from_dlpack(t, interop::local_devices()[0]);
-}
-void in_lambda(const interop::Array &a) {
-  auto f = [&] { auto t = interop::to_dlpack(a); };
-}
-void none(const interop::Array &a) { bool b = a.is_single_device(); }
-)cpp");
-  ASTContext &Ctx = AST->getASTContext();
-  ApiModel M{ApiModelOptions()};
-  auto Get = [&](llvm::StringRef N) {
-    return match(functionDecl(hasName(N)).bind("f"), Ctx)[0]
-        .getNodeAs<FunctionDecl>("f");
-  };
-  EXPECT_EQ(factsUsedBy(M, *Get("exports")), unsigned(SingleDeviceFacts));
-  EXPECT_EQ(factsUsedBy(M, *Get("tpu")),
-            unsigned(SingleDeviceFacts | TpuMemoryFacts));
-  EXPECT_EQ(factsUsedBy(M, *Get("imports")), unsigned(AddressableFacts));
-  EXPECT_EQ(factsUsedBy(M, *Get("in_lambda")), 0u)
-      << "a lambda's body is its own function";
-  EXPECT_EQ(factsUsedBy(M, *Get("none")), 0u);
-  // A function with nothing to judge is not analysed at all.
-  ArrayDeviceQuery Facts{ArrayDeviceConfig()};
-  EXPECT_EQ(Facts.facts(*Get("none"), Ctx).Skipped, SkipReason::None);
-  EXPECT_EQ(Facts.flowAnalysedFunctions(Ctx), 0u);
-  // An instance that tracks only addressability skips pure exporters.
-  // (Without the syntactic fast path, which proves `imports` unanalysed.)
-  ArrayDeviceQuery ImportsOnly(
-      {{}, {}, AddressableFacts, /*SyntacticProofs=*/false});
-  ImportsOnly.facts(*Get("exports"), Ctx);
-  EXPECT_EQ(ImportsOnly.flowAnalysedFunctions(Ctx), 0u);
-  ImportsOnly.facts(*Get("imports"), Ctx);
-  EXPECT_EQ(ImportsOnly.flowAnalysedFunctions(Ctx), 1u);
-  // With it, the import onto local_devices()[0] needs no flow analysis.
-  ArrayDeviceQuery Fast({{}, {}, AddressableFacts});
-  EXPECT_TRUE(Fast.facts(*Get("imports"), Ctx).BySyntax);
-  EXPECT_EQ(Fast.flowAnalysedFunctions(Ctx), 0u);
 }
 
 } // namespace

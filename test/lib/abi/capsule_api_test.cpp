@@ -1,0 +1,114 @@
+// Unit tests of lib/abi/CapsuleAPI.h: the CPython capsule API and the
+// managed tensor's deleter, by name.
+
+#include "lib/abi/CapsuleAPI.h"
+
+#include "ast_search.h"
+#include "snippet_annotations.h"
+
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+const char *Code = R"cpp(#include <Python.h>
+#include <dlpack/dlpack.h>
+static const char kName[] = "dltensor_versioned";
+void destroy(PyObject *capsule) {
+  auto *mt = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt && mt->deleter)
+    mt->deleter(mt);
+}
+struct Holder { DLManagedTensor dlm; void drop() { dlm.deleter(&dlm); } };
+PyObject *make(DLManagedTensor *mt, DLManagedTensorVersioned *v) {
+  PyCapsule_SetName(nullptr, "used_dltensor");
+  auto del = mt->deleter;
+  DLManagedTensor copy = *mt;
+  del(&copy);
+  PyObject *a = PyCapsule_New(v, kName, nullptr);
+  return PyCapsule_New(mt, "dltensor", destroy);
+}
+)cpp";
+
+TEST(CapsuleAPI, CallsNamesAndDestructors) {
+  auto AST = parseWithInputs(Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  const Stmt *Make = functionNamed(Ctx, "make")->getBody();
+  const CallExpr *Rename = callNamed(Make, "PyCapsule_SetName");
+  EXPECT_EQ(classifyCapsuleCall(Rename), CapsuleCall::SetName);
+  EXPECT_EQ(classifyCapsuleName(Rename->getArg(1), Ctx),
+            CapsuleName::UsedLegacy);
+  EXPECT_EQ(classifyCapsuleName(Rename->getArg(0), Ctx), CapsuleName::Null);
+  // The first PyCapsule_New names its capsule through a constant array and
+  // installs no destructor; the second installs `destroy`.
+  const CallExpr *First = callNamed(Make, "PyCapsule_New");
+  EXPECT_EQ(classifyCapsuleName(First->getArg(1), Ctx), CapsuleName::Versioned);
+  EXPECT_EQ(constantString(First->getArg(1), Ctx),
+            std::optional<std::string>("dltensor_versioned"));
+  EXPECT_FALSE(installedDestructor(*First));
+  const auto *Last = firstNode<ReturnStmt>(Make);
+  const CallExpr *Second = callNamed(Last, "PyCapsule_New");
+  const FunctionDecl *D = installedDestructor(*Second);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->getName(), "destroy");
+  EXPECT_EQ(capsuleNameFor(DLPackRecord::ManagedTensorVersioned),
+            "dltensor_versioned");
+  EXPECT_EQ(unconsumedNameText(CapsuleName::Legacy), "dltensor");
+  EXPECT_TRUE(mentionsDLPack("my.DLPack.tensor"));
+  EXPECT_FALSE(mentionsDLPack("buffer"));
+}
+
+TEST(CapsuleAPI, DeleterCalls) {
+  auto AST = parseWithInputs(Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  // Through a local copy of the deleter pointer, on a by-value copy.
+  const Stmt *Make = functionNamed(Ctx, "make")->getBody();
+  const auto *Del = firstNode<CallExpr>(
+      Make, [](const CallExpr &CE) { return !CE.getDirectCallee(); });
+  ASSERT_TRUE(Del);
+  EXPECT_TRUE(isDeleterCall(Del));
+  const NamedDecl *Copy = byValueManagedTensor(Del->getArg(0));
+  ASSERT_TRUE(Copy);
+  EXPECT_EQ(Copy->getName(), "copy");
+  // A member of this: `&dlm`, a by-value field.
+  const Stmt *Drop = functionNamed(Ctx, "drop")->getBody();
+  const auto *Member = firstNode<CallExpr>(Drop);
+  ASSERT_TRUE(Member);
+  const Expr *Base = nullptr;
+  EXPECT_TRUE(isDeleterCall(Member, &Base));
+  EXPECT_TRUE(Base);
+  ASSERT_TRUE(byValueManagedTensor(Member->getArg(0)));
+  // The destructor's pointer: not by value.
+  const Stmt *Destroy = functionNamed(Ctx, "destroy")->getBody();
+  const auto *Call = firstNode<CallExpr>(
+      Destroy, [](const CallExpr &CE) { return !CE.getDirectCallee(); });
+  ASSERT_TRUE(Call);
+  EXPECT_FALSE(byValueManagedTensor(Call->getArg(0)));
+  EXPECT_EQ(capsuleRoot(callNamed(Destroy, "PyCapsule_GetPointer")->getArg(0))
+                ->getName(),
+            "capsule");
+}
+
+TEST(CapsuleAPI, ConsumptionsAndSites) {
+  auto AST = parseWithInputs(Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const Stmt *Destroy = functionNamed(Ctx, "destroy")->getBody();
+  std::vector<CapsuleConsumption> C = findCapsuleConsumptions(Destroy, Ctx);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_FALSE(C[0].Claimed);
+  EXPECT_FALSE(C[0].PointerPassedOn);
+  CapsuleSites S = findCapsuleSites(Destroy);
+  EXPECT_EQ(S.CapsuleCalls.size(), 1u);
+  EXPECT_EQ(S.DeleterCalls.size(), 1u);
+  EXPECT_EQ(S.PointerCasts.size(), 1u);
+}
+
+} // namespace

@@ -1,0 +1,67 @@
+// Unit tests of lib/engine/StmtSwitch.h, the dispatcher of every family's
+// transfer functions: ordered cases, the first that applies wins, a case on
+// a base class applies to its subclasses.
+
+#include "lib/engine/StmtSwitch.h"
+
+#include "ast_search.h"
+#include "snippet_annotations.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+struct Log {
+  std::string Seen;
+};
+
+const StmtSwitch<Log> &testSwitch() {
+  static const StmtSwitch<Log> Switch =
+      StmtSwitch<Log>()
+          // Calls of `first` only.
+          .caseOf<CallExpr>(
+              [](const CallExpr &CE, Log &) {
+                return CE.getDirectCallee() &&
+                       CE.getDirectCallee()->getName() == "first";
+              },
+              [](const CallExpr *, Log &L) { L.Seen += "first;"; })
+          // Every other call, member calls included.
+          .caseOf<CallExpr>([](const CallExpr *, Log &L) { L.Seen += "call;"; })
+          // Never reached for calls: the case above takes them.
+          .caseOf<Expr>([](const Expr &E, Log &) { return isa<CallExpr>(E); },
+                        [](const Expr *, Log &L) { L.Seen += "expr-call;"; })
+          .caseOf<IntegerLiteral>(
+              [](const IntegerLiteral *, Log &L) { L.Seen += "int;"; });
+  return Switch;
+}
+
+TEST(StmtSwitch, FirstApplicableCaseWins) {
+  auto AST = parseWithInputs(R"cpp(
+void first(); void second();
+struct S { void m(); };
+void f(S s) { first(); second(); s.m(); (void)1; }
+)cpp");
+  ASSERT_TRUE(AST);
+  const Stmt *Body = functionNamed(AST->getASTContext(), "f")->getBody();
+  Log L;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body()) {
+    if (const auto *Cast = dyn_cast<CStyleCastExpr>(S))
+      S = Cast->getSubExpr();
+    testSwitch()(*S, L);
+  }
+  EXPECT_EQ(L.Seen, "first;call;call;int;");
+  // A statement no case is about changes nothing and says so.
+  Log None;
+  EXPECT_FALSE(testSwitch()(*Body, None));
+  EXPECT_TRUE(None.Seen.empty());
+}
+
+} // namespace

@@ -1,0 +1,62 @@
+//===--- ownership_snippets.h - ownership snippets' prelude -----*- C++ -*-===//
+//
+// The ownership tests parse their snippets against the mock Python.h and
+// dlpack.h, producers of managed tensors and an importer that takes
+// ownership.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_TEST_LIB_OWNERSHIP_OWNERSHIP_SNIPPETS_H
+#define INTEROP_TEST_LIB_OWNERSHIP_OWNERSHIP_SNIPPETS_H
+
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace interop_test {
+
+inline const char *const OwnershipPrelude = R"cpp(#include <Python.h>
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+struct python_error {};
+struct runtime_error {
+  explicit runtime_error(const char *what);
+};
+namespace at {
+struct Tensor {};
+Tensor fromDLPack(DLManagedTensor *src);
+DLManagedTensor *toDLPack(const Tensor &t);
+} // namespace at
+namespace interop {
+struct Device {};
+struct Array {};
+template <class T> struct Result {
+  bool ok() const;
+};
+Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
+} // namespace interop
+struct Buffer {
+  static Buffer Empty();
+  static Buffer Wrap(DLManagedTensor *owner);
+};
+PyObject *wrap(const at::Tensor &t);
+)cpp";
+
+/// The compiler arguments of every snippet.
+inline const std::vector<std::string> OwnershipArgs = {
+    "-std=c++17", "-I" INTEROP_TEST_INPUTS,
+    "-I" INTEROP_TEST_INPUTS "/dlpack/v1"};
+
+inline std::unique_ptr<clang::ASTUnit>
+parseOwnershipCode(llvm::StringRef Code) {
+  return clang::tooling::buildASTFromCodeWithArgs(Code, OwnershipArgs,
+                                                  "snippet.cpp");
+}
+
+} // namespace interop_test
+
+#endif // INTEROP_TEST_LIB_OWNERSHIP_OWNERSHIP_SNIPPETS_H

@@ -1,0 +1,146 @@
+// Unit tests of lib/support/AstHelpers.h: what an expression names under its
+// wrappers, calls' receivers and parameters, constants, jumps, macros.
+
+#include "lib/support/AstHelpers.h"
+
+#include "ast_search.h"
+#include "snippet_annotations.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+const char *Code = R"cpp(
+#define CHECK(x) ((x) ? (void)0 : fail())
+[[noreturn]] void fail();
+struct S { int f; void mut(); void get() const; S *self; };
+struct P { S *operator->() const; S &operator*() const; };
+int take(S s, S &r, int n, ...);
+enum E { A = 2, B };
+constexpr int K = 7;
+void f(S s, const S &cs, S *ps, P pp, int n) {
+  S copy = s;
+  take(copy, copy, 3, 4.0);
+  (void)(int)(long)n;
+  s.mut();
+  cs.get();
+  int k = K + B;
+  auto *q = (S *)nullptr;
+  int a = ps->self->f;
+  (*pp).get();
+  CHECK(n > 0);
+  if (n)
+    return;
+}
+)cpp";
+
+class AstHelpers : public ::testing::Test {
+protected:
+  void SetUp() override {
+    AST = parseWithInputs(Code);
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getASTContext().getDiagnostics().hasErrorOccurred());
+    F = functionNamed(AST->getASTContext(), "f");
+    Body = F->getBody();
+  }
+  ASTContext &ctx() { return AST->getASTContext(); }
+  std::unique_ptr<ASTUnit> AST;
+  const FunctionDecl *F = nullptr;
+  const Stmt *Body = nullptr;
+};
+
+TEST_F(AstHelpers, NamedVariablesThroughCopies) {
+  const CallExpr *Take = callNamed(Body, "take");
+  ASSERT_TRUE(Take);
+  // `copy` passed by value is a copy construction of the variable.
+  const VarDecl *V = namedVar(Take->getArg(0));
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->getName(), "copy");
+  EXPECT_EQ(referencedDecl(Take->getArg(1)), V);
+  EXPECT_FALSE(namedVar(Take->getArg(2)));
+}
+
+TEST_F(AstHelpers, CallsReceiversAndParameters) {
+  const CallExpr *Take = callNamed(Body, "take");
+  EXPECT_FALSE(receiverOf(*Take));
+  EXPECT_TRUE(isNonConstReference(paramType(*Take, 1)));
+  EXPECT_FALSE(isNonConstReference(paramType(*Take, 0)));
+  // A variadic argument has its own type.
+  EXPECT_TRUE(paramType(*Take, 3)->isRealFloatingType());
+  const CallExpr *Mut = callNamed(Body, "mut");
+  ASSERT_TRUE(receiverOf(*Mut));
+  EXPECT_TRUE(isNonConstMemberCall(*Mut));
+  EXPECT_FALSE(isNonConstMemberCall(*callNamed(Body, "get")));
+}
+
+TEST_F(AstHelpers, ConstantsAndEnumerators) {
+  const auto *Init = firstNode<BinaryOperator>(
+      Body, [](const BinaryOperator &B) { return B.getOpcode() == BO_Add; });
+  ASSERT_TRUE(Init);
+  std::optional<llvm::APSInt> V = integerConstant(Init, ctx());
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->getExtValue(), 10);
+  const EnumConstantDecl *B = enumerator(Init->getRHS());
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->getName(), "B");
+  const auto *Null = firstNode<CXXNullPtrLiteralExpr>(Body);
+  ASSERT_TRUE(Null);
+  EXPECT_TRUE(isNullConstant(Null, ctx()));
+  EXPECT_FALSE(isNullConstant(Init, ctx()));
+}
+
+TEST_F(AstHelpers, WrappersAndRoots) {
+  // (int)(long)n keeps n's identity only through integral casts.
+  const auto *Outer =
+      firstNode<CStyleCastExpr>(Body, [](const CStyleCastExpr &C) {
+        return C.getType()->isIntegerType();
+      });
+  ASSERT_TRUE(Outer);
+  const Expr *Stripped = stripIdentityCasts(Outer);
+  EXPECT_TRUE(isa<DeclRefExpr>(Stripped));
+  // ps->self->f starts from ps.
+  const auto *Member = firstNode<MemberExpr>(Body, [](const MemberExpr &M) {
+    return M.getMemberDecl()->getName() == "f";
+  });
+  ASSERT_TRUE(Member);
+  const ValueDecl *Root = memberChainRoot(Member);
+  ASSERT_TRUE(Root);
+  EXPECT_EQ(Root->getName(), "ps");
+  // (*pp) of a smart pointer names the parameter pp.
+  const auto *Star =
+      firstNode<CXXOperatorCallExpr>(Body, [](const CXXOperatorCallExpr &O) {
+        return O.getOperator() == OO_Star;
+      });
+  ASSERT_TRUE(Star);
+  const ParmVarDecl *P = parameterNamedBy(Star);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->getName(), "pp");
+}
+
+TEST_F(AstHelpers, JumpsComparisonsAndMacros) {
+  const auto *If = firstNode<IfStmt>(Body);
+  ASSERT_TRUE(If);
+  EXPECT_TRUE(isJump(If->getThen()));
+  EXPECT_FALSE(isJump(If->getCond()));
+  EXPECT_TRUE(isJump(callNamed(Body, "fail")));
+  EXPECT_EQ(mirroredComparison(BO_LT), BO_GT);
+  EXPECT_EQ(mirroredComparison(BO_EQ), BO_EQ);
+  EXPECT_TRUE(evaluateComparison(BO_LE, 1, 1));
+  EXPECT_FALSE(evaluateComparison(BO_Cmp, 1, 1));
+  const auto *Gt = firstNode<BinaryOperator>(
+      Body, [](const BinaryOperator &B) { return B.getOpcode() == BO_GT; });
+  ASSERT_TRUE(Gt);
+  const SourceManager &SM = ctx().getSourceManager();
+  EXPECT_TRUE(isInMacroExpansion(Gt->getBeginLoc(), SM, ctx().getLangOpts(),
+                                 {"CHECK"}));
+  EXPECT_FALSE(isInMacroExpansion(Gt->getBeginLoc(), SM, ctx().getLangOpts(),
+                                  {"assert"}));
+}
+
+} // namespace
