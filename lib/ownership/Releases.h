@@ -63,6 +63,19 @@ bool mayBeReleaseCall(const CallExpr *Call);
 /// visible may too.
 bool callsDeleter(const FunctionDecl *FD);
 
+/// True when the deleter that Call (a deleter call on a by-value managed
+/// tensor, `rec.deleter(&rec)`) invokes is one that FD itself stored into
+/// `rec` and that never frees its argument: cvcuda's constructors install a
+/// lambda that frees only the shape and strides arrays, then call it on
+/// their own member when they fail. Bounded and syntactic: the store
+/// `rec.deleter = f;` must be a statement of FD's body itself (so it runs
+/// before Call on every path), the last such statement before the one that
+/// holds Call to write `rec` or its deleter, with no other write of either
+/// in the statement that holds Call; and `f`'s visible body (a function or
+/// a lambda) uses its parameter only to reach its fields.
+bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
+                                    const FunctionDecl &FD);
+
 } // namespace clang::interop::ownership
 
 #endif // INTEROP_LIB_OWNERSHIP_RELEASES_H
