@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
+#include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -30,10 +31,13 @@ void DLPackDeleterOwnershipCheck::storeOptions(
 }
 
 void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
+                                                   const FunctionDecl &FD,
                                                    ASTContext &Ctx) {
   if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
     return;
-  if (const NamedDecl *Copy = byValueManagedTensor(Call.getArg(0))) {
+  const NamedDecl *Copy = byValueManagedTensor(Call.getArg(0));
+  // A deleter this function installed itself and that frees only fields.
+  if (Copy && !ownership::callsOwnDeleterThatKeepsRecord(Call, FD)) {
     diag(Call.getBeginLoc(),
          "deleter called on %0, a by-value copy of the managed tensor; it "
          "frees the copy's address, not the tensor the producer allocated")
@@ -62,7 +66,7 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
     return;
   }
   if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
-    if (!callsDeleter(Dtor)) {
+    if (!ownership::callsDeleter(Dtor)) {
       const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
       if (MD && MD->getParent()->isLambda())
         diag(Call.getBeginLoc(),

@@ -21,7 +21,8 @@ public:
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
                         ASTContext &Ctx) override;
-  void checkDeleterCall(const CallExpr &Call, ASTContext &Ctx) override;
+  void checkDeleterCall(const CallExpr &Call, const FunctionDecl &FD,
+                        ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;

@@ -69,7 +69,7 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
         checkCapsuleCall(*Call, classifyCapsuleCall(Call), *Ctx);
     for (const CallExpr *Call : Sites[I].DeleterCalls)
       if (Judged.insert(Call).second)
-        checkDeleterCall(*Call, *Ctx);
+        checkDeleterCall(*Call, FD, *Ctx);
     for (auto [Cast, Call] : Sites[I].PointerCasts)
       if (Judged.insert(Cast).second)
         checkPointerCast(*Cast, *Call, *Ctx);

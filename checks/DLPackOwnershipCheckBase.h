@@ -45,8 +45,9 @@ protected:
   virtual void checkCapsuleCall(const CallExpr &Call,
                                 clang::interop::CapsuleCall Kind,
                                 ASTContext &Ctx) {}
-  /// A call through a field named `deleter`.
-  virtual void checkDeleterCall(const CallExpr &Call, ASTContext &Ctx) {}
+  /// A call through a field named `deleter`, in FD's body.
+  virtual void checkDeleterCall(const CallExpr &Call, const FunctionDecl &FD,
+                                ASTContext &Ctx) {}
   /// An explicit cast of a PyCapsule_GetPointer call.
   virtual void checkPointerCast(const ExplicitCastExpr &Cast,
                                 const CallExpr &GetPointer, ASTContext &Ctx) {}

@@ -32,8 +32,59 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
       .Default(CapsuleCall::None);
 }
 
+/// Whether S calls the capsule-API function of kind K.
+static bool callsCapsuleAPI(const Stmt *S, CapsuleCall K) {
+  if (!S)
+    return false;
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(CapsuleCall K) : K(K) {}
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      Found = classifyCapsuleCall(Call) == K;
+      return !Found;
+    }
+    CapsuleCall K;
+  } F(K);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+bool constructsErrorScope(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E ? E->getConstructor() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def))
+    return false;
+  const auto *CtorDef = cast<CXXConstructorDecl>(Def);
+  bool Saves = callsCapsuleAPI(CtorDef->getBody(), CapsuleCall::ErrFetch);
+  for (const CXXCtorInitializer *Init : CtorDef->inits())
+    Saves = Saves || callsCapsuleAPI(Init->getInit(), CapsuleCall::ErrFetch);
+  if (!Saves)
+    return false;
+  const CXXDestructorDecl *Dtor = Ctor->getParent()->getDestructor();
+  const FunctionDecl *DtorDef = nullptr;
+  return Dtor && Dtor->hasBody(DtorDef) &&
+         callsCapsuleAPI(DtorDef->getBody(), CapsuleCall::ErrRestore);
+}
+
+/// For a local variable that is not const: the constant every store into
+/// it stores (its initialiser and each `V = "..."` of the function it is
+/// declared in), when they all store the same one and nothing else writes
+/// it or takes its address (nanobind: `const char *name; if constexpr (V)
+/// name = "dltensor_versioned"; else name = "dltensor";`, of which an
+/// instance keeps one branch).
+static std::optional<std::string>
+onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth);
+static std::optional<std::string> constantStringAt(const Expr *E,
+                                                   ASTContext &Ctx, int Depth);
+
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
-  for (int Depth = 0; E && Depth < 8; ++Depth) {
+  return constantStringAt(E, Ctx, 0);
+}
+
+static std::optional<std::string> constantStringAt(const Expr *E,
+                                                   ASTContext &Ctx, int Depth) {
+  for (; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenCasts();
     // A template argument: release<Managed, kName>.
     if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
@@ -49,6 +100,9 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
       const VarDecl *Def = VD->getDefinition();
       if (Def && Def->getInit())
         VD = Def;
+      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          !VD->getType().isConstQualified() && VD->getType()->isPointerType())
+        return onlyStoredConstant(VD, Ctx, Depth + 1);
       if (!VD->getInit() ||
           !(VD->getType().isConstQualified() || VD->isConstexpr() ||
             (VD->getType()->isPointerType() &&
@@ -61,6 +115,52 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+static std::optional<std::string>
+onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth) {
+  const auto *FD = dyn_cast<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody() || Depth >= 8)
+    return std::nullopt;
+  class Stores : public RecursiveASTVisitor<Stores> {
+  public:
+    explicit Stores(const VarDecl *VD) : VD(VD) {}
+    bool names(const Expr *E) const {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+      return DRE && DRE->getDecl() == VD;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (!names(BO->getLHS()))
+        return true;
+      if (BO->getOpcode() == BO_Assign)
+        Values.push_back(BO->getRHS());
+      else if (BO->isAssignmentOp())
+        Unknown = true;
+      return !Unknown;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if ((UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()) &&
+          names(UO->getSubExpr()))
+        Unknown = true;
+      return !Unknown;
+    }
+    const VarDecl *VD;
+    std::vector<const Expr *> Values;
+    bool Unknown = false;
+  } S(VD);
+  if (VD->getInit())
+    S.Values.push_back(VD->getInit());
+  S.TraverseStmt(FD->getBody());
+  if (S.Unknown || S.Values.empty())
+    return std::nullopt;
+  std::optional<std::string> Common;
+  for (const Expr *V : S.Values) {
+    std::optional<std::string> C = constantStringAt(V, Ctx, Depth);
+    if (!C || (Common && *Common != *C))
+      return std::nullopt;
+    Common = C;
+  }
+  return Common;
 }
 
 llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {
@@ -118,11 +218,40 @@ const ValueDecl *capsuleRoot(const Expr *E) {
   return nullptr;
 }
 
+/// The lambda or function a local variable holds for good: a closure
+/// (whose type cannot be assigned to), or a const function pointer.
+static const Expr *heldCallable(const VarDecl *VD) {
+  if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
+      VD->getType()->isReferenceType())
+    return nullptr;
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  bool Closure = RD && RD->isLambda();
+  if (!Closure && !(VD->getType().isConstQualified() &&
+                    VD->getType()->isFunctionPointerType()))
+    return nullptr;
+  return VD->getInit();
+}
+
 const FunctionDecl *destructorFunction(const Expr *E) {
   for (int Depth = 0; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      // auto dtor = [](PyObject *c) { ... }; PyCapsule_New(t, name, dtor)
+      if (const Expr *Held = heldCallable(dyn_cast<VarDecl>(DRE->getDecl()))) {
+        E = Held;
+        continue;
+      }
       return dyn_cast<FunctionDecl>(DRE->getDecl());
+    }
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E)) {
+      // A closure copied into the argument.
+      if (Copy->getNumArgs() == 1 &&
+          Copy->getConstructor()->isCopyOrMoveConstructor()) {
+        E = Copy->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Plus) {
         E = UO->getSubExpr();
@@ -204,44 +333,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
 }
 
 namespace {
-class DeleterCallFinder : public RecursiveASTVisitor<DeleterCallFinder> {
-public:
-  explicit DeleterCallFinder(int Depth) : Depth(Depth) {}
-  bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
-    if (isDeleterCall(Call)) {
-      Found = true;
-      return false;
-    }
-    // One level into direct callees: a destructor that calls a helper that
-    // calls the deleter.
-    if (Depth > 0)
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        if (const FunctionDecl *Def = Callee->getDefinition())
-          if (Def->getBody()) {
-            DeleterCallFinder Inner(Depth - 1);
-            Inner.TraverseStmt(Def->getBody());
-            if (Inner.Found) {
-              Found = true;
-              return false;
-            }
-          }
-    return true;
-  }
-  // A deleter handed on through a call (e.g. stored for later) also counts.
-  bool VisitMemberExpr(MemberExpr *ME) {
-    if (dlpackFieldOfMember(ME) == DLPackField::Deleter)
-      SawDeleter = true;
-    return true;
-  }
-  bool SawDeleter = false;
-
-private:
-  int Depth;
-};
-} // namespace
-
-namespace {
 class ConsumptionFinder : public RecursiveASTVisitor<ConsumptionFinder> {
 public:
   explicit ConsumptionFinder(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -277,6 +368,15 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     for (const Expr *Arg : E->arguments())
       Passed.push_back(Arg);
+    return true;
+  }
+  /// A lambda is a function of its own (an inline capsule destructor is
+  /// judged as a destructor, not as part of the producer around it): only
+  /// its captures' initialisers belong to this body.
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    for (Expr *Init : L->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
     return true;
   }
 
@@ -336,17 +436,6 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     Out.push_back(C);
   }
   return Out;
-}
-
-bool callsDeleter(const FunctionDecl *FD) {
-  if (!FD)
-    return false;
-  const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || !Def->getBody())
-    return true; // unknown: assume it does
-  DeleterCallFinder F(/*Depth=*/1);
-  F.TraverseStmt(Def->getBody());
-  return F.Found;
 }
 
 namespace {

@@ -40,6 +40,14 @@ enum class CapsuleCall {
 /// Classifies a call by its callee's name.
 CapsuleCall classifyCapsuleCall(const CallExpr *Call);
 
+/// True when E constructs an error scope: an object whose constructor
+/// saves the exception in flight (its visible body or member initialisers
+/// call PyErr_Fetch or PyErr_GetRaisedException) and whose destructor's
+/// visible body restores it (PyErr_Restore or PyErr_SetRaisedException),
+/// like nanobind's error_scope. What is cleared while it lives is only
+/// what was raised since.
+bool constructsErrorScope(const CXXConstructExpr *E);
+
 /// What a capsule name means to the DLPack protocol.
 enum class CapsuleName {
   Unknown,       // not a constant string
@@ -70,7 +78,9 @@ llvm::StringRef unconsumedNameText(CapsuleName N);
 bool mentionsDLPack(llvm::StringRef CapsuleNameText);
 
 /// The constant string E evaluates to (a literal, a constexpr/const char
-/// array or pointer initialised with one, through casts).
+/// array or pointer initialised with one, through casts), or that a local
+/// pointer variable always holds (every store into it in its function stores
+/// that constant, and its address is never taken).
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 
 /// The variable or parameter a capsule expression names (`cap`, `self`,
@@ -78,8 +88,9 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 const ValueDecl *capsuleRoot(const Expr *E);
 
 /// The function a destructor argument designates: a function, its address,
-/// or a captureless lambda converted to a function pointer. Null for NULL or
-/// anything else.
+/// or a captureless lambda converted to a function pointer, directly or held
+/// in a local variable (a closure, or a const function pointer). Null for
+/// NULL or anything else.
 const FunctionDecl *destructorFunction(const Expr *E);
 
 /// The function a PyCapsule_New (third argument) or PyCapsule_SetDestructor
@@ -97,10 +108,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
 /// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
 const NamedDecl *byValueManagedTensor(const Expr *Arg);
 
-/// True when FD (or a function it calls directly, one level deep) calls a
-/// managed tensor's deleter.
-bool callsDeleter(const FunctionDecl *FD);
-
 /// A consumer's use of one capsule in one function, found syntactically.
 struct CapsuleConsumption {
   const CallExpr *GetPointer = nullptr; // with an unconsumed name
@@ -110,7 +117,8 @@ struct CapsuleConsumption {
 
 /// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether
 /// the same capsule is claimed anywhere in Body, and whether the pointer is
-/// passed to a call other than the capsule API and the deleter.
+/// passed to a call other than the capsule API and the deleter. The bodies
+/// of lambdas in Body are not part of it (they are functions of their own).
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
                                                         ASTContext &Ctx);
 

@@ -2,6 +2,7 @@
 
 #include "lib/abi/DLPackTypes.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -19,11 +20,45 @@ DLPackRecord classifyDLPackRecordName(llvm::StringRef Name) {
       .Default(DLPackRecord::None);
 }
 
-DLPackRecord classifyDLPackType(QualType T) {
-  if (T.isNull())
+/// The field of RD named Name, if any.
+static const FieldDecl *fieldNamed(const RecordDecl &RD,
+                                   const IdentifierInfo *Name) {
+  if (!Name)
+    return nullptr;
+  for (const NamedDecl *D : RD.lookup(Name))
+    if (const auto *F = dyn_cast<FieldDecl>(D))
+      return F;
+  return nullptr;
+}
+
+/// A managed tensor by its fields (see classifyDLPackRecord).
+static DLPackRecord classifyManagedLayout(const RecordDecl &RD) {
+  const RecordDecl *Def = RD.getDefinition();
+  if (!Def || Def->isUnion())
     return DLPackRecord::None;
-  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  return classifyDLPackRecord(T->getAsRecordDecl());
+  IdentifierTable &Idents = Def->getASTContext().Idents;
+  auto Find = [&](llvm::StringRef Name) -> const IdentifierInfo * {
+    auto It = Idents.find(Name);
+    return It == Idents.end() ? nullptr : It->getValue();
+  };
+  const FieldDecl *Ctx = fieldNamed(*Def, Find("manager_ctx"));
+  if (!Ctx || !Ctx->getType()->isPointerType())
+    return DLPackRecord::None;
+  const FieldDecl *Deleter = fieldNamed(*Def, Find("deleter"));
+  const auto *FnPtr =
+      Deleter ? Deleter->getType()->getAs<PointerType>() : nullptr;
+  const auto *Fn =
+      FnPtr ? FnPtr->getPointeeType()->getAs<FunctionProtoType>() : nullptr;
+  if (!Fn || Fn->getNumParams() != 1)
+    return DLPackRecord::None;
+  const auto *Param = Fn->getParamType(0)->getAs<PointerType>();
+  const RecordDecl *Self =
+      Param ? Param->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!Self || Self->getCanonicalDecl() != Def->getCanonicalDecl())
+    return DLPackRecord::None;
+  return fieldNamed(*Def, Find("version"))
+             ? DLPackRecord::ManagedTensorVersioned
+             : DLPackRecord::ManagedTensor;
 }
 
 llvm::StringRef tagName(const TagDecl *D) {
@@ -39,8 +74,21 @@ llvm::StringRef tagName(const TagDecl *D) {
 }
 
 DLPackRecord classifyDLPackRecord(const RecordDecl *RD) {
+  if (!RD)
+    return DLPackRecord::None;
   llvm::StringRef Name = tagName(RD);
-  return Name.empty() ? DLPackRecord::None : classifyDLPackRecordName(Name);
+  DLPackRecord ByName =
+      Name.empty() ? DLPackRecord::None : classifyDLPackRecordName(Name);
+  if (ByName != DLPackRecord::None)
+    return ByName;
+  return classifyManagedLayout(*RD);
+}
+
+DLPackRecord classifyDLPackType(QualType T) {
+  if (T.isNull())
+    return DLPackRecord::None;
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  return classifyDLPackRecord(T->getAsRecordDecl());
 }
 
 llvm::StringRef managedTensorName(DLPackRecord R) {

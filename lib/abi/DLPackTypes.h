@@ -2,7 +2,8 @@
 //
 // The checks must work whatever dlpack.h the user compiles against (0.x with
 // DLContext, 0.6+, 1.x, or our backfill), so DLPack types are recognised by
-// their record names, never by a declaration from one header.
+// their record names, never by a declaration from one header; a project's
+// own copy of the managed tensor under another name, by its fields.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,12 +29,15 @@ enum class DLPackRecord {
 
 /// Classifies a record name ("DLTensor", "DLContext", ...).
 DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
-
 /// The name a record or enum goes by: its own, or for C's `typedef struct
 /// { ... } DLTensor;` the typedef's.
 llvm::StringRef tagName(const TagDecl *D);
 
-/// Classifies a record by the name it goes by (tagName).
+/// Classifies a record by the name it goes by (tagName), or, for a
+/// project's own copy of the managed-tensor ABI under another name
+/// (nanobind's managed_dltensor), by its fields: a `manager_ctx` pointer and
+/// a `deleter` function pointer taking a pointer to the record make a
+/// managed tensor, the versioned one when it also has a `version` field.
 DLPackRecord classifyDLPackRecord(const RecordDecl *RD);
 
 /// Classifies a type after stripping typedefs, references and cv-qualifiers

@@ -64,7 +64,7 @@ private:
 
   void call(const CallExpr *Call, const Environment &Env, ASTContext &Ctx,
             llvm::SmallVectorImpl<OwnershipEvent> &Found) {
-    if (isDeleterCall(Call)) {
+    if (RC.Releases.isReleaseCall(Call)) {
       int S = siteOf(Call->getArg(0), Env);
       if (S >= 0) {
         Site &St = RC.Sites[S];

@@ -215,10 +215,12 @@ void claim(int C, const Stmt *Where, bool IsRename, OwnState &Own) {
   }
 }
 
-/// t->deleter(t), free(t): the site is deleted (a variable the function did
-/// not obtain the tensor into is tracked from here, for double deletion).
-bool isRelease(const CallExpr &E, OwnState &) {
-  return isDeleterCall(&E) || (isRawDeallocation(&E) && E.getNumArgs() == 1);
+/// t->deleter(t), a release function's call (Releases.h), free(t): the site
+/// is deleted (a variable the function did not obtain the tensor into is
+/// tracked from here, for double deletion).
+bool isRelease(const CallExpr &E, OwnState &Own) {
+  return Own.RC.Releases.isReleaseCall(&E) ||
+         (isRawDeallocation(&E) && E.getNumArgs() == 1);
 }
 void transferRelease(const CallExpr *E, OwnState &Own) {
   int S = siteOf(E->getArg(0), Own);
@@ -352,6 +354,10 @@ void transferOtherCall(const CallExpr *E, OwnState &Own) {
       if (const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()))
         if (UO->getOpcode() == UO_AddrOf)
           S = siteOf(UO->getSubExpr(), Own);
+    // handle_dec_ref((Handle *)t->manager_ctx): the producer's own
+    // bookkeeping takes the tensor.
+    if (S < 0 && isManagerCtx(Arg))
+      S = siteOf(cast<MemberExpr>(Arg->IgnoreParenCasts())->getBase(), Own);
     if (S >= 0)
       handOff(S, E, Own, Callee, /*Strong=*/false);
   }
@@ -621,6 +627,10 @@ void transferLambda(const LambdaExpr *E, OwnState &Own) {
 }
 
 void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
+  // error_scope scope;: the exception in flight is saved until the scope
+  // ends (its destructor restores it after anything the body clears).
+  if (Own.RC.IsDestructor && constructsErrorScope(E))
+    setGhost(Own.Env, Own.RC.Saved, true);
   for (const Expr *Arg : E->arguments()) {
     int S = siteOf(Arg, Own);
     if (S >= 0)

@@ -87,7 +87,11 @@ public:
       return true;
     }
     const Expr *Base = nullptr;
-    if (isDeleterCall(Call, &Base)) {
+    if (RC.Releases.isReleaseCall(Call)) {
+      // A release function's call has no deleter field: its argument is
+      // what it releases.
+      if (!isDeleterCall(Call, &Base))
+        Base = Call->getArg(0);
       if (const ValueDecl *V = referencedDecl(Call->getArg(0)))
         if (isManagedPointer(V->getType()) && !InLambda)
           DeletedVars.insert(V);
@@ -264,7 +268,8 @@ bool mentionsOwnershipIn(const Stmt *Body) {
     bool shouldVisitLambdaBody() const { return true; }
     bool VisitCallExpr(CallExpr *E) {
       if (classifyCapsuleCall(E) != CapsuleCall::None ||
-          isManagedPointer(E->getType()) || isDeleterCall(E))
+          isManagedPointer(E->getType()) || isDeleterCall(E) ||
+          mayBeReleaseCall(E))
         Found = true;
       return !Found;
     }

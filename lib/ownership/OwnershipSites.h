@@ -11,6 +11,7 @@
 #ifndef INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
 
+#include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ASTContext.h"
@@ -100,6 +101,8 @@ struct RunContext {
   StorageLocation *Saved = nullptr;    // destructor: exception saved
   StorageLocation *Sentinel = nullptr; // ghosts initialised
   int DestructorCapsule = -1;
+  /// The release functions this run has met (Releases.h).
+  mutable ReleaseFunctions Releases;
   /// Capsules created in this function (their NULL-ness matters).
   llvm::DenseSet<const Value *> CapsuleResults;
   const FunctionDecl *FD = nullptr;

@@ -29,14 +29,16 @@ public:
   bool EndsByThrow = false;
   bool HasTry = false;
   const Stmt *Body = nullptr;
+  ReleaseFunctions *Releases = nullptr;
 
 private:
   void inspect(const Stmt *S) override {
     if (isa<CXXTryStmt>(S))
       HasTry = true;
     const auto *Call = dyn_cast<CallExpr>(S);
-    bool Release = isa<CXXDeleteExpr>(S) ||
-                   (Call && (isDeleterCall(Call) || isRawDeallocation(Call)));
+    bool Release =
+        isa<CXXDeleteExpr>(S) ||
+        (Call && (Releases->isReleaseCall(Call) || isRawDeallocation(Call)));
     if (Release && OnlyAtExit && !endsFunction(S))
       OnlyAtExit = false;
   }
@@ -86,9 +88,10 @@ private:
 
 } // namespace
 
-bool releasesOnlyAtExit(const FunctionDecl &FD) {
+bool releasesOnlyAtExit(const FunctionDecl &FD, ReleaseFunctions &Releases) {
   ReleaseScan Scan;
   Scan.Body = FD.getBody();
+  Scan.Releases = &Releases;
   Scan.walk(FD.getBody());
   return !Scan.Refused && Scan.OnlyAtExit && !(Scan.EndsByThrow && Scan.HasTry);
 }
@@ -99,7 +102,7 @@ bool provesNoOwnershipEvent(const RunContext &RC, const FunctionDecl &FD) {
   return !RC.IsDestructor && RC.Capsules.empty() &&
          llvm::all_of(RC.Sites,
                       [](const Site &S) { return S.From == Site::Unowned; }) &&
-         releasesOnlyAtExit(FD);
+         releasesOnlyAtExit(FD, RC.Releases);
 }
 
 } // namespace clang::interop::ownership

@@ -22,8 +22,9 @@ namespace clang::interop::ownership {
 /// sites and capsules, and its role).
 bool provesNoOwnershipEvent(const RunContext &RC, const FunctionDecl &FD);
 
-/// True when no path of FD can release a tensor after releasing one.
-bool releasesOnlyAtExit(const FunctionDecl &FD);
+/// True when no path of FD can release a tensor after releasing one
+/// (Releases: what counts as a release function).
+bool releasesOnlyAtExit(const FunctionDecl &FD, ReleaseFunctions &Releases);
 
 } // namespace clang::interop::ownership
 

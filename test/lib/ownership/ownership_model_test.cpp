@@ -436,4 +436,83 @@ TEST(OwnershipDestructor, TheRoleMatters) {
   EXPECT_SNIPPET(Plain);
 }
 
+TEST(OwnershipDestructor, ErrorScopeGuard) {
+  // An object whose constructor saves the exception in flight and whose
+  // destructor restores it saves it from where it is made.
+  EXPECT_SNIPPET(R"cpp(
+struct Scope {
+  Scope() : e(PyErr_GetRaisedException()) {}
+  ~Scope() { PyErr_SetRaisedException(e); }
+  PyObject *e;
+};
+struct Nothing { Nothing(); ~Nothing(); };
+void guarded(PyObject *capsule) {
+  Scope s;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    PyErr_Clear();
+  else if (mt->deleter)
+    mt->deleter(mt);
+}
+void unguarded(PyObject *capsule) {
+  Nothing n;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr)
+    PyErr_Clear(); // [[dtor-clears-error]]
+  else if (mt->deleter)
+    mt->deleter(mt);
+}
+)cpp",
+                 {"guarded", "unguarded"});
+}
+
+TEST(OwnershipDestructor, ReleaseFunctions) {
+  // A function of one managed tensor whose body releases it (its deleter,
+  // delete or free of it or of its manager_ctx, manager_ctx handed on, or
+  // another such function) is a deleter where it is called; manager_ctx
+  // handed to a call hands the tensor to the producer's bookkeeping.
+  EXPECT_SNIPPET(R"cpp(
+struct Pack { DLManagedTensor tensor; };
+struct Handle;
+void handle_dec_ref(Handle *h);
+static void pack_deleter(DLManagedTensor *t) {
+  if (t)
+    delete static_cast<Pack *>(t->manager_ctx);
+}
+static void by_helper(DLManagedTensor *t) { pack_deleter(t); }
+static void reads(DLManagedTensor *t) { (void)t->dl_tensor.ndim; }
+void unchecked(PyObject *capsule) {
+  pack_deleter(static_cast<DLManagedTensor *>( // [[dtor-unchecked-delete]]
+      PyCapsule_GetPointer(capsule, "dltensor")));
+}
+void checked(PyObject *capsule) {
+  if (!PyCapsule_IsValid(capsule, "dltensor"))
+    return;
+  by_helper(static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor")));
+}
+void bookkeeping(PyObject *capsule) {
+  auto *t =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (t)
+    handle_dec_ref(static_cast<Handle *>(t->manager_ctx));
+}
+void reads_only(PyObject *capsule) {
+  auto *t =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (t)
+    reads(t);
+}
+void twice(Pack *p, bool fail) {
+  DLManagedTensor *t = &p->tensor;
+  if (fail)
+    by_helper(t);
+  by_helper(t); // [[double-delete related=-1]]
+}
+)cpp",
+                 {"unchecked", "checked", "bookkeeping", "reads_only"});
+}
+
 } // namespace

@@ -39,6 +39,12 @@ DLManagedTensor *allocates() {
   return static_cast<DLManagedTensor *>(malloc(sizeof(DLManagedTensor)));
 }
 void obtains(const at::Tensor &t) { Buffer::Wrap(at::toDLPack(t)); }
+struct mirror { void *tensor; void *manager_ctx; void (*deleter)(mirror *); };
+void deletes_mirror(mirror *t) { t->deleter(t); }
+struct callback { void *manager_ctx; void (*deleter)(void *); };
+void runs_callback(callback *c) { c->deleter(c->manager_ctx); }
+void release_function(DLManagedTensor *t) { delete t; }
+void releases_by_name(DLManagedTensor *t) { release_function(t); }
 int unrelated(int x) { return x + 1; }
 )cpp");
   ASSERT_TRUE(AST);
@@ -53,6 +59,10 @@ int unrelated(int x) { return x + 1; }
   EXPECT_TRUE(Mentions("creates"));
   EXPECT_TRUE(Mentions("allocates"));
   EXPECT_TRUE(Mentions("obtains"));
+  EXPECT_TRUE(Mentions("releases_by_name"));
+  // A project's own copy of the managed tensor, by its fields.
+  EXPECT_TRUE(Mentions("deletes_mirror"));
+  EXPECT_FALSE(Mentions("runs_callback"));
   EXPECT_FALSE(Mentions("unrelated"));
   resetFactCache();
 }

@@ -139,10 +139,13 @@ void then_more(DLManagedTensor *mt) { mt->deleter(mt); free(mt); }
 )cpp");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  EXPECT_TRUE(ownership::releasesOnlyAtExit(*functionNamed(Ctx, "last")));
-  EXPECT_TRUE(
-      ownership::releasesOnlyAtExit(*functionNamed(Ctx, "then_return")));
-  EXPECT_FALSE(ownership::releasesOnlyAtExit(*functionNamed(Ctx, "then_more")));
+  ownership::ReleaseFunctions Releases;
+  auto AtExit = [&](llvm::StringRef Name) {
+    return ownership::releasesOnlyAtExit(*functionNamed(Ctx, Name), Releases);
+  };
+  EXPECT_TRUE(AtExit("last"));
+  EXPECT_TRUE(AtExit("then_return"));
+  EXPECT_FALSE(AtExit("then_more"));
 }
 
 } // namespace

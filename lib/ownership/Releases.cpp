@@ -1,0 +1,316 @@
+//===--- Releases.cpp - what releases a managed tensor --------------------===//
+
+#include "lib/ownership/Releases.h"
+
+#include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
+#include "lib/ownership/OwnershipSites.h"
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::interop::ownership {
+
+bool isManagerCtx(const Expr *E) {
+  return E &&
+         dlpackFieldOfMember(E->IgnoreParenCasts()) == DLPackField::ManagerCtx;
+}
+
+/// The parameter a release function releases: its only one, a pointer to a
+/// managed tensor.
+static const ParmVarDecl *releasedParameter(const FunctionDecl *FD) {
+  if (!FD || FD->getNumParams() != 1 ||
+      !isManagedPointer(FD->getParamDecl(0)->getType()))
+    return nullptr;
+  return FD->getParamDecl(0);
+}
+
+bool mayBeReleaseCall(const CallExpr *Call) {
+  if (!Call || Call->getNumArgs() != 1)
+    return false;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return releasedParameter(Callee) && Callee->hasBody();
+}
+
+namespace {
+
+/// Whether a body releases one parameter (P) or, with P null, any managed
+/// tensor (a capsule destructor's duty).
+class ReleaseFinder : public RecursiveASTVisitor<ReleaseFinder> {
+public:
+  ReleaseFinder(const ParmVarDecl *P, int Depth, ReleaseFunctions *Known)
+      : P(P), Depth(Depth), Known(Known) {}
+  bool Found = false;
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const Expr *Base = nullptr;
+    if (isDeleterCall(Call, &Base))
+      return note(names(Base) || names(Call->getArg(0)));
+    for (const Expr *Arg : Call->arguments())
+      // The producer's bookkeeping: free(t->manager_ctx),
+      // handle_dec_ref((Handle *)t->manager_ctx).
+      if (isManagerCtx(Arg) && names(managerCtxOwner(Arg)))
+        return note(true);
+    if (isRawDeallocation(Call) && Call->getNumArgs() == 1 && P &&
+        names(Call->getArg(0)))
+      return note(true);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Call->getNumArgs() != 1 || !names(Call->getArg(0)))
+      return true;
+    if (!P && !Callee->hasBody() &&
+        (isManagedPointer(Call->getArg(0)->IgnoreParenImpCasts()->getType()) ||
+         isManagedPointer(Call->getArg(0)->getType())))
+      return note(true); // may release it: its body is not visible
+    if (Depth > 0 && releasedParameter(Callee)) {
+      bool Releases = Known ? Known->isReleaseFunction(Callee)
+                            : ReleaseFinder::releases(Callee, Depth - 1);
+      if (Releases)
+        return note(true);
+    }
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    const Expr *Arg = E->getArgument();
+    if (isManagerCtx(Arg) && names(managerCtxOwner(Arg)))
+      return note(true);
+    if (P && names(Arg))
+      return note(true);
+    return true;
+  }
+  static bool releases(const FunctionDecl *FD, int Depth,
+                       ReleaseFunctions *Known = nullptr) {
+    const ParmVarDecl *P = releasedParameter(FD);
+    const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+    if (!P || !Def || !Def->getBody())
+      return false;
+    ReleaseFinder F(Def->getParamDecl(0), Depth, Known);
+    F.TraverseStmt(Def->getBody());
+    return F.Found;
+  }
+
+private:
+  static const Expr *managerCtxOwner(const Expr *ManagerCtx) {
+    return cast<MemberExpr>(ManagerCtx->IgnoreParenCasts())->getBase();
+  }
+  /// E names the parameter judged (any expression when there is none).
+  bool names(const Expr *E) const {
+    if (!E)
+      return false;
+    if (!P)
+      return true;
+    return referencedDecl(E) == P;
+  }
+  bool note(bool Releases) {
+    if (Releases)
+      Found = true;
+    return !Found;
+  }
+
+  const ParmVarDecl *P;
+  int Depth;
+  ReleaseFunctions *Known;
+};
+
+} // namespace
+
+bool ReleaseFunctions::isReleaseFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  FD = FD->getCanonicalDecl();
+  auto [It, New] = Known.try_emplace(FD, false);
+  if (New)
+    It->second = ReleaseFinder::releases(FD, /*Depth=*/1);
+  return It->second;
+}
+
+bool ReleaseFunctions::isReleaseCall(const CallExpr *Call) {
+  if (isDeleterCall(Call))
+    return true;
+  return mayBeReleaseCall(Call) && isReleaseFunction(Call->getDirectCallee());
+}
+
+bool callsDeleter(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody())
+    return true; // unknown: assume it does
+  ReleaseFinder F(/*P=*/nullptr, /*Depth=*/1, /*Known=*/nullptr);
+  F.TraverseStmt(Def->getBody());
+  if (F.Found)
+    return true;
+  // One level into direct callees: a destructor that calls a helper that
+  // releases the tensor.
+  class Callees : public RecursiveASTVisitor<Callees> {
+  public:
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      if (!Def || !Def->getBody())
+        return true;
+      ReleaseFinder Inner(/*P=*/nullptr, /*Depth=*/0, /*Known=*/nullptr);
+      Inner.TraverseStmt(Def->getBody());
+      Found = Inner.Found;
+      return !Found;
+    }
+  } C;
+  C.TraverseStmt(Def->getBody());
+  return C.Found;
+}
+
+namespace {
+
+/// The by-value managed tensor E names: `rec` (a variable that is no
+/// reference) or `this->rec` / `rec` inside a method (a field that is no
+/// reference).
+const ValueDecl *byValueRecord(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || !isManagedTensor(classifyDLPackType(E->getType())))
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return VD->getType()->isReferenceType() ? nullptr : VD;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        return F->getType()->isReferenceType() ? nullptr : F;
+  return nullptr;
+}
+
+/// `rec.deleter` for the by-value record Rec.
+bool isDeleterOf(const Expr *E, const ValueDecl *Rec) {
+  const auto *ME = E ? dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  return ME && dlpackFieldOfMember(ME) == DLPackField::Deleter &&
+         byValueRecord(ME->getBase()) == Rec;
+}
+
+/// The writes of Rec (as a whole) or of its deleter in a statement: stores
+/// `rec.deleter = f` (kept), anything else that writes either or takes
+/// Rec's address outside the one deleter call allowed (counted as Other).
+class RecordWrites : public RecursiveASTVisitor<RecordWrites> {
+public:
+  RecordWrites(const ValueDecl *Rec, const CallExpr *Allowed)
+      : Rec(Rec), Allowed(Allowed) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    if (isDeleterOf(BO->getLHS(), Rec) && BO->getOpcode() == BO_Assign)
+      Stored = BO->getRHS();
+    else if (isDeleterOf(BO->getLHS(), Rec) ||
+             byValueRecord(BO->getLHS()) == Rec)
+      Other = true;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    // `rec = {}`, `rec = std::move(that.rec)` on a C++ record.
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0 &&
+        byValueRecord(OC->getArg(0)) == Rec)
+      Other = true;
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf &&
+        byValueRecord(UO->getSubExpr()) == Rec &&
+        !(Allowed && Allowed->getArg(0)->IgnoreParenImpCasts() == UO))
+      Other = true;
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    // A call inside a lambda runs whenever the lambda does, not in order.
+    if (Allowed &&
+        L->getBody()->getSourceRange().fullyContains(Allowed->getSourceRange()))
+      Other = true;
+    return true;
+  }
+  const ValueDecl *Rec;
+  const CallExpr *Allowed;
+  const Expr *Stored = nullptr; // the last `rec.deleter = f` seen
+  bool Other = false;
+};
+
+/// A function of one parameter whose visible body uses the parameter only
+/// as the base of member accesses (`self->dl_tensor.shape`): it cannot
+/// free, store or hand on the record's own address.
+bool keepsItsArgument(const FunctionDecl *FD) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Def->getNumParams() != 1)
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(0);
+  class Uses : public RecursiveASTVisitor<Uses> {
+  public:
+    explicit Uses(const ParmVarDecl *P) : P(P) {}
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->isArrow() && referencedDecl(ME->getBase()) == P)
+        AsBase.insert(cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == P)
+        All.push_back(DRE);
+      return true;
+    }
+    const ParmVarDecl *P;
+    llvm::SmallPtrSet<const DeclRefExpr *, 8> AsBase;
+    llvm::SmallVector<const DeclRefExpr *, 8> All;
+  } U(P);
+  U.TraverseStmt(Def->getBody());
+  return llvm::all_of(
+      U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
+}
+
+} // namespace
+
+bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
+                                    const FunctionDecl &FD) {
+  const Expr *Base = nullptr;
+  if (!isDeleterCall(&Call, &Base) || !Base)
+    return false;
+  const ValueDecl *Rec = byValueRecord(Base);
+  if (!Rec || Call.getNumArgs() != 1)
+    return false;
+  const auto *Addr =
+      dyn_cast<UnaryOperator>(Call.getArg(0)->IgnoreParenImpCasts());
+  if (!Addr || Addr->getOpcode() != UO_AddrOf ||
+      byValueRecord(Addr->getSubExpr()) != Rec)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD.getBody());
+  if (!Body)
+    return false;
+  const SourceManager &SM = FD.getASTContext().getSourceManager();
+  const Expr *Installed = nullptr;
+  for (const Stmt *S : Body->body()) {
+    if (isa<LabelStmt>(S))
+      return false; // a goto may reach what follows without what precedes
+    bool Holds =
+        !SM.isBeforeInTranslationUnit(Call.getBeginLoc(), S->getBeginLoc()) &&
+        !SM.isBeforeInTranslationUnit(S->getEndLoc(), Call.getBeginLoc());
+    RecordWrites W(Rec, Holds ? &Call : nullptr);
+    W.TraverseStmt(const_cast<Stmt *>(S));
+    if (Holds) {
+      if (W.Other || W.Stored || !Installed)
+        return false;
+      return keepsItsArgument(destructorFunction(Installed));
+    }
+    if (W.Other)
+      Installed = nullptr;
+    if (W.Stored && !W.Other) {
+      // Only a plain statement `rec.deleter = f;` counts as run before.
+      const auto *E = dyn_cast<Expr>(S);
+      const auto *BO =
+          E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+      Installed = BO && BO->getRHS() == W.Stored ? W.Stored : nullptr;
+    } else if (W.Stored) {
+      Installed = nullptr;
+    }
+  }
+  return false;
+}
+
+} // namespace clang::interop::ownership

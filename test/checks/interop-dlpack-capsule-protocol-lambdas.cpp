@@ -1,0 +1,75 @@
+// RUN: %check_interop %s interop-dlpack-capsule-protocol %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
+
+// Lambdas are functions of their own. A capsule destructor written inline
+// as PyCapsule_New's argument, or held in a local variable first, is judged
+// as a destructor; its PyCapsule_GetPointer is no consumption by the
+// producer around it (jaxlib/dlpack.cc, jaxlib/ffi.cc, XLA's
+// python/dlpack.cc and nanobind write their destructors inline).
+
+#include <Python.h>
+#include <dlpack/dlpack.h>
+
+static void release(DLManagedTensor *t) {
+  if (t && t->deleter)
+    t->deleter(t);
+}
+
+PyObject *export_inline(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", [](PyObject *cap) noexcept {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+    if (t)
+      release(t);
+    PyErr_Restore(type, value, tb);
+  });
+}
+
+// Still a destructor: its own duties are judged.
+PyObject *export_inline_clears(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", [](PyObject *cap) noexcept {
+    auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+    if (t)
+      release(t);
+    else
+      PyErr_Clear();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: capsule destructor clears the error indicator, discarding an exception that may be in flight [interop-dlpack-capsule-protocol]
+  });
+}
+
+// A destructor lambda in a variable (Quadrants' dlpack_funcs.cpp), passed
+// as it is or with a unary plus.
+PyObject *export_held(DLManagedTensor *mt) {
+  auto dtor = [](PyObject *cap) {
+    auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+    if (t != nullptr && t->deleter != nullptr)
+      t->deleter(t);
+    else
+      PyErr_Clear();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: capsule destructor clears the error indicator, discarding an exception that may be in flight [interop-dlpack-capsule-protocol]
+  };
+  return PyCapsule_New(mt, "dltensor", dtor);
+}
+PyObject *export_held_plus(DLManagedTensor *mt) {
+  const auto dtor = [](PyObject *cap) {
+    if (!PyCapsule_IsValid(cap, "dltensor"))
+      return;
+    auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+    t->deleter(t);
+  };
+  return PyCapsule_New(mt, "dltensor", +dtor);
+}
+
+// A lambda that is no destructor is judged as the consumer it is.
+struct Tensor {};
+Tensor import_tensor(DLManagedTensor *t);
+void for_each_capsule(PyObject **caps, int n, Tensor (*f)(PyObject *));
+void import_all(PyObject **caps, int n) {
+  for_each_capsule(caps, n, [](PyObject *cap) {
+    auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+    // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+    if (!t)
+      return Tensor();
+    return import_tensor(t);
+  });
+}
