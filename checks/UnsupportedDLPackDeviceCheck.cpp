@@ -42,7 +42,9 @@ UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
                                                "::interop::from_dlpack$")),
       SupportedDeviceTypes(
           Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
-      HostFunctions(splitOptionList(HostMemoryFunctions)) {
+      PlatformEnums(Options.get("PlatformEnums", "::interop::Platform$")),
+      HostFunctions(splitOptionList(HostMemoryFunctions)),
+      PlatformEnumList(splitOptionList(PlatformEnums)) {
   for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
     if (std::optional<std::int64_t> V = parseDLPackDeviceType(T))
       Supported.push_back(*V);
@@ -64,6 +66,7 @@ void UnsupportedDLPackDeviceCheck::storeOptions(
   Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
   Options.store(Opts, "ImportFunctions", ImportFunctions);
   Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
+  Options.store(Opts, "PlatformEnums", PlatformEnums);
   DLPackFieldCheckBase::storeOptions(Opts);
 }
 
@@ -78,11 +81,13 @@ void UnsupportedDLPackDeviceCheck::checkUse(const FunctionDecl &FD,
   if (!Use.MapsDeviceTypes)
     return;
   // Syntactic: switches and tables that never fail on an unknown type.
-  for (const SilentDeviceMapping &M : findSilentDeviceMappings(FD, Ctx)) {
+  for (const SilentDeviceMapping &M :
+       findSilentDeviceMappings(FD, Ctx, &PlatformEnumList)) {
     switch (M.K) {
     case SilentDeviceMapping::DefaultSharesCase:
     case SilentDeviceMapping::DefaultRepeatsCase:
     case SilentDeviceMapping::DefaultKeepsInitialValue:
+    case SilentDeviceMapping::DefaultIsPlatform:
       diag(M.At->getBeginLoc(),
            "'default' maps unknown device types to a supported platform "
            "instead of failing");
@@ -90,6 +95,9 @@ void UnsupportedDLPackDeviceCheck::checkUse(const FunctionDecl &FD,
         diag(M.SameAs->getBeginLoc(),
              M.K == SilentDeviceMapping::DefaultKeepsInitialValue
                  ? "unknown types keep this initial value"
+             : M.K == SilentDeviceMapping::DefaultIsPlatform
+                 ? "unknown types become this platform (its enumeration is "
+                   "listed in PlatformEnums)"
                  : "the same result as this case",
              DiagnosticIDs::Note);
       break;

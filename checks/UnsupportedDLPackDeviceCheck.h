@@ -35,7 +35,9 @@ private:
   const std::string HostDeviceGuards;
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
+  const std::string PlatformEnums;
   clang::interop::FunctionNameList HostFunctions;
+  clang::interop::FunctionNameList PlatformEnumList;
   std::vector<std::int64_t> Supported;
 };
 

@@ -171,7 +171,38 @@ bool sameValue(const Expr *A, const Expr *B, ASTContext &Ctx) {
   return IA == IB;
 }
 
+/// The enumerator E produces, through implicit conversions and the
+/// converting constructor of a result type (`return Platform::kCpu;` from a
+/// function returning Result<Platform>).
+const EnumConstantDecl *producedEnumerator(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreImplicit();
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || isa<CXXTemporaryObjectExpr>(CE) || CE->getNumArgs() == 0)
+      break;
+    E = CE->getArg(0);
+  }
+  return enumerator(E);
+}
+
+/// The first result of R that is an enumerator of a listed platform
+/// enumeration.
+const Expr *platformResult(const Results &R, const FunctionNameList &Enums) {
+  auto IsPlatform = [&](const Expr *E) {
+    const EnumConstantDecl *ECD = producedEnumerator(E);
+    return ECD && Enums.matches(cast<EnumDecl>(ECD->getDeclContext()));
+  };
+  for (const Expr *E : R.Returns)
+    if (IsPlatform(E))
+      return E;
+  for (auto [V, E] : R.Assigns)
+    if (IsPlatform(E))
+      return E;
+  return nullptr;
+}
+
 void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
+                 const FunctionNameList *PlatformEnums,
                  std::vector<SilentDeviceMapping> &Out) {
   std::vector<Arm> Arms = armsOf(SW);
   for (size_t I = 0; I < Arms.size(); ++I) {
@@ -231,6 +262,13 @@ void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
             Reported = true;
           }
     }
+    // `default: return Platform::kCpu;`: a real platform whether or not a
+    // case maps to it.
+    if (!Reported && PlatformEnums)
+      if (const Expr *P = platformResult(DefaultResults, *PlatformEnums)) {
+        Out.push_back({SilentDeviceMapping::DefaultIsPlatform, Default, P});
+        Reported = true;
+      }
     if (Reported || !DefaultResults.Returns.empty() ||
         !DefaultResults.Assigns.empty())
       continue;
@@ -339,12 +377,13 @@ bool isMapLike(QualType T) {
 
 class TableFinder : public RecursiveASTVisitor<TableFinder> {
 public:
-  TableFinder(ASTContext &Ctx, std::vector<SilentDeviceMapping> &Out)
-      : Ctx(Ctx), Out(Out) {}
+  TableFinder(ASTContext &Ctx, const FunctionNameList *PlatformEnums,
+              std::vector<SilentDeviceMapping> &Out)
+      : Ctx(Ctx), PlatformEnums(PlatformEnums), Out(Out) {}
 
   bool VisitSwitchStmt(SwitchStmt *SW) {
     if (readsDLPackDeviceType(SW->getCond()))
-      checkSwitch(SW, Ctx, Out);
+      checkSwitch(SW, Ctx, PlatformEnums, Out);
     return true;
   }
 
@@ -412,6 +451,7 @@ public:
 
 private:
   ASTContext &Ctx;
+  const FunctionNameList *PlatformEnums;
   std::vector<SilentDeviceMapping> &Out;
   llvm::DenseSet<const ValueDecl *> Guarded;
   std::vector<std::pair<const Expr *, const ValueDecl *>> Subscripts;
@@ -452,11 +492,12 @@ bool isErrorSignal(const Expr *E, ASTContext &Ctx) {
 }
 
 std::vector<SilentDeviceMapping>
-findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx) {
+findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx,
+                         const FunctionNameList *PlatformEnums) {
   std::vector<SilentDeviceMapping> Out;
   if (!FD.hasBody())
     return Out;
-  TableFinder F(Ctx, Out);
+  TableFinder F(Ctx, PlatformEnums, Out);
   F.TraverseStmt(FD.getBody());
   F.finish();
   return Out;

@@ -13,6 +13,8 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKDEVICEMAPPING_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKDEVICEMAPPING_H
 
+#include "lib/support/NameLists.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -31,6 +33,10 @@ struct SilentDeviceMapping {
     /// `default:` does nothing and leaves a variable at an initial value
     /// that a case also assigns.
     DefaultKeepsInitialValue,
+    /// `default:` returns or assigns an enumerator of a platform enumeration
+    /// (every enumerator of which is a real platform), whether a case maps
+    /// to it or not.
+    DefaultIsPlatform,
     /// `table[device_type]` on a map: inserts and returns a default value.
     TableSubscript,
     /// `table.lookup(device_type)`: returns a default value when missing.
@@ -46,9 +52,12 @@ struct SilentDeviceMapping {
   const Stmt *SameAs = nullptr;
 };
 
-/// Every silent mapping of a device type in FD's body.
+/// Every silent mapping of a device type in FD's body. `PlatformEnums`, when
+/// given, names the enumerations whose every enumerator is a real platform
+/// (a `default:` mapping to one of them never fails).
 std::vector<SilentDeviceMapping>
-findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx);
+findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx,
+                         const FunctionNameList *PlatformEnums = nullptr);
 
 /// True for expressions that signal failure rather than a value: a throw,
 /// a null pointer or nullopt, `false`, a negative constant, or a call or

@@ -583,7 +583,7 @@ void transferCall(const CallExpr *E, FieldState &S) {
     if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device) {
       auto *Dev =
           dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
-      StorageLocation *Loc = childOf(Dev, DLPackField::DeviceType);
+      StorageLocation *Loc = deviceTypeLoc(Dev);
       if (!Loc)
         return;
       Value *V = Env.getValue(*Loc);
@@ -718,12 +718,14 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   Run.Collector = std::make_unique<DLPackEventCollector>(RC);
   RC.Collector = Run.Collector.get();
   // A host-ness guard over a device (IsHostDevice(t->device)) may name no
-  // field at all, so its result lives on the DLDevice record itself.
+  // field at all, so its result lives on the DLDevice record itself; so does
+  // a device type read only through an accessor (device_type_of(t.device)).
   QualType BoolTy = Ctx.BoolTy;
+  QualType IntTy = Ctx.IntTy;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
-      [BoolTy](QualType T) -> llvm::StringMap<QualType> {
+      [BoolTy, IntTy](QualType T) -> llvm::StringMap<QualType> {
         if (classifyDLPackType(T) == DLPackRecord::Device)
-          return {{kDeviceHostField, BoolTy}};
+          return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
         return {};
       });
 }

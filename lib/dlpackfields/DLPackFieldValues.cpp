@@ -115,10 +115,22 @@ RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R) {
   return nullptr;
 }
 
+StorageLocation *deviceTypeLoc(const RecordStorageLocation *Dev) {
+  if (StorageLocation *Field = childOf(Dev, DLPackField::DeviceType))
+    return Field;
+  if (!Dev)
+    return nullptr;
+  for (const auto &Entry : Dev->synthetic_fields())
+    if (Entry.getKey() == kDeviceTypeField)
+      return Entry.getValue();
+  return nullptr;
+}
+
 Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
                          const Environment &Env) {
   RecordStorageLocation *Dev = childRecordOf(TensorRec, DLPackField::Device);
-  return fieldValue(Dev, DLPackField::DeviceType, Env);
+  StorageLocation *L = deviceTypeLoc(Dev);
+  return L ? Env.getValue(*L) : nullptr;
 }
 
 /// True when E mentions byte_offset: the field itself, or a variable whose

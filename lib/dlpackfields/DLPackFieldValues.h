@@ -57,6 +57,10 @@ inline constexpr llvm::StringLiteral kDeviceType = "interop.dt";
 inline constexpr llvm::StringLiteral kHost = "interop.dt.host";
 // The synthetic field of a DLDevice record set by host-ness guards.
 inline constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
+// The synthetic field of a DLDevice record holding its device type when the
+// function reads it only through an accessor (interop::dl::device_type_of):
+// the framework models only the fields a function names.
+inline constexpr llvm::StringLiteral kDeviceTypeField = "interop_device_type";
 inline constexpr llvm::StringLiteral kDeviceEqPrefix = "interop.dt.eq.";
 // `version.major`: supported (checked by code that stays in release builds)
 // and supported-by-assertion (checked only inside a debug-only macro).
@@ -146,6 +150,11 @@ Value *fieldValue(const RecordStorageLocation *R, DLPackField F,
 /// The DLTensor record inside R (R itself for a DLTensor, dl_tensor for a
 /// managed tensor).
 RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R);
+
+/// The location of a DLDevice record's device type: its field when the
+/// function names it, the kDeviceTypeField synthetic field otherwise (null
+/// when neither is modelled).
+StorageLocation *deviceTypeLoc(const RecordStorageLocation *Dev);
 
 Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
                          const Environment &Env);

@@ -71,4 +71,35 @@ Platform fails(DLDeviceType t) {
   EXPECT_TRUE(isErrorSignal(Error, Ctx));
 }
 
+// PlatformEnums: a default yielding an enumerator of a listed enumeration
+// is a silent mapping even when no case maps to it; the same code with the
+// enumeration not listed is judged by the repeat rules only.
+TEST(DLPackDeviceMapping, DefaultYieldingAListedPlatform) {
+  auto AST = parseWithInputs(std::string(DLPackPrelude) + R"cpp(
+namespace mine { enum class Platform { kCpu, kCuda }; }
+mine::Platform other_platform(DLDeviceType t) {
+  switch (t) {
+  case kDLCUDA:
+    return mine::Platform::kCuda;
+  default:
+    return mine::Platform::kCpu;
+  }
+}
+)cpp",
+                             {"-UNDEBUG"});
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *FD = functionNamed(Ctx, "other_platform");
+  ASSERT_TRUE(FD);
+  FunctionNameList Listed(std::vector<std::string>{"::mine::Platform$"});
+  std::vector<SilentDeviceMapping> Found =
+      findSilentDeviceMappings(*FD, Ctx, &Listed);
+  ASSERT_EQ(Found.size(), 1u);
+  EXPECT_EQ(Found[0].K, SilentDeviceMapping::DefaultIsPlatform);
+  EXPECT_TRUE(isa_and_nonnull<DefaultStmt>(Found[0].At));
+  EXPECT_TRUE(kinds(Ctx, "other_platform").empty());
+  FunctionNameList Unrelated(std::vector<std::string>{"::interop::Platform$"});
+  EXPECT_TRUE(findSilentDeviceMappings(*FD, Ctx, &Unrelated).empty());
+}
+
 } // namespace
