@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cstdint>
 #include <optional>
@@ -104,6 +105,19 @@ bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx);
 /// The use of a data pointer reads or writes its first element only (`*p`,
 /// `p[0]`), which sits at the same address whatever the strides.
 bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx);
+
+/// The reads in Body of one `strides` element at a constant index other
+/// than 0 (`t.strides[1]`, directly or through a local copy of the pointer)
+/// whose value is never compared or tested, directly or through the local
+/// it initialises, in a body that never reads strides[0] nor any element at
+/// a variable index: such a body assumes the first dimension's stride, so
+/// those reads do not look at the strides and a compact copy after them is
+/// not checked (shared/patterns/fn04: cudf's from_dlpack read strides[1] as
+/// the column pitch and never compared strides[0] with 1). Bounded: one walk
+/// of the body. The flow model and the syntactic proof both ask it, so they
+/// agree.
+llvm::DenseSet<const ArraySubscriptExpr *>
+uncomparedStrideElements(const Stmt *Body);
 
 } // namespace clang::interop
 

@@ -15,6 +15,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace clang::interop {
@@ -32,7 +33,7 @@ DLPackFieldRun::DLPackFieldRun(const FunctionDecl &FD,
 namespace {
 
 /// Versioned-tensor parameters used only to read their fields (as a
-/// member base, or in a NULL test).
+/// member base, in a NULL test, or as what is deleted or freed).
 class AccessorParamFinder : public RecursiveASTVisitor<AccessorParamFinder> {
 public:
   llvm::DenseMap<const ValueDecl *, unsigned> Uses, FieldUses;
@@ -59,6 +60,21 @@ public:
       countField(BO->getLHS());
       countField(BO->getRHS());
     }
+    return true;
+  }
+  // Freeing the tensor itself (`delete self`, `free(self)`: a producer's
+  // deleter releasing what its library allocated) reads none of its fields,
+  // so it leaves a parameter an accessor (shared/patterns/fp05). Handing the
+  // tensor to its own deleter or to any other call does not.
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    countField(E->getArgument());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    const FunctionDecl *Callee = E->getDirectCallee();
+    if (Callee && Callee->getBuiltinID() == Builtin::BIfree &&
+        E->getNumArgs() == 1)
+      countField(E->getArg(0));
     return true;
   }
   void countField(const Expr *E) {
@@ -550,7 +566,8 @@ void transferUnaryOperator(const UnaryOperator *E, FieldState &S) {
 }
 
 void transferSubscript(const ArraySubscriptExpr *E, FieldState &S) {
-  noteStridesSeen(E->getBase(), S);
+  if (!S.RC.UncomparedStrideReads.contains(E))
+    noteStridesSeen(E->getBase(), S);
 }
 
 void transferCall(const CallExpr *E, FieldState &S) {
@@ -714,6 +731,7 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
     for (auto [P, N] : Finder.Uses)
       if (Finder.FieldUses.lookup(P) >= N)
         RC.AccessorParams.insert(P);
+    RC.UncomparedStrideReads = uncomparedStrideElements(FD->getBody());
   }
   Run.Collector = std::make_unique<DLPackEventCollector>(RC);
   RC.Collector = Run.Collector.get();

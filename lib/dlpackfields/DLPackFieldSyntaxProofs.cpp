@@ -254,7 +254,8 @@ class Prover {
 public:
   Prover(const FunctionDecl &FD, ASTContext &Ctx,
          const DLPackSyntaxConfig &Config, const Scanner &Scan)
-      : Ctx(Ctx), Config(Config), Scan(Scan), Guards(FD, Scan.Written) {}
+      : Ctx(Ctx), Config(Config), Scan(Scan), Guards(FD, Scan.Written),
+        Uncompared(uncomparedStrideElements(FD.getBody())) {}
 
   bool provesAll() {
     // Strides first: a data read needs to know whether the function looks
@@ -386,14 +387,18 @@ private:
       return false;
     Context C = contextOf(R.Above, R.E);
     bool Deref = false;
-    if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(C.User))
+    bool Looks = true;
+    if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(C.User)) {
       Deref = AS->getBase() == C.Value;
-    else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(C.User))
+      Looks = !Uncompared.contains(AS);
+    } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(C.User)) {
       Deref = UO->getOpcode() == UO_Deref;
+    }
     if (Deref) {
       if (!proves(R, *T, Fact::StridesNonNull))
         return false;
-      Considered.push_back(*T);
+      if (Looks)
+        Considered.push_back(*T);
       return true;
     }
     if (isa_and_nonnull<CallExpr, CXXConstructExpr>(C.User) &&
@@ -615,6 +620,8 @@ private:
   GuardProof Guards;
   /// Tensors whose strides the function dereferences or passes on.
   llvm::SmallVector<FieldPath, 4> Considered;
+  /// Strides elements read only as numbers: they do not count as looking.
+  llvm::DenseSet<const ArraySubscriptExpr *> Uncompared;
 };
 
 } // namespace

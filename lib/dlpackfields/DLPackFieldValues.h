@@ -102,6 +102,9 @@ struct RunContext {
   llvm::DenseMap<const Value *, const Value *> Origin;
   /// Strides whose elements were read or that were passed on.
   llvm::DenseSet<const Value *> SeenStrides;
+  /// Strides elements read at a constant index and never compared
+  /// (uncomparedStrideElements()): reading them does not count as looking.
+  llvm::DenseSet<const ArraySubscriptExpr *> UncomparedStrideReads;
   /// Tensors passed to a function that may look at their strides.
   llvm::DenseSet<const StorageLocation *> SeenTensors;
   /// Which callees read the strides field (see mayLookAtStrides).
