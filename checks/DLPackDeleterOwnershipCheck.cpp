@@ -51,16 +51,29 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
                                                    ASTContext &Ctx) {
   if (K != CapsuleCall::New || Call.getNumArgs() != 3)
     return;
+  checkCapsuleCreation(Call, Call.getArg(0), Call.getArg(1), Call.getArg(2),
+                       Ctx);
+}
+
+void DLPackDeleterOwnershipCheck::checkCapsuleConstruct(
+    const CXXConstructExpr &E, ASTContext &Ctx) {
+  checkCapsuleCreation(E, E.getArg(0), E.getArg(1), E.getArg(2), Ctx);
+}
+
+void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
+                                                       const Expr *Value,
+                                                       const Expr *NameArg,
+                                                       const Expr *DtorArg,
+                                                       ASTContext &Ctx) {
   // A producer's capsule whose destructor never deletes the tensor.
-  CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+  CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
   bool HoldsTensor = isManagedTensor(classifyDLPackPointee(
-                         Call.getArg(0)->IgnoreParenImpCasts()->getType())) ||
+                         Value->IgnoreParenImpCasts()->getType())) ||
                      isUnconsumedName(Name);
   if (!HoldsTensor)
     return;
-  const Expr *DtorArg = Call.getArg(2);
   if (classifyCapsuleName(DtorArg, Ctx) == CapsuleName::Null) {
-    diag(Call.getBeginLoc(),
+    diag(At.getBeginLoc(),
          "capsule holding a managed tensor created without a destructor; if "
          "no consumer takes it, the tensor is never deleted");
     return;
@@ -69,11 +82,11 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
     if (!ownership::callsDeleter(Dtor)) {
       const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
       if (MD && MD->getParent()->isLambda())
-        diag(Call.getBeginLoc(),
+        diag(At.getBeginLoc(),
              "capsule destructor lambda never calls the tensor's deleter; an "
              "unconsumed capsule leaks the tensor");
       else
-        diag(Call.getBeginLoc(),
+        diag(At.getBeginLoc(),
              "capsule destructor %0 never calls the tensor's deleter; an "
              "unconsumed capsule leaks the tensor")
             << Dtor;

@@ -21,6 +21,12 @@ public:
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
                         ASTContext &Ctx) override;
+  void checkCapsuleConstruct(const CXXConstructExpr &E,
+                             ASTContext &Ctx) override;
+  /// A capsule made at At of Value under Name with destructor Dtor
+  /// (PyCapsule_New or py::capsule).
+  void checkCapsuleCreation(const Expr &At, const Expr *Value, const Expr *Name,
+                            const Expr *Dtor, ASTContext &Ctx);
   void checkDeleterCall(const CallExpr &Call, const FunctionDecl &FD,
                         ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,

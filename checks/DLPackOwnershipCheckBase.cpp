@@ -59,6 +59,9 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     for (const CallExpr *Call : Sites.back().CapsuleCalls)
       if (const FunctionDecl *D = installedDestructor(*Call))
         Destructors.insert(D->getCanonicalDecl());
+    for (const CXXConstructExpr *E : Sites.back().CapsuleConstructs)
+      if (const FunctionDecl *D = installedDestructor(*E))
+        Destructors.insert(D->getCanonicalDecl());
   }
   // A lambda's body is walked with its enclosing function and on its own.
   llvm::DenseSet<const Stmt *> Judged;
@@ -67,6 +70,9 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     for (const CallExpr *Call : Sites[I].CapsuleCalls)
       if (Judged.insert(Call).second)
         checkCapsuleCall(*Call, classifyCapsuleCall(Call), *Ctx);
+    for (const CXXConstructExpr *E : Sites[I].CapsuleConstructs)
+      if (Judged.insert(E).second)
+        checkCapsuleConstruct(*E, *Ctx);
     for (const CallExpr *Call : Sites[I].DeleterCalls)
       if (Judged.insert(Call).second)
         checkDeleterCall(*Call, FD, *Ctx);

@@ -45,6 +45,10 @@ protected:
   virtual void checkCapsuleCall(const CallExpr &Call,
                                 clang::interop::CapsuleCall Kind,
                                 ASTContext &Ctx) {}
+  /// A pybind11 capsule made with a destructor (`py::capsule(ptr, name,
+  /// dtor)`), once every capsule destructor of the translation unit is known.
+  virtual void checkCapsuleConstruct(const CXXConstructExpr &E,
+                                     ASTContext &Ctx) {}
   /// A call through a field named `deleter`, in FD's body.
   virtual void checkDeleterCall(const CallExpr &Call, const FunctionDecl &FD,
                                 ASTContext &Ctx) {}

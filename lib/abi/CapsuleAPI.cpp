@@ -292,6 +292,36 @@ const FunctionDecl *installedDestructor(const CallExpr &Call) {
   return destructorFunction(Call.getArg(DestructorArg));
 }
 
+/// A pointer to PyObject (`struct _object`, or the mock's typedef'd one).
+static bool isPyObjectPointer(QualType T) {
+  const auto *PT = T.isNull() ? nullptr : T->getAs<PointerType>();
+  const RecordDecl *RD = PT ? PT->getPointeeType()->getAsRecordDecl() : nullptr;
+  llvm::StringRef Name = tagName(RD);
+  return Name == "_object" || Name == "PyObject";
+}
+
+bool isPybindCapsuleNew(const CXXConstructExpr &E) {
+  const CXXConstructorDecl *Ctor = E.getConstructor();
+  if (!Ctor || E.getNumArgs() != 3 || Ctor->getNumParams() != 3 ||
+      isa<CXXDefaultArgExpr>(E.getArg(2)))
+    return false;
+  const CXXRecordDecl *RD = Ctor->getParent();
+  if (!RD->getIdentifier() || RD->getName() != "capsule")
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  if (!NS || !NS->getIdentifier() || NS->getName() != "pybind11")
+    return false;
+  const auto *FnPtr = Ctor->getParamDecl(2)->getType()->getAs<PointerType>();
+  const auto *Fn =
+      FnPtr ? FnPtr->getPointeeType()->getAs<FunctionProtoType>() : nullptr;
+  return Fn && Fn->getNumParams() == 1 &&
+         isPyObjectPointer(Fn->getParamType(0));
+}
+
+const FunctionDecl *installedDestructor(const CXXConstructExpr &E) {
+  return isPybindCapsuleNew(E) ? destructorFunction(E.getArg(2)) : nullptr;
+}
+
 const NamedDecl *byValueManagedTensor(const Expr *Arg) {
   const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
   if (!UO || UO->getOpcode() != UO_AddrOf)
@@ -457,6 +487,11 @@ public:
     const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
     if (F && F->getIdentifier() && F->getName() == "deleter")
       Sites.DeleterCalls.push_back(Call);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (isPybindCapsuleNew(*E))
+      Sites.CapsuleConstructs.push_back(E);
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {

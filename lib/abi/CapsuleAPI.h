@@ -98,6 +98,16 @@ const FunctionDecl *destructorFunction(const Expr *E);
 /// other call and for a destructor that is not a known function.
 const FunctionDecl *installedDestructor(const CallExpr &Call);
 
+/// True when E makes a pybind11 capsule with a destructor,
+/// `py::capsule(ptr, name, dtor)`: pybind11's spelling of PyCapsule_New (a
+/// constructor of `pybind11::capsule` whose three arguments are the pointer,
+/// the name and a function of one PyObject pointer, the last one written).
+bool isPybindCapsuleNew(const CXXConstructExpr &E);
+
+/// The function a pybind11 capsule made by E (isPybindCapsuleNew) installs
+/// as its destructor; null otherwise.
+const FunctionDecl *installedDestructor(const CXXConstructExpr &E);
+
 /// True when E is a call of a managed tensor's deleter: `t->deleter(t)`,
 /// `t.deleter(&t)`, `(*t->deleter)(t)`, or through a local copy of the
 /// deleter pointer. DeleterBase receives the object expression whose deleter
@@ -127,6 +137,8 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
 struct CapsuleSites {
   /// PyCapsule_New, PyCapsule_SetDestructor and PyCapsule_GetPointer calls.
   std::vector<const CallExpr *> CapsuleCalls;
+  /// pybind11 capsules made with a destructor (isPybindCapsuleNew).
+  std::vector<const CXXConstructExpr *> CapsuleConstructs;
   /// Calls through a field named `deleter` (isDeleterCall narrows them).
   std::vector<const CallExpr *> DeleterCalls;
   /// Explicit casts of a PyCapsule_GetPointer call: the struct a consumer

@@ -278,6 +278,11 @@ bool mentionsOwnershipIn(const Stmt *Body) {
         Found = true;
       return !Found;
     }
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      if (isPybindCapsuleNew(*E))
+        Found = true;
+      return !Found;
+    }
     bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
       if (isManagedPointer(E->getType()) && isRawAllocation(E->getSubExpr()))
         Found = true;

@@ -1,0 +1,19 @@
+// Mock of the part of pybind11's capsule API the DLPack checks model: a
+// capsule made from a pointer, a name and a destructor of the PyObject.
+#pragma once
+#include <Python.h>
+namespace pybind11 {
+class object {
+public:
+  PyObject *ptr() const;
+};
+class capsule : public object {
+public:
+  capsule();
+  capsule(const void *value, const char *name = nullptr,
+          void (*destructor)(PyObject *) = nullptr);
+  template <typename T = void> T *get_pointer() const;
+  const char *name() const;
+  void set_name(const char *new_name);
+};
+} // namespace pybind11
