@@ -42,7 +42,7 @@ bool is_zero_copy_exportable(const Array &array) {
 }
 
 // Every device holds all elements. Not enough for DLPack: a replicated
-// array over several devices is refused like a split one (seed 000).
+// array over several devices is refused like a split one (JAX's error).
 bool every_device_holds_everything(const Array &array) {
   return array.is_fully_replicated();
 }

@@ -1,8 +1,8 @@
 // tpu_offload.cpp - activation offloading for TPU training: activations
 // move between TPU device memory and pinned host memory, and host-side
 // consumers (a checkpointer, a metrics reader) receive pinned host copies
-// through DLPack. Only pinned host memory of a TPU can be exported (seed
-// 003); device and unpinned host memory cannot.
+// through DLPack. Only pinned host memory of a TPU can be exported (as in
+// JAX); device and unpinned host memory cannot.
 //
 // Realistic corpus: see test/realistic/README.md.
 
