@@ -44,11 +44,12 @@ struct ReportedEvent {
   std::map<std::string, std::string> Facts;
 };
 
-/// line -> the events expected there; FirstLine is the snippet's first line
-/// in the parsed file.
-inline std::map<unsigned, std::vector<Expectation>>
-parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
-  std::map<unsigned, std::vector<Expectation>> Result;
+/// line -> the text between `// [[` and `]]` on that line, for every
+/// annotated line; FirstLine is the snippet's first line in the parsed file.
+/// The bodies point into Code.
+inline std::map<unsigned, llvm::StringRef>
+annotationBodies(llvm::StringRef Code, unsigned FirstLine) {
+  std::map<unsigned, llvm::StringRef> Result;
   llvm::SmallVector<llvm::StringRef> Lines;
   Code.split(Lines, '\n');
   for (unsigned I = 0; I < Lines.size(); ++I) {
@@ -57,7 +58,28 @@ parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
     if (Open == llvm::StringRef::npos)
       continue;
     llvm::StringRef Body = L.substr(Open + 5);
-    Body = Body.take_until([](char C) { return C == ']'; });
+    Result[FirstLine + I] = Body.take_until([](char C) { return C == ']'; });
+  }
+  return Result;
+}
+
+/// `key=value` words as key -> value.
+inline std::map<std::string, std::string>
+parseKeyValues(llvm::ArrayRef<llvm::StringRef> Words) {
+  std::map<std::string, std::string> Result;
+  for (llvm::StringRef W : Words) {
+    auto [K, V] = W.split('=');
+    Result[K.str()] = V.str();
+  }
+  return Result;
+}
+
+/// line -> the events expected there; FirstLine is the snippet's first line
+/// in the parsed file.
+inline std::map<unsigned, std::vector<Expectation>>
+parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
+  std::map<unsigned, std::vector<Expectation>> Result;
+  for (const auto &[Line, Body] : annotationBodies(Code, FirstLine)) {
     llvm::SmallVector<llvm::StringRef> Events;
     Body.split(Events, ';', -1, false);
     for (llvm::StringRef Ev : Events) {
@@ -65,13 +87,8 @@ parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
       Ev.split(Words, ' ', -1, false);
       if (Words.empty())
         continue;
-      Expectation E;
-      E.Kind = Words[0].str();
-      for (llvm::StringRef W : llvm::ArrayRef(Words).drop_front()) {
-        auto [K, V] = W.split('=');
-        E.Keys[K.str()] = V.str();
-      }
-      Result[FirstLine + I].push_back(std::move(E));
+      Result[Line].push_back(
+          {Words[0].str(), parseKeyValues(llvm::ArrayRef(Words).drop_front())});
     }
   }
   return Result;

@@ -30,6 +30,8 @@
 using namespace clang;
 using namespace clang::interop;
 using namespace clang::ast_matchers;
+using interop_test::annotationBodies;
+using interop_test::parseKeyValues;
 using interop_test::proofName;
 
 namespace {
@@ -56,23 +58,13 @@ const char *originName(Origin::Kind K) {
 
 /// line -> key -> expected value, parsed from `// [[k=v k2=v2]]`.
 std::map<unsigned, std::map<std::string, std::string>>
-parseAnnotations(llvm::StringRef Code, unsigned FirstLine) {
+parseFactAnnotations(llvm::StringRef Code, unsigned FirstLine) {
   std::map<unsigned, std::map<std::string, std::string>> Result;
-  llvm::SmallVector<llvm::StringRef> Lines;
-  Code.split(Lines, '\n');
-  for (unsigned I = 0; I < Lines.size(); ++I) {
-    llvm::StringRef L = Lines[I];
-    size_t Open = L.find("// [[");
-    if (Open == llvm::StringRef::npos)
-      continue;
-    llvm::StringRef Body = L.substr(Open + 5);
-    Body = Body.take_until([](char C) { return C == ']'; });
+  for (const auto &[Line, Body] : annotationBodies(Code, FirstLine)) {
     llvm::SmallVector<llvm::StringRef> Pairs;
     Body.split(Pairs, ' ', -1, false);
-    for (llvm::StringRef P : Pairs) {
-      auto [K, V] = P.split('=');
-      Result[FirstLine + I][K.str()] = V.str();
-    }
+    if (!Pairs.empty())
+      Result[Line] = parseKeyValues(Pairs);
   }
   return Result;
 }
@@ -131,7 +123,7 @@ std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
   ASTContext &Ctx = AST->getASTContext();
   if (Ctx.getDiagnostics().hasErrorOccurred())
     return "snippet has compile errors";
-  auto Expected = parseAnnotations(Snippet, PreludeLines + 1);
+  auto Expected = parseFactAnnotations(Snippet, PreludeLines + 1);
 
   ArrayDeviceQuery Facts({S.Options, Bounds});
   std::string Errors;
