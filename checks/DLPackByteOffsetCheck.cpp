@@ -39,7 +39,8 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
                                        ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {
-    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg &&
+        E.K != DLPackEvent::DataAddressTest)
       continue;
     if (E.OffsetApplied || E.OffsetZeroProven)
       continue;

@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackCallerGuards.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -12,6 +13,63 @@ namespace clang::interop {
 
 using namespace clang::dataflow;
 using namespace dlpackfield;
+
+namespace {
+
+/// A class that derives from DLTensor without being one: a library's own
+/// tensor object, whose constructors fill in its strides.
+bool derivesFromDLTensor(QualType T, int Depth = 0) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Depth > 4)
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (classifyDLPackType(B.getType()) == DLPackRecord::Tensor ||
+        derivesFromDLTensor(B.getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+/// The object expression E (`obj` of `obj.strides`, `p` of `p->strides`)
+/// designates an object of a class deriving from DLTensor: directly
+/// (`this`, a pointer or reference of that class) or through a local
+/// reference or pointer initialised from one (`const DLTensor &t =
+/// *get_mutable();`).
+bool designatesOwnTensorObject(const Expr *E, bool Arrow) {
+  E = E->IgnoreParenImpCasts();
+  auto Of = [](QualType T, bool Ptr) {
+    return derivesFromDLTensor(Ptr ? T->getPointeeType() : T);
+  };
+  if (Of(E->getType(), Arrow))
+    return true;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() || !VD->getInit())
+    return false;
+  if (!VD->getType()->isReferenceType() && !VD->getType()->isPointerType())
+    return false;
+  return Of(VD->getInit()->IgnoreParenImpCasts()->getType(),
+            VD->getType()->isPointerType());
+}
+
+/// The strides read at Site (`t->strides`) are those of a library's own
+/// tensor object (designatesOwnTensorObject): an invariant its constructors
+/// keep, not a producer's input (tvm-ffi's TensorObj always has strides).
+bool readsOwnTensorStrides(const Expr *Site) {
+  if (!Site)
+    return false;
+  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
+  return ME && designatesOwnTensorObject(ME->getBase(), ME->isArrow());
+}
+
+/// The argument is passed as a DLTensor or managed tensor (by value,
+/// reference or pointer), not converted to another type.
+bool receivesTensor(const Expr *Arg) {
+  QualType T = Arg->getType();
+  return classifyDLPackType(T) != DLPackRecord::None ||
+         classifyDLPackPointee(T) != DLPackRecord::None;
+}
+
+} // namespace
 
 bool DLPackEventCollector::mayReport(const Stmt *St, const Environment &Env) {
   DryRun = true;
@@ -40,6 +98,8 @@ DLPackEventCollector::judge(const Stmt *St, const Environment &Env) {
              llvm::ArrayRef(Ctor->getArgs(), Ctor->getNumArgs()), Env, Out);
   } else if (const auto *ME = dyn_cast<MemberExpr>(St)) {
     versionedAccess(ME, Env, Out);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(St)) {
+    addressTest(BO, Env, Out);
   }
   return Out;
 }
@@ -63,8 +123,31 @@ void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
     E.K = DLPackEvent::StridesDeref;
     E.Use = Use;
     E.FieldRead = readSiteOf(RC, V);
-    E.NonNullProven = propHolds(Env, V, kNull, /*Negated=*/true);
+    E.NonNullProven = readsOwnTensorStrides(E.FieldRead) ||
+                      propHolds(Env, V, kNull, /*Negated=*/true) ||
+                      (!DryRun && guardedByCallers(E.FieldRead, Env));
     Out.push_back(E);
+  }
+}
+
+void DLPackEventCollector::addressTest(
+    const BinaryOperator *BO, const Environment &Env,
+    llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  // addr % 64, addr & 63: the alignment of the address the integer holds.
+  if ((BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And) ||
+      !BO->getType()->isIntegerType())
+    return;
+  for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+    Value *V = trackedValueOf(Side, Env);
+    if (!V || !isa<IntegerValue>(V) || isLocal(V) || !hasProp(V, kDataTensor))
+      continue;
+    DLPackEvent E;
+    E.K = DLPackEvent::DataAddressTest;
+    E.Use = BO;
+    dataFacts(E, *V, Env);
+    if (!E.Local)
+      Out.push_back(E);
+    return;
   }
 }
 
@@ -86,13 +169,21 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       E.ArgIndex = I;
       E.IsWrite = isCopyDestination(Callee, I);
       dataFacts(E, *V, Env);
+      auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
+      const StorageLocation *Owner = TP ? &TP->getPointeeLoc() : nullptr;
       for (unsigned J = 0; J < Args.size(); ++J) {
         if (J == I || !Args[J])
           continue;
         if (mentionsLayout(Args[J]))
           E.CallPassesLayout = true;
-        // copy(dst, t->data, t->byte_offset, n): the callee adds it.
-        if (mentionsByteOffset(Args[J], Env))
+        // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
+        // can when it also receives, as a DLTensor (by value, reference or
+        // pointer), the whole tensor the data came from: byte_offset is in
+        // it (shared/patterns/fp08, tvm-ffi's view of a prototype). The
+        // tensor as an opaque `void *` (a deleter's context) is not read.
+        if (mentionsByteOffset(Args[J], Env) ||
+            (Owner && receivesTensor(Args[J]) &&
+             tensorArgRecord(Args[J], Env) == Owner))
           E.OffsetApplied = true;
       }
       if (!E.Local)
@@ -230,6 +321,17 @@ void DLPackEventCollector::versionedAccess(
       E.AssertCheck = RC.AtomSite.lookup(Major);
   }
   Out.push_back(E);
+}
+
+bool DLPackEventCollector::guardedByCallers(const Expr *Read,
+                                            const Environment &Env) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(Env.getCurrentFunc());
+  if (!FD || !Read)
+    return false;
+  auto [It, New] = RC.CallerGuarded.try_emplace(Read, false);
+  if (New)
+    It->second = callerGuardsStrides(*FD, Read);
+  return It->second;
 }
 
 bool DLPackEventCollector::holds(const Environment &Env,

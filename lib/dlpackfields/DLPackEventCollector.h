@@ -35,6 +35,9 @@ private:
                 const dataflow::Environment &Env,
                 llvm::SmallVectorImpl<DLPackEvent> &Out);
 
+  void addressTest(const BinaryOperator *BO, const dataflow::Environment &Env,
+                   llvm::SmallVectorImpl<DLPackEvent> &Out);
+
   void called(const Expr *Call, const FunctionDecl *Callee,
               llvm::ArrayRef<const Expr *> Args,
               const dataflow::Environment &Env,
@@ -49,6 +52,10 @@ private:
 
   void versionedAccess(const MemberExpr *ME, const dataflow::Environment &Env,
                        llvm::SmallVectorImpl<DLPackEvent> &Out);
+
+  /// The strides read at Read are tested non-NULL by every caller of the
+  /// function (callerGuardsStrides), asked once per read.
+  bool guardedByCallers(const Expr *Read, const dataflow::Environment &Env);
 
   /// Proofs are SAT queries; a dry run answers "maybe" without asking.
   bool holds(const dataflow::Environment &Env,

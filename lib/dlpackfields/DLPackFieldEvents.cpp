@@ -30,6 +30,8 @@ bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx) {
              (E.K == DLPackEvent::DataDeref &&
               readsOnlyFirstElement(E.Use, Ctx))) &&
             !(E.IsWrite && E.FromVersioned && !E.ReadOnlyClearProven));
+  case DLPackEvent::DataAddressTest:
+    return E.Local || E.OffsetApplied || E.OffsetZeroProven;
   case DLPackEvent::StridesDeref:
     return E.NonNullProven;
   case DLPackEvent::VersionedAccess:

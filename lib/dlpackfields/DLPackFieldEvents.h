@@ -28,6 +28,9 @@ struct DLPackEvent {
     DataDeref,
     /// `data` (or a pointer derived from it) passed to a call or constructor.
     DataCallArg,
+    /// The address in `data` tested as an integer (`addr % 64`, `addr &
+    /// 63`): the alignment of the base, not of the first element.
+    DataAddressTest,
     /// `strides` (or a copy of it) dereferenced or subscripted.
     StridesDeref,
     /// `dl_tensor` or `flags` of a DLManagedTensorVersioned accessed.

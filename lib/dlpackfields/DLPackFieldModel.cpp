@@ -189,16 +189,18 @@ void initFieldValue(Value &V, DLPackField F, const MemberExpr *ME,
 Value *cloneTracked(Value &V, QualType NewType, FieldState &S) {
   Environment &Env = S.Env;
   Value *New = nullptr;
-  if (isa<PointerValue>(V)) {
-    if (!NewType->isPointerType())
-      return nullptr;
+  if (!isa<PointerValue>(V) && !isa<IntegerValue>(V))
+    return nullptr;
+  // The kind follows the new type: a data pointer turned into an address
+  // (`reinterpret_cast<uintptr_t>(t->data)`) and back keeps its facts.
+  if (NewType->isPointerType())
     New = &Env.create<PointerValue>(
         Env.createStorageLocation(NewType->getPointeeType()));
-  } else if (isa<IntegerValue>(V)) {
+  else if (NewType->isIntegralOrEnumerationType() &&
+           (isa<IntegerValue>(V) || hasProp(&V, kDataTensor)))
     New = &Env.create<IntegerValue>();
-  } else {
+  else
     return nullptr;
-  }
   for (const auto &P : V.properties())
     New->setProperty(P.getKey(), *P.getValue());
   S.RC.Origin[New] = originOf(S.RC, &V);
@@ -435,12 +437,30 @@ void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
   }
 }
 
+/// `reinterpret_cast<uintptr_t>(t->data)` and back to a pointer: the
+/// address of the data keeps its facts (shared/patterns/fn05: cudf computed
+/// each column's address as an integer).
+void convertAddress(const Expr *E, const Expr *Sub, FieldState &S) {
+  Value *V = trackedValueOf(Sub, S.Env);
+  if (!V || !hasProp(V, kDataTensor) || !E->isPRValue())
+    return;
+  if (Value *Existing = S.Env.getValue(*E))
+    if (originOf(S.RC, Existing) == originOf(S.RC, V) && isTracked(Existing))
+      return;
+  if (Value *New = cloneTracked(*V, E->getType(), S))
+    S.Env.setValue(*E, *New);
+}
+
 void transferExplicitCast(const ExplicitCastExpr *E, FieldState &S) {
   switch (E->getCastKind()) {
   case CK_NoOp:
   case CK_BitCast:
   case CK_IntegralCast:
     propagate(E, E->getSubExpr(), S);
+    return;
+  case CK_PointerToIntegral:
+  case CK_IntegralToPointer:
+    convertAddress(E, E->getSubExpr(), S);
     return;
   case CK_PointerToBoolean:
   case CK_IntegralToBoolean:
@@ -463,9 +483,11 @@ void transferBinaryOperator(const BinaryOperator *E, FieldState &S) {
   }
   if (E->isAssignmentOp()) {
     assignment(E->getLHS(), S);
-    // p += t->byte_offset on a pointer derived from data.
+    // p += t->byte_offset on a pointer derived from data, or on its
+    // address as an integer.
     if ((Op == BO_AddAssign || Op == BO_SubAssign) &&
-        E->getLHS()->getType()->isPointerType()) {
+        (E->getLHS()->getType()->isPointerType() ||
+         E->getLHS()->getType()->isIntegerType())) {
       Value *P = trackedValueOf(E->getLHS(), Env);
       StorageLocation *Loc = Env.getStorageLocation(*E->getLHS());
       if (P && Loc && hasProp(P, kDataTensor))
@@ -483,6 +505,15 @@ void transferBinaryOperator(const BinaryOperator *E, FieldState &S) {
     if (!Ptr->getType()->isPointerType())
       std::swap(Ptr, Int);
     derivePointer(E, Ptr, Int, S);
+    return;
+  }
+  if ((Op == BO_Add || Op == BO_Sub) && E->getType()->isIntegerType()) {
+    // The address of the data as an integer, moved: addr + t->byte_offset.
+    const Expr *Addr = E->getLHS(), *Int = E->getRHS();
+    Value *A = trackedValueOf(Addr, Env);
+    if ((!A || !hasProp(A, kDataTensor)) && Op == BO_Add)
+      std::swap(Addr, Int);
+    derivePointer(E, Addr, Int, S);
     return;
   }
   if (Op == BO_And) {
@@ -570,13 +601,21 @@ void transferSubscript(const ArraySubscriptExpr *E, FieldState &S) {
     noteStridesSeen(E->getBase(), S);
 }
 
+/// `mt->deleter(mt)`: the tensor handed back to its producer to be freed,
+/// not inspected.
+bool callsOwnDeleter(const CallExpr *E) {
+  return dlpackFieldOfMember(E->getCallee()->IgnoreParenImpCasts()) ==
+         DLPackField::Deleter;
+}
+
 void transferCall(const CallExpr *E, FieldState &S) {
   Environment &Env = S.Env;
   const FunctionDecl *Callee = E->getDirectCallee();
+  bool Releases = callsOwnDeleter(E);
   for (const Expr *Arg : E->arguments()) {
     noteStridesSeen(Arg, S);
     if (RecordStorageLocation *R = tensorArgRecord(Arg, Env))
-      if (mayLookAtStrides(Callee, S.RC.StridesReaders))
+      if (!Releases && mayLookAtStrides(Callee, S.RC.StridesReaders))
         S.RC.SeenTensors.insert(R);
   }
   if (hostGuard(E, S))

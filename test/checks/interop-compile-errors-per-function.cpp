@@ -67,6 +67,10 @@ void copy_and_release(DLManagedTensorVersioned *mt, char *dst, size_t n) {
   const DLTensor &t = mt->dl_tensor;
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
   memcpy(dst, static_cast<char *>(t.data) + t.byte_offset, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: tensor data copied as one compact block, but its 'strides' are never checked [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:15: note: non-NULL 'strides' may be non-compact (transposed, broadcast, sliced); compare them with the compact strides or reject them
+  // CHECK-MESSAGES-SKIPPED: :[[@LINE-3]]:15: warning: tensor data copied as one compact block, but its 'strides' are never checked [interop-dlpack-strides]
+  // CHECK-MESSAGES-SKIPPED: :[[@LINE-4]]:15: note: non-NULL 'strides' may be non-compact (transposed, broadcast, sliced); compare them with the compact strides or reject them
   mt->deleter(mt);
 }
 

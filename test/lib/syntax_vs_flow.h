@@ -73,6 +73,8 @@ inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
     return "data-deref";
   case DLPackEvent::DataCallArg:
     return "data-arg";
+  case DLPackEvent::DataAddressTest:
+    return "data-address-test";
   case DLPackEvent::StridesDeref:
     return "strides-deref";
   case DLPackEvent::VersionedAccess:

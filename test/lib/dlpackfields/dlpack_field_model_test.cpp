@@ -69,6 +69,7 @@ std::map<std::string, std::string> describe(const DLPackEvent &E,
   switch (E.K) {
   case DLPackEvent::DataDeref:
   case DLPackEvent::DataCallArg:
+  case DLPackEvent::DataAddressTest:
     D["write"] = yesNo(E.IsWrite);
     D["offset"] = yesNo(E.OffsetApplied);
     D["zero"] = yesNo(E.OffsetZeroProven);

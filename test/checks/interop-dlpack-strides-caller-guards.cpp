@@ -1,0 +1,62 @@
+// RUN: %check_interop %s interop-dlpack-strides %t -- -- -std=c++17 -I%S/Inputs/dlpack/v1
+
+// A helper with internal linkage that dereferences a tensor parameter's
+// strides is correct when every call of it in the translation unit tests
+// those strides first: it cannot be called from anywhere else. One unguarded
+// call, an address taken, or external linkage and the helper is judged on its
+// own. (shared/patterns/fp09; XLA's GetByteStrides, only called under
+// `if (dl_tensor.strides)`; issue 13.)
+
+#include <dlpack/dlpack.h>
+
+namespace {
+int64_t byte_stride(const DLTensor &t, int i) {
+  return t.strides[i] * t.dtype.bits / 8;
+}
+
+int64_t managed_stride(const DLManagedTensor *mt) {
+  return mt->dl_tensor.strides[0];
+}
+
+int64_t once_unguarded(const DLTensor &t) {
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+
+int64_t address_taken(const DLTensor &t) {
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+} // namespace
+
+static int64_t static_helper(const DLTensor *t) { return t->strides[1]; }
+
+// External linkage: callers in other translation units are not seen.
+int64_t exported_stride(const DLTensor &t) {
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+
+int64_t (*keep)(const DLTensor &) = address_taken;
+
+int64_t callers(const DLManagedTensor *mt, const DLTensor &other,
+                const DLTensor *ptr) {
+  int64_t total = 0;
+  if (mt->dl_tensor.strides) {
+    total += byte_stride(mt->dl_tensor, 0);
+    total += managed_stride(mt);
+  }
+  const DLTensor &dt = mt->dl_tensor;
+  if (dt.strides == nullptr)
+    return total;
+  total += byte_stride(dt, 1);
+  total += ptr->strides ? static_helper(ptr) : 0;
+  total += once_unguarded(other);
+  if (other.strides)
+    total += once_unguarded(other);
+  total += exported_stride(other);
+  return total;
+}

@@ -1,0 +1,51 @@
+// RUN: %check_interop %s interop-dlpack-strides %t -- -- -std=c++17 -I%S/Inputs/dlpack/v1
+
+// A class that derives from DLTensor is a library's own tensor object: its
+// constructors fill in its strides (from the shape when a producer sent
+// NULL), so reading them through the object, `this`, or a local reference
+// or pointer bound to one is no unchecked read of a producer's strides. A
+// DLTensor held as a member or passed in stays a producer's. (tvm-ffi's
+// TensorObj and Tensor::stride, TVM's NDArray::CreateView; issue 13.)
+
+#include <dlpack/dlpack.h>
+
+struct Object {
+  int refs = 0;
+};
+
+struct TensorObj : Object, DLTensor {
+  int64_t stride_of(int i) const { return strides[i]; }
+  int64_t last_stride() const { return this->strides[ndim - 1]; }
+};
+
+struct Tensor {
+  const TensorObj *get() const;
+  TensorObj *get_mutable() const;
+  int64_t stride(int i) const {
+    const TensorObj *ptr = get();
+    return ptr->strides[i];
+  }
+  int64_t first_stride() const {
+    const DLTensor &orig = *get_mutable();
+    return orig.strides[0];
+  }
+  int64_t via_base_pointer() const {
+    const DLTensor *base = get();
+    return base->strides[0];
+  }
+};
+
+// A wrapper around any DLTensor: the producer's strides, which may be NULL.
+struct TensorView {
+  DLTensor tensor_;
+  int64_t stride(int i) const { return tensor_.strides[i]; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:40: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+};
+
+int64_t plain(const DLTensor &t, const TensorObj &own) {
+  int64_t s = own.strides[0];
+  return s + t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
