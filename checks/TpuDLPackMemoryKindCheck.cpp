@@ -16,13 +16,19 @@ bool TpuDLPackMemoryKindCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
   if (Fact.Tpu != Proof::Holds || Fact.PinnedHost == Proof::Holds)
     return false;
   std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
-  if (Fact.PinnedHost == Proof::Refuted)
+  if (Fact.PinnedHost == Proof::Refuted) {
+    // Which memory it is in instead, when that is proven too.
+    StringRef Where = Fact.DeviceMemory == Proof::Holds ? ": it is in TPU "
+                                                          "device memory"
+                      : Fact.DeviceMemory == Proof::Refuted
+                          ? ": it is in unpinned host memory"
+                          : "";
     diag(Fact.Call->getBeginLoc(),
          "'%0' of TPU array %1, which is not in pinned host memory on this "
-         "path; the call will always fail")
-        << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
+         "path; the call will always fail%2")
+        << calleeName(*Fact.Call) << subjectText(Fact, Ctx) << Where
         << Fact.Subject->getSourceRange();
-  else
+  } else
     diag(Fact.Call->getBeginLoc(),
          "'%0' of TPU array %1, whose memory kind is not proven to be pinned "
          "host; TPU device memory cannot be exported through DLPack")

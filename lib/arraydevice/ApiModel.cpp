@@ -102,6 +102,8 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
     PinnedEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
   for (const std::string &N : splitNameList(Options.SingleDeviceShardingKinds))
     SingleKindEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+  for (const std::string &N : splitNameList(Options.DeviceMemoryKinds))
+    DeviceMemoryEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
 }
 
 std::string ApiModel::modelName(const NamedDecl &D) {
@@ -243,6 +245,10 @@ bool ApiModel::isTpuPlatform(const EnumConstantDecl *E) const {
 
 bool ApiModel::isPinnedHostMemoryKind(const EnumConstantDecl *E) const {
   return enumeratorListed(E, PinnedEnumerators);
+}
+
+bool ApiModel::isDeviceMemoryKind(const EnumConstantDecl *E) const {
+  return enumeratorListed(E, DeviceMemoryEnumerators);
 }
 
 bool ApiModel::isSingleDeviceShardingKind(const EnumConstantDecl *E) const {

@@ -116,6 +116,10 @@ struct ApiModelOptions {
   std::string MemoryKindFunctions =
       "::interop::Array::memory_kind;::interop::Sharding::memory_kind";
   std::string PinnedHostMemoryKinds = "::interop::MemoryKind::kPinnedHost";
+  /// The enumerators meaning the device's own memory; a memory kind that is
+  /// neither pinned host nor one of these is unpinned host memory (only the
+  /// wording of interop-tpu-dlpack-memory-kind depends on it).
+  std::string DeviceMemoryKinds = "::interop::MemoryKind::kDevice";
   std::string ShardingKindFunctions = "::interop::Sharding::kind";
   std::string SingleDeviceShardingKinds =
       "::interop::Sharding::Kind::kSingleDevice";
@@ -144,6 +148,7 @@ struct ApiModelOptions {
     F("TpuPlatforms", TpuPlatforms);
     F("MemoryKindFunctions", MemoryKindFunctions);
     F("PinnedHostMemoryKinds", PinnedHostMemoryKinds);
+    F("DeviceMemoryKinds", DeviceMemoryKinds);
     F("ShardingKindFunctions", ShardingKindFunctions);
     F("SingleDeviceShardingKinds", SingleDeviceShardingKinds);
   }
@@ -175,6 +180,10 @@ public:
   /// True for an enumerator listed in TpuPlatforms / PinnedHostMemoryKinds.
   bool isTpuPlatform(const EnumConstantDecl *E) const;
   bool isPinnedHostMemoryKind(const EnumConstantDecl *E) const;
+  /// True for an enumerator listed in DeviceMemoryKinds.
+  bool isDeviceMemoryKind(const EnumConstantDecl *E) const;
+  /// False when DeviceMemoryKinds is empty: then no memory kind is named.
+  bool namesDeviceMemory() const { return !DeviceMemoryEnumerators.empty(); }
   /// True for an enumerator listed in SingleDeviceShardingKinds.
   bool isSingleDeviceShardingKind(const EnumConstantDecl *E) const;
   /// True for the enum of the platforms (one of its enumerators is listed in
@@ -207,7 +216,7 @@ private:
   /// names).
   std::vector<Pattern> FnPatterns, TypePatterns;
   llvm::StringMap<char> TpuEnumerators, PinnedEnumerators,
-      SingleKindEnumerators;
+      SingleKindEnumerators, DeviceMemoryEnumerators;
   std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
   mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;

@@ -67,6 +67,9 @@ struct SinkFact {
   Proof Tpu = Proof::Unknown;
   /// Only computed when Tpu holds (the only case a check needs it).
   Proof PinnedHost = Proof::Unknown;
+  /// In the device's own memory (DeviceMemoryKinds); Refuted means unpinned
+  /// host memory. Only computed when PinnedHost is Refuted, for the wording.
+  Proof DeviceMemory = Proof::Unknown;
   Proof Addressable = Proof::Unknown;
   Origin From;
 };

@@ -30,7 +30,7 @@ namespace {
 struct SinkSubject {
   SinkFact Fact;
   const BoolValue *Single = nullptr, *Tpu = nullptr, *Pinned = nullptr,
-                  *Addressable = nullptr;
+                  *DeviceMem = nullptr, *Addressable = nullptr;
 };
 
 /// A sink call's subject with the state it was last reached in.
@@ -92,6 +92,7 @@ SinkSubject gatherSink(const ApiModel &M, const CallExpr *CE, SinkKind Kind,
   if (Kind == SinkKind::Export) {
     Out.Tpu = peekBool(Loc, kTpu, Env);
     Out.Pinned = peekBool(Loc, kPinned, Env);
+    Out.DeviceMem = peekBool(Loc, kDeviceMem, Env);
   }
   F.Modelled = Out.Single || Out.Tpu;
   return Out;
@@ -111,6 +112,9 @@ SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
   F.Tpu = prove(Env, S.Tpu, /*AskRefuted=*/false);
   if (F.Tpu == Proof::Holds)
     F.PinnedHost = prove(Env, S.Pinned);
+  // Which other memory, for the wording only.
+  if (F.PinnedHost == Proof::Refuted)
+    F.DeviceMemory = prove(Env, S.DeviceMem);
   return F;
 }
 
@@ -151,6 +155,7 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
     Add(Single, kSingle);
     Add(Tpu, kTpu);
     Add(Tpu, kPinned);
+    Add(Tpu, kDeviceMem);
     break;
   case TypeRole::Device:
     Add(Addressable, kAddressable);

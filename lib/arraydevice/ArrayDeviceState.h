@@ -38,6 +38,8 @@ using dataflow::Value;
 inline constexpr llvm::StringLiteral kSingle = "single";
 inline constexpr llvm::StringLiteral kTpu = "tpu";
 inline constexpr llvm::StringLiteral kPinned = "pinned";
+// In the device's own memory (ArrayDeviceMemoryKinds.h; for wording only).
+inline constexpr llvm::StringLiteral kDeviceMem = "device_mem";
 // Devices: addressable by this process (and kTpu).
 inline constexpr llvm::StringLiteral kAddressable = "addressable";
 // Device ranges: kSingle (exactly one device), every element addressable,
@@ -55,6 +57,8 @@ inline constexpr llvm::StringLiteral kValue = "value";
 inline constexpr llvm::StringLiteral kCountIsOne = "count_is_one";
 inline constexpr llvm::StringLiteral kIsTpu = "is_tpu";
 inline constexpr llvm::StringLiteral kIsPinned = "is_pinned";
+// A memory kind's second property: is it device memory?
+inline constexpr llvm::StringLiteral kIsDeviceMem = "is_device_mem";
 // A sharding kind (is it a single-device kind?).
 inline constexpr llvm::StringLiteral kIsSingleKind = "is_single_kind";
 

@@ -9,6 +9,8 @@
 
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
+#include "lib/arraydevice/ArrayDeviceMemoryKinds.h"
+
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -143,7 +145,7 @@ void transferLinkedValue(const CallExpr *CE, State &S, llvm::StringRef Field,
 void transferShardingOf(const CallExpr *CE, State &S) {
   RecordStorageLocation *Array = receiverLoc(*CE, S.Env);
   RecordStorageLocation *Sharding = returnedObject(*CE, S);
-  for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+  for (llvm::StringRef F : {kSingle, kTpu, kPinned, kDeviceMem})
     copyBool(Array, Sharding, F, S.Env);
 }
 
@@ -211,8 +213,10 @@ void transferSingleDeviceProducer(const CallExpr *CE, State &S) {
     QualType PT = paramType(*CE, I);
     if (M.classifyPointee(PT) == TypeRole::Device)
       copyBool(objectLoc(*Arg, S.Env), Obj, kTpu, S.Env);
-    else if (M.isMemoryKindEnum(PT))
+    else if (M.isMemoryKindEnum(PT)) {
       setBool(Obj, kPinned, pinnedOf(M, Arg, S.Env), S.Env);
+      setBool(Obj, kDeviceMem, deviceMemOf(M, Arg, S.Env), S.Env);
+    }
   }
 }
 
@@ -391,7 +395,7 @@ void transferNonConstMemberCall(const CallExpr *CE, State &S) {
   switch (roleOf(M, Recv)) {
   case TypeRole::Array:
   case TypeRole::Sharding:
-    for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+    for (llvm::StringRef F : {kSingle, kTpu, kPinned, kDeviceMem})
       forget(Recv, F, S.Env);
     break;
   case TypeRole::Device:
@@ -456,11 +460,12 @@ void transferProducer(const CallExpr *CE, State &S) {
     if (Made == TypeRole::Array &&
         M.classifyPointee(PT) == TypeRole::Sharding) {
       RecordStorageLocation *Sh = objectLoc(*Arg, S.Env);
-      for (llvm::StringRef F : {kSingle, kTpu, kPinned})
+      for (llvm::StringRef F : {kSingle, kTpu, kPinned, kDeviceMem})
         copyBool(Sh, Obj, F, S.Env);
       setOrigin(S, Obj, {});
     } else if (Made == TypeRole::Sharding && M.isMemoryKindEnum(PT)) {
       setBool(Obj, kPinned, pinnedOf(M, Arg, S.Env), S.Env);
+      setBool(Obj, kDeviceMem, deviceMemOf(M, Arg, S.Env), S.Env);
     }
   }
 }
@@ -561,10 +566,11 @@ void transferEnumerator(const DeclRefExpr *DRE, State &S) {
   const ApiModel &M = S.Model;
   const auto *E = cast<EnumConstantDecl>(DRE->getDecl());
   Value &V = S.Env.create<IntegerValue>();
-  if (M.isMemoryKindEnum(DRE->getType()))
+  if (M.isMemoryKindEnum(DRE->getType())) {
     V.setProperty(kIsPinned,
                   S.Env.getBoolLiteralValue(M.isPinnedHostMemoryKind(E)));
-  else if (M.isPlatformEnum(DRE->getType()))
+    linkDeviceMemory(M, E, nullptr, V, S.Env);
+  } else if (M.isPlatformEnum(DRE->getType()))
     V.setProperty(kIsTpu, S.Env.getBoolLiteralValue(M.isTpuPlatform(E)));
   else if (M.isShardingKindEnum(DRE->getType()))
     V.setProperty(kIsSingleKind,
@@ -648,6 +654,8 @@ void transferComparison(const BinaryOperator *BO, State &S) {
       Env.assume(A.makeImplies(C, A.makeNot(Fact->formula())));
       Eq = &C;
     }
+    if (Property == kIsPinned)
+      compareDeviceMemory(M, *V, E, *Eq, Env);
     Env.setValue(*BO, A.makeBoolValue(Op == BO_EQ ? *Eq : A.makeNot(*Eq)));
     return;
   }
@@ -675,6 +683,8 @@ void transferPlatformOf(const CallExpr *CE, State &S) {
 }
 void transferMemoryKindOf(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kPinned, kIsPinned);
+  if (Value *V = S.Env.getValue(*CE))
+    linkDeviceMemory(S.Model, nullptr, receiverLoc(*CE, S.Env), *V, S.Env);
 }
 void transferShardingKindOf(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kSingle, kIsSingleKind);

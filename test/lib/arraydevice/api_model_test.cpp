@@ -31,7 +31,7 @@ TEST(ApiModelOptions, KeyNamesEveryOption) {
   EXPECT_NE(A.key(), B.key());
   unsigned Count = 0;
   A.forEach([&](llvm::StringRef, const std::string &) { ++Count; });
-  EXPECT_EQ(Count, 23u);
+  EXPECT_EQ(Count, 24u);
 }
 
 class ModelOnCode : public ::testing::Test {
@@ -117,6 +117,13 @@ TEST_F(ModelOnCode, OptionsReplaceTheDefaultNames) {
   EXPECT_TRUE(M.isPinnedHostMemoryKind(K))
       << "unscoped enumerators are also named without their enum";
   EXPECT_TRUE(M.isMemoryKindEnum(K->getType()));
+  EXPECT_FALSE(M.isDeviceMemoryKind(K));
+  O.DeviceMemoryKinds = "::mine::kOther";
+  auto Other = match(enumConstantDecl(hasName("kOther")).bind("e"),
+                     AST->getASTContext());
+  ASSERT_EQ(Other.size(), 1u);
+  EXPECT_TRUE(ApiModel(O).isDeviceMemoryKind(
+      Other[0].getNodeAs<EnumConstantDecl>("e")));
   EXPECT_EQ(M.names(FnRole::Export).size(), 1u);
   EXPECT_EQ(M.names(FnRole::Export)[0], "interop::gather");
 }
