@@ -53,15 +53,26 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
   // Every destructor is known before any function is judged.
   std::vector<CapsuleSites> Sites;
   Sites.reserve(Work.size());
-  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors, RoleUnknown;
   for (const FunctionDecl *FD : Work) {
     Sites.push_back(findCapsuleSites(FD->getBody()));
+    for (const FunctionDecl *L : Sites.back().LambdasOfInvalidCalls)
+      RoleUnknown.insert(L->getCanonicalDecl());
     for (const CallExpr *Call : Sites.back().CapsuleCalls)
       if (const FunctionDecl *D = installedDestructor(*Call))
         Destructors.insert(D->getCanonicalDecl());
     for (const CXXConstructExpr *E : Sites.back().CapsuleConstructs)
       if (const FunctionDecl *D = installedDestructor(*E))
         Destructors.insert(D->getCanonicalDecl());
+  }
+  // Then the names capsules are read back under, and the casts of pointers.
+  ReadBack.clear();
+  CastOf.clear();
+  for (const CapsuleSites &S : Sites) {
+    for (const CallExpr *Call : S.CapsuleCalls)
+      ReadBack.add(*Call, Destructors, *Ctx);
+    for (auto [Cast, Call] : S.PointerCasts)
+      CastOf.try_emplace(Call, Cast);
   }
   // A lambda's body is walked with its enclosing function and on its own.
   llvm::DenseSet<const Stmt *> Judged;
@@ -80,6 +91,13 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
       if (Judged.insert(Cast).second)
         checkPointerCast(*Cast, *Call, *Ctx);
     bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
+    // A lambda given to code that does not compile may be a capsule
+    // destructor or not: judged as neither.
+    if (!IsDestructor && RoleUnknown.contains(FD.getCanonicalDecl())) {
+      skipped(FD, SkipReason::InvalidCode,
+              "it is passed to an expression that does not compile");
+      continue;
+    }
     checkFunction(FD, IsDestructor, *Ctx);
     const OwnershipFacts &Facts = query().facts(
         FD, *Ctx, IsDestructor ? CapsuleDestructor : PlainFunction);
