@@ -47,6 +47,17 @@ void DLPackOwnershipCheckBase::check(const MatchFinder::MatchResult &Result) {
     Functions.insert(FD);
 }
 
+/// FD is a lambda's call operator and the function around the lambda is an
+/// invalid declaration or does not compile.
+static bool definedInFunctionThatDoesNotCompile(const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return false;
+  const auto *Outer = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+  return Outer && (Outer->isInvalidDecl() ||
+                   whyNotAnalysable(*Outer) == SkipReason::InvalidCode);
+}
+
 void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
   std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
   Functions.clear();
@@ -96,6 +107,13 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     if (!IsDestructor && RoleUnknown.contains(FD.getCanonicalDecl())) {
       skipped(FD, SkipReason::InvalidCode,
               "it is passed to an expression that does not compile");
+      continue;
+    }
+    // So may a lambda of a function that does not compile (whose capsule
+    // calls are not read).
+    if (!IsDestructor && definedInFunctionThatDoesNotCompile(FD)) {
+      skipped(FD, SkipReason::InvalidCode,
+              "the function it is defined in does not compile");
       continue;
     }
     checkFunction(FD, IsDestructor, *Ctx);
