@@ -3,6 +3,7 @@
 #include "DLPackCapsuleProtocolCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/engine/JudgedFunctions.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -27,6 +28,24 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     bool NamesDLPack = Text && mentionsDLPack(*Text);
     if (!isManagedTensor(Held) && !NamesDLPack)
       return;
+    // The destructor reads the capsule under another name: it never
+    // deletes (one finding for the two names that disagree).
+    if (const FunctionDecl *Dtor = installedDestructor(Call); Dtor && Text)
+      if (const CallExpr *Read = readUnderOtherName(*Dtor, *Text, Ctx)) {
+        diag(Read->getBeginLoc(),
+             "capsule destructor reads the capsule under '%0', but it is "
+             "created as '%1'; the name never matches and the tensor is "
+             "never deleted")
+            << constantString(Read->getArg(1), Ctx).value_or("") << *Text
+            << Read->getSourceRange();
+        diag(NameArg->getBeginLoc(), "capsule created here",
+             DiagnosticIDs::Note);
+        return;
+      }
+    // A name of the library's own that it reads back itself: a private
+    // capsule (a keep-alive base), never given to a DLPack consumer.
+    if (Name == CapsuleName::Other && readBackNames().contains(*Text))
+      return;
     if (Name == CapsuleName::Other || isUsedName(Name) ||
         Name == CapsuleName::Null) {
       diag(NameArg->getBeginLoc(),
@@ -46,6 +65,13 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
   }
   if (K == CapsuleCall::GetPointer && Call.getNumArgs() == 2) {
     CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+    // Read as a struct of the library's own: not a DLPack capsule.
+    if (const ExplicitCastExpr *Cast = pointerCastOf(Call)) {
+      QualType Pointee = Cast->getType()->getPointeeType();
+      if (!Pointee.isNull() && Pointee->isRecordType() &&
+          classifyDLPackPointee(Cast->getType()) == DLPackRecord::None)
+        return;
+    }
     if (Name == CapsuleName::Null || Name == CapsuleName::FromGetName)
       diag(Call.getBeginLoc(),
            "pointer taken from the capsule without checking its name; a "
@@ -71,8 +97,14 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
                                                bool IsCapsuleDestructor,
                                                ASTContext &Ctx) {
   // A consumer that imports the tensor but never marks the capsule used.
-  if (IsCapsuleDestructor)
+  if (IsCapsuleDestructor) {
+    // In C the flow analysis cannot run: the exception in flight by syntax.
+    if (!Ctx.getLangOpts().CPlusPlus &&
+        whyNotAnalysable(FD) == SkipReason::None)
+      for (const OwnershipEvent &E : destructorErrorEventsBySyntax(FD))
+        reportErrorEvent(E);
     return;
+  }
   for (const CapsuleConsumption &C : findCapsuleConsumptions(FD.getBody(), Ctx))
     if (C.PointerPassedOn && !C.Claimed)
       diag(C.GetPointer->getBeginLoc(),
@@ -80,6 +112,24 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
            "clearing its destructor); its destructor will delete the tensor "
            "again")
           << C.GetPointer->getSourceRange();
+}
+
+void DLPackCapsuleProtocolCheck::reportErrorEvent(const OwnershipEvent &E) {
+  if (E.K == OwnershipEvent::DestructorClearsError)
+    diag(E.At->getBeginLoc(),
+         "capsule destructor clears the error indicator, discarding an "
+         "exception that may be in flight");
+  else
+    diag(E.At->getBeginLoc(),
+         "capsule destructor raises a new exception without saving the one "
+         "in flight, which it replaces; a destructor cannot report an error");
+  diag(E.At->getBeginLoc(),
+       E.K == OwnershipEvent::DestructorClearsError
+           ? "save it with PyErr_Fetch (or PyErr_GetRaisedException) first "
+             "and restore it before returning"
+           : "save the exception in flight first and restore it before "
+             "returning; report the failure with PyErr_WriteUnraisable",
+       DiagnosticIDs::Note);
 }
 
 void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
@@ -122,13 +172,8 @@ void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
            DiagnosticIDs::Note);
       break;
     case OwnershipEvent::DestructorClearsError:
-      diag(E.At->getBeginLoc(),
-           "capsule destructor clears the error indicator, discarding an "
-           "exception that may be in flight");
-      diag(E.At->getBeginLoc(),
-           "save it with PyErr_Fetch (or PyErr_GetRaisedException) first "
-           "and restore it before returning",
-           DiagnosticIDs::Note);
+    case OwnershipEvent::DestructorRaises:
+      reportErrorEvent(E);
       break;
     default:
       break;

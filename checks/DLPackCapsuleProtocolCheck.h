@@ -30,6 +30,8 @@ private:
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;
+  /// A capsule destructor's PyErr_Clear or raise with nothing saved.
+  void reportErrorEvent(const clang::interop::OwnershipEvent &E);
 };
 
 } // namespace clang::tidy::interop

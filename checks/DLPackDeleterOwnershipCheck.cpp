@@ -4,7 +4,9 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
+#include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/Releases.h"
+#include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -36,6 +38,13 @@ void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
   if (!isDeleterCall(&Call) || Call.getNumArgs() < 1)
     return;
   const NamedDecl *Copy = byValueManagedTensor(Call.getArg(0));
+  // A field reached through a pointer (`&rec->tensor`): a copy when the
+  // translation unit fills that field with one.
+  if (!Copy)
+    if (const FieldDecl *F =
+            ownership::byValueFieldThroughPointer(Call.getArg(0));
+        F && CopiedFields.holdsCopies(F, Ctx))
+      Copy = F;
   // A deleter this function installed itself and that frees only fields.
   if (Copy && !ownership::callsOwnDeleterThatKeepsRecord(Call, FD)) {
     diag(Call.getBeginLoc(),
@@ -43,6 +52,29 @@ void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
          "frees the copy's address, not the tensor the producer allocated")
         << Copy << Call.getSourceRange();
     diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note) << Copy;
+  }
+}
+
+void DLPackDeleterOwnershipCheck::onStartOfTranslationUnit() {
+  DLPackOwnershipCheckBase::onStartOfTranslationUnit();
+  CopiedFields.reset();
+}
+
+void DLPackDeleterOwnershipCheck::checkFunction(const FunctionDecl &FD,
+                                                bool IsCapsuleDestructor,
+                                                ASTContext &Ctx) {
+  if (whyNotAnalysable(FD) != SkipReason::None)
+    return;
+  for (const CallExpr *Call : borrowedTensorDeletions(FD)) {
+    const Expr *Base = nullptr;
+    isDeleterCall(Call, &Base);
+    const NamedDecl *P = dyn_cast<NamedDecl>(referencedDecl(Base));
+    diag(Call->getBeginLoc(),
+         "deleter called on %0, a tensor this function only borrowed (a "
+         "pointer to const it never hands on); its owner will delete it "
+         "again")
+        << P << Call->getSourceRange();
+    diag(P->getLocation(), "%0 declared here", DiagnosticIDs::Note) << P;
   }
 }
 

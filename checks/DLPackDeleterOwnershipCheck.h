@@ -11,12 +11,16 @@
 
 #include "DLPackOwnershipCheckBase.h"
 
+#include "lib/ownership/Releases.h"
+
 namespace clang::tidy::interop {
 
 class DLPackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
 public:
   DLPackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+  void onStartOfTranslationUnit() override;
 
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
@@ -29,10 +33,13 @@ private:
                             const Expr *Dtor, ASTContext &Ctx);
   void checkDeleterCall(const CallExpr &Call, const FunctionDecl &FD,
                         ASTContext &Ctx) override;
+  void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,
+                     ASTContext &Ctx) override;
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;
 
+  clang::interop::ownership::CopiedTensorFields CopiedFields;
   const std::string TensorSources;
 };
 

@@ -47,21 +47,43 @@ void DLPackOwnershipCheckBase::check(const MatchFinder::MatchResult &Result) {
     Functions.insert(FD);
 }
 
+/// FD is a lambda's call operator and the function around the lambda is an
+/// invalid declaration or does not compile.
+static bool definedInFunctionThatDoesNotCompile(const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return false;
+  const auto *Outer = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+  return Outer && (Outer->isInvalidDecl() ||
+                   whyNotAnalysable(*Outer) == SkipReason::InvalidCode);
+}
+
 void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
   std::vector<const FunctionDecl *> Work(Functions.begin(), Functions.end());
   Functions.clear();
   // Every destructor is known before any function is judged.
   std::vector<CapsuleSites> Sites;
   Sites.reserve(Work.size());
-  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors, RoleUnknown;
   for (const FunctionDecl *FD : Work) {
     Sites.push_back(findCapsuleSites(FD->getBody()));
+    for (const FunctionDecl *L : Sites.back().LambdasOfInvalidCalls)
+      RoleUnknown.insert(L->getCanonicalDecl());
     for (const CallExpr *Call : Sites.back().CapsuleCalls)
       if (const FunctionDecl *D = installedDestructor(*Call))
         Destructors.insert(D->getCanonicalDecl());
     for (const CXXConstructExpr *E : Sites.back().CapsuleConstructs)
       if (const FunctionDecl *D = installedDestructor(*E))
         Destructors.insert(D->getCanonicalDecl());
+  }
+  // Then the names capsules are read back under, and the casts of pointers.
+  ReadBack.clear();
+  CastOf.clear();
+  for (const CapsuleSites &S : Sites) {
+    for (const CallExpr *Call : S.CapsuleCalls)
+      ReadBack.add(*Call, Destructors, *Ctx);
+    for (auto [Cast, Call] : S.PointerCasts)
+      CastOf.try_emplace(Call, Cast);
   }
   // A lambda's body is walked with its enclosing function and on its own.
   llvm::DenseSet<const Stmt *> Judged;
@@ -80,6 +102,20 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
       if (Judged.insert(Cast).second)
         checkPointerCast(*Cast, *Call, *Ctx);
     bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
+    // A lambda given to code that does not compile may be a capsule
+    // destructor or not: judged as neither.
+    if (!IsDestructor && RoleUnknown.contains(FD.getCanonicalDecl())) {
+      skipped(FD, SkipReason::InvalidCode,
+              "it is passed to an expression that does not compile");
+      continue;
+    }
+    // So may a lambda of a function that does not compile (whose capsule
+    // calls are not read).
+    if (!IsDestructor && definedInFunctionThatDoesNotCompile(FD)) {
+      skipped(FD, SkipReason::InvalidCode,
+              "the function it is defined in does not compile");
+      continue;
+    }
     checkFunction(FD, IsDestructor, *Ctx);
     const OwnershipFacts &Facts = query().facts(
         FD, *Ctx, IsDestructor ? CapsuleDestructor : PlainFunction);

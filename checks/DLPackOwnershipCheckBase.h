@@ -23,6 +23,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/ownership/OwnershipFacts.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -40,8 +41,8 @@ public:
 protected:
   DLPackOwnershipCheckBase(StringRef Name, ClangTidyContext *Context);
 
-  /// One PyCapsule_New, _SetDestructor or _GetPointer call, once every
-  /// capsule destructor of the translation unit is known.
+  /// One PyCapsule_New, _SetDestructor, _GetPointer or _IsValid call, once
+  /// every capsule destructor of the translation unit is known.
   virtual void checkCapsuleCall(const CallExpr &Call,
                                 clang::interop::CapsuleCall Kind,
                                 ASTContext &Ctx) {}
@@ -64,6 +65,17 @@ protected:
                           const clang::interop::OwnershipFacts &Facts,
                           ASTContext &Ctx) = 0;
 
+  /// The names the translation unit reads its capsules back under outside
+  /// their destructors (complete when checkCapsuleCall runs).
+  const clang::interop::ReadBackCapsuleNames &readBackNames() const {
+    return ReadBack;
+  }
+  /// The explicit cast a PyCapsule_GetPointer call's result is read
+  /// through, or null.
+  const ExplicitCastExpr *pointerCastOf(const CallExpr &GetPointer) const {
+    return CastOf.lookup(&GetPointer);
+  }
+
   /// The model's configuration; a check's options adjust it in its
   /// constructor. Checks with equal configurations share one analysis.
   clang::interop::OwnershipConfig Config;
@@ -75,6 +87,8 @@ private:
   /// Made from Config on first use (Config is final then).
   std::optional<clang::interop::OwnershipQuery> Query;
   llvm::SetVector<const FunctionDecl *> Functions;
+  clang::interop::ReadBackCapsuleNames ReadBack;
+  llvm::DenseMap<const CallExpr *, const ExplicitCastExpr *> CastOf;
   ASTContext *Ctx = nullptr;
 };
 

@@ -32,6 +32,19 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
       .Default(CapsuleCall::None);
 }
 
+bool raisesPythonError(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(FD->getName())
+      .Cases({"PyErr_SetString", "PyErr_SetObject", "PyErr_SetNone",
+              "PyErr_Format", "PyErr_FormatV", "PyErr_NoMemory",
+              "PyErr_BadArgument", "PyErr_BadInternalCall",
+              "PyErr_SetFromErrno", "PyErr_SetFromErrnoWithFilename"},
+             true)
+      .Default(false);
+}
+
 /// Whether S calls the capsule-API function of kind K.
 static bool callsCapsuleAPI(const Stmt *S, CapsuleCall K) {
   if (!S)
@@ -468,6 +481,72 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
   return Out;
 }
 
+/// The capsule parameter of a destructor (its only parameter).
+static const ParmVarDecl *capsuleParameter(const FunctionDecl &Dtor) {
+  return Dtor.getNumParams() == 1 ? Dtor.getParamDecl(0) : nullptr;
+}
+
+void ReadBackCapsuleNames::add(
+    const CallExpr &Call,
+    const llvm::SmallPtrSetImpl<const FunctionDecl *> &Destructors,
+    ASTContext &Ctx) {
+  CapsuleCall K = classifyCapsuleCall(&Call);
+  if ((K != CapsuleCall::GetPointer && K != CapsuleCall::IsValid) ||
+      Call.getNumArgs() != 2)
+    return;
+  if (const auto *P =
+          dyn_cast_or_null<ParmVarDecl>(capsuleRoot(Call.getArg(0))))
+    if (const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext()))
+      if (Destructors.contains(Owner->getCanonicalDecl()))
+        return;
+  if (std::optional<std::string> Name = constantString(Call.getArg(1), Ctx))
+    Names.insert(*Name);
+}
+
+const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
+                                   llvm::StringRef Created, ASTContext &Ctx) {
+  const FunctionDecl *Def = nullptr;
+  if (!Dtor.hasBody(Def) || !Def->getBody())
+    return nullptr;
+  const ParmVarDecl *Self = capsuleParameter(*Def);
+  if (!Self)
+    return nullptr;
+  // The names the destructor reads its own capsule under.
+  class Reads : public RecursiveASTVisitor<Reads> {
+  public:
+    Reads(const ParmVarDecl *Self, llvm::StringRef Created, ASTContext &Ctx)
+        : Self(Self), Created(Created), Ctx(Ctx) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      CapsuleCall K = classifyCapsuleCall(Call);
+      if ((K != CapsuleCall::GetPointer && K != CapsuleCall::IsValid) ||
+          Call->getNumArgs() != 2 || capsuleRoot(Call->getArg(0)) != Self)
+        return true;
+      // NULL and PyCapsule_GetName(self) accept any name.
+      CapsuleName Kind = classifyCapsuleName(Call->getArg(1), Ctx);
+      if (Kind == CapsuleName::Null || Kind == CapsuleName::FromGetName)
+        return true;
+      std::optional<std::string> Name = constantString(Call->getArg(1), Ctx);
+      if (!Name || *Name == Created || *Name == ("used_" + Created).str()) {
+        ReadsCreated = true;
+        return false;
+      }
+      const CallExpr *&First = K == CapsuleCall::GetPointer ? Get : Valid;
+      if (!First)
+        First = Call;
+      return true;
+    }
+    const ParmVarDecl *Self;
+    llvm::StringRef Created;
+    ASTContext &Ctx;
+    bool ReadsCreated = false;
+    const CallExpr *Get = nullptr, *Valid = nullptr;
+  } R(Self, Created, Ctx);
+  R.TraverseStmt(Def->getBody());
+  if (R.ReadsCreated)
+    return nullptr;
+  return R.Get ? R.Get : R.Valid;
+}
+
 namespace {
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
@@ -477,6 +556,7 @@ public:
     case CapsuleCall::New:
     case CapsuleCall::SetDestructor:
     case CapsuleCall::GetPointer:
+    case CapsuleCall::IsValid:
       Sites.CapsuleCalls.push_back(Call);
       return true;
     default:
@@ -492,6 +572,27 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     if (isPybindCapsuleNew(*E))
       Sites.CapsuleConstructs.push_back(E);
+    return true;
+  }
+  /// A recovery expression, a parenthesised initialiser list that does not
+  /// compile, a call or construction whose arguments do not.
+  bool VisitExpr(Expr *E) {
+    if (!E->containsErrors() || isa<LambdaExpr>(E))
+      return true;
+    for (const Stmt *Child : E->children()) {
+      const auto *Arg = dyn_cast_or_null<Expr>(Child);
+      for (int Depth = 0; Arg && Depth < 4; ++Depth) {
+        Arg = Arg->IgnoreParenImpCasts();
+        if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
+          Arg = Temp->getSubExpr();
+        else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Arg))
+          Arg = Bind->getSubExpr();
+        else
+          break;
+      }
+      if (const auto *L = dyn_cast_or_null<LambdaExpr>(Arg))
+        Sites.LambdasOfInvalidCalls.push_back(L->getCallOperator());
+    }
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {

@@ -16,7 +16,9 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +41,11 @@ enum class CapsuleCall {
 
 /// Classifies a call by its callee's name.
 CapsuleCall classifyCapsuleCall(const CallExpr *Call);
+
+/// True when Call raises a new Python exception (PyErr_SetString,
+/// PyErr_Format, PyErr_SetObject, PyErr_SetNone, PyErr_NoMemory, ...): it
+/// replaces any exception in flight.
+bool raisesPythonError(const CallExpr *Call);
 
 /// True when E constructs an error scope: an object whose constructor
 /// saves the exception in flight (its visible body or member initialisers
@@ -132,10 +139,43 @@ struct CapsuleConsumption {
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
                                                         ASTContext &Ctx);
 
+/// The constant names a translation unit reads its capsules back under
+/// outside their destructors (PyCapsule_GetPointer or PyCapsule_IsValid of a
+/// capsule that is not a destructor's own parameter). A capsule created
+/// under such a name that is not a DLPack one is the library's own (a
+/// keep-alive base object it reads back itself), not one given to a DLPack
+/// consumer.
+class ReadBackCapsuleNames {
+public:
+  /// Records Call's name (a GetPointer or IsValid call with a constant name)
+  /// unless the capsule it reads is a parameter of a function in
+  /// Destructors (canonical declarations).
+  void add(const CallExpr &Call,
+           const llvm::SmallPtrSetImpl<const FunctionDecl *> &Destructors,
+           ASTContext &Ctx);
+  bool contains(llvm::StringRef Name) const { return Names.contains(Name); }
+  void clear() { Names.clear(); }
+
+private:
+  llvm::StringSet<> Names;
+};
+
+/// For a capsule created under the constant name Created with destructor
+/// Dtor: the first PyCapsule_GetPointer (else PyCapsule_IsValid) call in
+/// Dtor's visible body that reads Dtor's capsule parameter under another
+/// constant name, when no such call reads it under Created or its used_
+/// name, nor under a name that is not constant (the pointer is then always
+/// NULL, the tensor never deleted). Reads under NULL or
+/// PyCapsule_GetName(self) accept any name and do not count. Null when
+/// there is none.
+const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
+                                   llvm::StringRef Created, ASTContext &Ctx);
+
 /// What the ownership checks judge call by call in one body, found in one
 /// walk (lambdas inside the body included).
 struct CapsuleSites {
-  /// PyCapsule_New, PyCapsule_SetDestructor and PyCapsule_GetPointer calls.
+  /// PyCapsule_New, PyCapsule_SetDestructor, PyCapsule_GetPointer and
+  /// PyCapsule_IsValid calls.
   std::vector<const CallExpr *> CapsuleCalls;
   /// pybind11 capsules made with a destructor (isPybindCapsuleNew).
   std::vector<const CXXConstructExpr *> CapsuleConstructs;
@@ -145,6 +185,10 @@ struct CapsuleSites {
   /// reads the capsule's pointer as.
   std::vector<std::pair<const ExplicitCastExpr *, const CallExpr *>>
       PointerCasts;
+  /// Lambdas passed to an expression that does not compile (a recovery
+  /// expression: `py::capsule c(p, name, [](PyObject *o) {...})` where `p`
+  /// does not compile): whether they are capsule destructors is unknown.
+  std::vector<const FunctionDecl *> LambdasOfInvalidCalls;
 };
 CapsuleSites findCapsuleSites(const Stmt *Body);
 

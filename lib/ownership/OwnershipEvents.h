@@ -41,6 +41,9 @@ struct OwnershipEvent {
     DestructorUncheckedDelete,
     /// A capsule destructor clears the error indicator without saving it.
     DestructorClearsError,
+    /// A capsule destructor raises a new exception without saving the one
+    /// in flight.
+    DestructorRaises,
   };
   enum ExitKind { Return, Throw, FallOff };
 

@@ -87,6 +87,11 @@ private:
           {OwnershipEvent::DestructorClearsError, Call, nullptr, nullptr});
       return;
     }
+    if (RC.IsDestructor && raisesPythonError(Call) && !proves(Env, RC.Saved)) {
+      Found.push_back(
+          {OwnershipEvent::DestructorRaises, Call, nullptr, nullptr});
+      return;
+    }
     if (K != CapsuleCall::None)
       return;
     // An import of a capsule's tensor after the capsule was renamed.

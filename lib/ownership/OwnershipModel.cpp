@@ -69,6 +69,7 @@ void initialiseGhosts(OwnState &Own) {
     setGhost(Env, S.CapsuleFailed, false);
     setGhost(Env, S.PtrNull, false);
     setGhost(Env, S.DeleterNull, false);
+    setGhost(Env, S.Taken, false);
     if (S.From == Site::Parameter)
       if (Value *V = Env.getValue(*S.Param)) {
         Env.setValue(*S.Obtained, *V);
@@ -204,10 +205,12 @@ void claim(int C, const Stmt *Where, bool IsRename, OwnState &Own) {
       continue;
     auto *Escaped = Env.get<BoolValue>(*S.Escaped);
     auto *Deleted = Env.get<BoolValue>(*S.Deleted);
-    if (!Escaped || !Deleted)
+    auto *Taken = Env.get<BoolValue>(*S.Taken);
+    if (!Escaped || !Deleted || !Taken)
       continue;
-    const Formula *Live = &A.makeAnd(A.makeNot(Escaped->formula()),
-                                     A.makeNot(Deleted->formula()));
+    const Formula *Live =
+        &A.makeAnd(Taken->formula(), A.makeAnd(A.makeNot(Escaped->formula()),
+                                               A.makeNot(Deleted->formula())));
     if (Value *V = Env.getValue(*S.Obtained))
       if (auto *N = dyn_cast_or_null<BoolValue>(V->getProperty(kNull)))
         Live = &A.makeAnd(*Live, A.makeNot(N->formula()));
@@ -257,6 +260,7 @@ void transferGetPointer(const CallExpr *E, OwnState &Own) {
   setGhost(Env, S.Deleted, false);
   setGhost(Env, S.Handed, false);
   setGhost(Env, S.Escaped, false);
+  setGhost(Env, S.Taken, true);
   // A destructor owns the tensor of an unconsumed capsule; a consumer owns
   // it only once it claims the capsule.
   if (Own.RC.IsDestructor && S.UnconsumedName)
@@ -297,7 +301,7 @@ void transferIsValid(const CallExpr *E, OwnState &Own) {
   if (!U)
     return;
   CapsuleName N = classifyCapsuleName(E->getArg(1), Own.Ctx);
-  if (isUnconsumedName(N))
+  if (checksOwnName(N, Own.RC))
     Env.setValue(*E, *U);
   else if (isUsedName(N))
     Env.setValue(*E, Env.makeNot(*U));
@@ -450,7 +454,7 @@ BoolValue *namesDiffer(const Expr *E, OwnState &Own) {
   BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
   if (!U)
     return nullptr;
-  if (isUnconsumedName(N))
+  if (checksOwnName(N, Own.RC))
     return &Env.makeNot(*U);
   if (isUsedName(N))
     return U;
@@ -464,11 +468,11 @@ BoolValue *namePointerEquals(const Expr *L, const Expr *R, OwnState &Own) {
   Environment &Env = Own.Env;
   CapsuleName N;
   BoolValue *U = comparedCapsule(L, R, Own, N);
-  if (!U || (!isUnconsumedName(N) && !isUsedName(N)))
+  if (!U || (!checksOwnName(N, Own.RC) && !isUsedName(N)))
     return nullptr;
   BoolValue &Eq = Env.makeAtomicBoolValue();
   Arena &A = Env.arena();
-  Env.assume(A.makeImplies(Eq.formula(), isUnconsumedName(N)
+  Env.assume(A.makeImplies(Eq.formula(), checksOwnName(N, Own.RC)
                                              ? U->formula()
                                              : A.makeNot(U->formula())));
   return &Eq;
@@ -688,6 +692,7 @@ OwnershipModel::OwnershipModel(ASTContext &Ctx, Environment &Env,
     S.CapsuleFailed = Ghost();
     S.PtrNull = Ghost();
     S.DeleterNull = Ghost();
+    S.Taken = Ghost();
     S.Obtained = &Env.createStorageLocation(Ctx.VoidPtrTy);
   }
   for (Capsule &C : RC.Capsules) {

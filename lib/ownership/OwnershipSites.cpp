@@ -8,6 +8,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::interop::ownership {
@@ -82,7 +83,7 @@ public:
       S.At = Call;
       S.CapsuleId = capsuleOf(Call->getArg(0));
       S.UnconsumedName =
-          isUnconsumedName(classifyCapsuleName(Call->getArg(1), Ctx));
+          checksOwnName(classifyCapsuleName(Call->getArg(1), Ctx), RC);
       add(S);
       return true;
     }
@@ -92,17 +93,22 @@ public:
       // what it releases.
       if (!isDeleterCall(Call, &Base))
         Base = Call->getArg(0);
+      else if (Lambdas.empty())
+        DirectDeleterCalls.push_back(Call);
       if (const ValueDecl *V = referencedDecl(Call->getArg(0)))
         if (isManagedPointer(V->getType()) && !InLambda)
           DeletedVars.insert(V);
-      // A parameter whose deleter the function calls is owned by it.
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Base)))
-        if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
-          DeletedParams.insert(P);
-      if (const auto *P =
-              dyn_cast_or_null<ParmVarDecl>(referencedDecl(Call->getArg(0))))
-        if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType()))
-          DeletedParams.insert(P);
+      // A parameter whose deleter the function calls is owned by it; one
+      // whose deleter a lambda calls, when the function makes the lambda on
+      // every path that returns (see findSites).
+      for (const Expr *E : {Base, static_cast<const Expr *>(Call->getArg(0))})
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(E)))
+          if (P->getDeclContext() == RC.FD && isManagedPointer(P->getType())) {
+            if (Lambdas.empty())
+              DeletedParams.insert(P);
+            else
+              DeletedInLambda.push_back({P, Lambdas.front()});
+          }
       return true;
     }
     if (RC.takers().matches(Call->getDirectCallee()))
@@ -152,7 +158,9 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *L) {
     bool Saved = InLambda;
     InLambda = true;
+    Lambdas.push_back(L);
     bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Lambdas.pop_back();
     InLambda = Saved;
     return R;
   }
@@ -221,6 +229,11 @@ public:
   llvm::SmallPtrSet<const CallExpr *, 8> Discarded;
   /// Parameters whose deleter the function calls.
   llvm::SmallPtrSet<const ParmVarDecl *, 2> DeletedParams;
+  /// Deleter calls outside lambdas.
+  std::vector<const CallExpr *> DirectDeleterCalls;
+  /// Parameters whose deleter a lambda calls, with the outermost lambda.
+  std::vector<std::pair<const ParmVarDecl *, const LambdaExpr *>>
+      DeletedInLambda;
   /// Parameters the function hands on for good somewhere (captured,
   /// returned, stored, wrapped, given to an ownership-taking importer).
   llvm::SmallPtrSet<const ParmVarDecl *, 2> KeptParams;
@@ -229,7 +242,52 @@ private:
   RunContext &RC;
   ASTContext &Ctx;
   bool InLambda = false;
+  /// The lambdas being traversed, outermost first.
+  std::vector<const LambdaExpr *> Lambdas;
 };
+
+/// Whether evaluating S always evaluates L: L is S or inside it, and no
+/// branch (an if, a loop, a switch, ?:, && or ||, a try) or other lambda
+/// lies between them.
+bool evaluatesUnconditionally(const Stmt *S, const LambdaExpr *L) {
+  if (S == L)
+    return true;
+  if (!S || isa<LambdaExpr, IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt,
+                CXXForRangeStmt, CXXTryStmt, AbstractConditionalOperator>(S))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return false;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return evaluatesUnconditionally(C, L);
+  });
+}
+
+/// Whether S contains a return statement (outside lambdas).
+bool containsReturn(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return containsReturn(C); });
+}
+
+/// Whether Body makes the lambda L on every path that returns: L is
+/// evaluated unconditionally by a statement of the body's outermost block,
+/// and no statement before that one returns (a path that throws may still
+/// leave before it).
+bool madeOnEveryReturn(const Stmt *Body, const LambdaExpr *L) {
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return false;
+  for (const Stmt *S : CS->body()) {
+    if (evaluatesUnconditionally(S, L))
+      return true;
+    if (containsReturn(S))
+      return false;
+  }
+  return false;
+}
 
 } // namespace
 
@@ -237,6 +295,12 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
   if (FD.getBody()) {
     PreScan Scan(RC, Ctx);
     Scan.TraverseStmt(FD.getBody());
+    // A lambda made only on some paths (a default callback when the caller
+    // gave none) releases the tensor only there: the caller's callback
+    // owns it on the others.
+    for (auto [P, L] : Scan.DeletedInLambda)
+      if (madeOnEveryReturn(FD.getBody(), L))
+        Scan.DeletedParams.insert(P);
     for (const ParmVarDecl *P : FD.parameters())
       // Owned: the function deletes it on some path and hands it on for
       // good on another (an importer); a helper that only deletes on error
@@ -260,6 +324,42 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
     }
   }
 }
+
+} // namespace clang::interop::ownership
+
+namespace clang::interop {
+
+std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD) {
+  std::vector<const CallExpr *> Out;
+  auto IsConstTensor = [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    return T->isPointerType() && T->getPointeeType().isConstQualified() &&
+           ownership::isManagedPointer(T);
+  };
+  if (!FD.getBody() || llvm::none_of(FD.parameters(), IsConstTensor))
+    return Out;
+  ownership::RunContext RC;
+  RC.FD = &FD;
+  static const FunctionNameList None;
+  RC.SourcesP = RC.TakersP = &None;
+  if (RC.Releases.isReleaseFunction(&FD))
+    return Out;
+  ownership::PreScan Scan(RC, FD.getASTContext());
+  Scan.TraverseStmt(FD.getBody());
+  for (const CallExpr *Call : Scan.DirectDeleterCalls) {
+    const Expr *Base = nullptr;
+    isDeleterCall(Call, &Base);
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Base));
+    if (P && P->getDeclContext() == &FD && IsConstTensor(P) &&
+        !Scan.KeptParams.contains(P))
+      Out.push_back(Call);
+  }
+  return Out;
+}
+
+} // namespace clang::interop
+
+namespace clang::interop::ownership {
 
 bool mentionsOwnershipIn(const Stmt *Body) {
   class Finder : public RecursiveASTVisitor<Finder> {

@@ -11,6 +11,7 @@
 #ifndef INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
 
+#include "lib/abi/CapsuleAPI.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
@@ -54,7 +55,7 @@ struct Site {
   const Stmt *At = nullptr;       // the obtaining expression
   const ParmVarDecl *Param = nullptr;
   int CapsuleId = -1;
-  bool UnconsumedName = false; // GetPointer with "dltensor[_versioned]"
+  bool UnconsumedName = false; // GetPointer with a name checksOwnName accepts
   // Ghost locations.
   StorageLocation *Live = nullptr, *Deleted = nullptr, *Handed = nullptr,
                   *Escaped = nullptr;
@@ -64,6 +65,9 @@ struct Site {
   // The tensor pointer and its deleter tested NULL (ghosts, so that the
   // facts survive merges with paths that never obtained the tensor).
   StorageLocation *PtrNull = nullptr, *DeleterNull = nullptr;
+  // For a capsule's tensor: taken from the capsule on this path (a claim
+  // of the capsule owns only the tensors taken on the path that claims).
+  StorageLocation *Taken = nullptr;
   // Holds the pointer obtained, per environment (its null atom says whether
   // the tensor is NULL). A location, not a Value *, because the framework
   // re-runs transfers after the fixpoint and may make new values then.
@@ -107,6 +111,15 @@ struct RunContext {
   llvm::DenseSet<const Value *> CapsuleResults;
   const FunctionDecl *FD = nullptr;
 };
+
+/// True when a capsule read under a name of kind N is known to be
+/// unconsumed: the DLPack unconsumed names; in a capsule destructor also
+/// any other constant, the name of a capsule of the library's own (nobody
+/// renames it; a destructor installed on a capsule of another name is
+/// reported by interop-dlpack-capsule-protocol).
+inline bool checksOwnName(CapsuleName N, const RunContext &RC) {
+  return isUnconsumedName(N) || (RC.IsDestructor && N == CapsuleName::Other);
+}
 
 /// The tracked site E evaluates to (through parentheses and identity casts),
 /// or -1.

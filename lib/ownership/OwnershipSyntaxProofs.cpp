@@ -4,9 +4,11 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/engine/GuardEngine.h"
+#include "lib/ownership/OwnershipFacts.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -95,6 +97,50 @@ bool releasesOnlyAtExit(const FunctionDecl &FD, ReleaseFunctions &Releases) {
   Scan.walk(FD.getBody());
   return !Scan.Refused && Scan.OnlyAtExit && !(Scan.EndsByThrow && Scan.HasTry);
 }
+
+} // namespace clang::interop::ownership
+
+namespace clang::interop {
+
+std::vector<OwnershipEvent>
+destructorErrorEventsBySyntax(const FunctionDecl &FD) {
+  // In the order of the body: saved from a PyErr_Fetch (or
+  // PyErr_GetRaisedException) until the next restore.
+  class Scan : public RecursiveASTVisitor<Scan> {
+  public:
+    bool VisitCallExpr(CallExpr *Call) {
+      switch (classifyCapsuleCall(Call)) {
+      case CapsuleCall::ErrFetch:
+        Saved = true;
+        return true;
+      case CapsuleCall::ErrRestore:
+        Saved = false;
+        return true;
+      case CapsuleCall::ErrClear:
+        if (!Saved)
+          Out.push_back(
+              {OwnershipEvent::DestructorClearsError, Call, nullptr, nullptr});
+        return true;
+      default:
+        break;
+      }
+      if (!Saved && raisesPythonError(Call))
+        Out.push_back(
+            {OwnershipEvent::DestructorRaises, Call, nullptr, nullptr});
+      return true;
+    }
+    // A lambda is a function of its own.
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool Saved = false;
+    std::vector<OwnershipEvent> Out;
+  } S;
+  S.TraverseStmt(FD.getBody());
+  return std::move(S.Out);
+}
+
+} // namespace clang::interop
+
+namespace clang::interop::ownership {
 
 bool provesNoOwnershipEvent(const RunContext &RC, const FunctionDecl &FD) {
   // Only a capsule, an owned tensor (one whose leak is judged) or a capsule

@@ -313,4 +313,96 @@ bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
   return false;
 }
 
+const FieldDecl *byValueFieldThroughPointer(const Expr *Arg) {
+  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const auto *ME =
+      dyn_cast<MemberExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+  if (!ME || !ME->isArrow() ||
+      isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F || F->getType()->isReferenceType() ||
+      !isManagedTensor(classifyDLPackType(F->getType())))
+    return nullptr;
+  return F;
+}
+
+namespace {
+/// E is a copy of another managed tensor: an lvalue of managed-tensor type
+/// (`*mt`, `t`, `p->tensor`), through std::move and copy constructions.
+bool isTensorCopy(const Expr *E) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() != 1 ||
+          !Construct->getConstructor()->isCopyOrMoveConstructor())
+        return false;
+      E = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Init = dyn_cast<InitListExpr>(E)) {
+      if (Init->getNumInits() != 1)
+        return false;
+      E = Init->getInit(0);
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (!Call->isCallToStdMove())
+        return false;
+      E = Call->getArg(0);
+      continue;
+    }
+    return E->isGLValue() && isManagedTensor(classifyDLPackType(E->getType()));
+  }
+  return false;
+}
+
+const FieldDecl *fieldOf(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+}
+
+class CopyFinder : public RecursiveASTVisitor<CopyFinder> {
+public:
+  explicit CopyFinder(llvm::SmallPtrSetImpl<const FieldDecl *> &Fields)
+      : Fields(Fields) {}
+  void into(const Expr *Target, const Expr *Value) {
+    if (const FieldDecl *F = fieldOf(Target))
+      if (isManagedTensor(classifyDLPackType(F->getType())) &&
+          isTensorCopy(Value))
+        Fields.insert(F);
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      into(BO->getLHS(), BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)
+      into(Call->getArg(0), Call->getArg(1));
+    return true;
+  }
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (const FieldDecl *F = Init->getMember())
+        if (Init->isWritten() &&
+            isManagedTensor(classifyDLPackType(F->getType())) &&
+            isTensorCopy(Init->getInit()))
+          Fields.insert(F);
+    return true;
+  }
+  llvm::SmallPtrSetImpl<const FieldDecl *> &Fields;
+};
+} // namespace
+
+bool CopiedTensorFields::holdsCopies(const FieldDecl *F, ASTContext &Ctx) {
+  if (!Scanned) {
+    Scanned = true;
+    CopyFinder(Fields).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  return Fields.contains(F);
+}
+
 } // namespace clang::interop::ownership

@@ -24,9 +24,11 @@
 #ifndef INTEROP_LIB_OWNERSHIP_RELEASES_H
 #define INTEROP_LIB_OWNERSHIP_RELEASES_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::interop::ownership {
 
@@ -75,6 +77,29 @@ bool callsDeleter(const FunctionDecl *FD);
 /// a lambda) uses its parameter only to reach its fields.
 bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
                                     const FunctionDecl &FD);
+
+/// The field of by-value managed-tensor type whose address Arg takes
+/// through a pointer other than `this` (`&rec->tensor`), or null.
+const FieldDecl *byValueFieldThroughPointer(const Expr *Arg);
+
+/// The fields of managed-tensor type that a translation unit fills with a
+/// by-value copy of another managed tensor (`rec->tensor = *mt`, a member
+/// initialiser `tensor(*mt)` or `tensor{std::move(t)}`): a deleter called on
+/// such a field's address frees the copy's address. Found by one walk of
+/// the translation unit on the first question (a deleter called on a field
+/// reached through a pointer is rare), kept until reset().
+class CopiedTensorFields {
+public:
+  bool holdsCopies(const FieldDecl *F, ASTContext &Ctx);
+  void reset() {
+    Scanned = false;
+    Fields.clear();
+  }
+
+private:
+  bool Scanned = false;
+  llvm::SmallPtrSet<const FieldDecl *, 4> Fields;
+};
 
 } // namespace clang::interop::ownership
 

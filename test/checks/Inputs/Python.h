@@ -38,6 +38,7 @@ void PyErr_SetRaisedException(PyObject *exc);
 void PyErr_SetString(PyObject *type, const char *message);
 void PyErr_WriteUnraisable(PyObject *obj);
 PyObject *PyErr_NoMemory(void);
+PyObject *PyErr_Format(PyObject *exception, const char *format, ...);
 
 extern PyObject *PyExc_BufferError;
 extern PyObject *PyExc_TypeError;
