@@ -3,7 +3,7 @@
 
   bench_checks.py --build BUILD [--functions N] [--runs R] [--out DIR]
 
-Generates five translation units (standard headers, 2N functions each):
+Generates six translation units (standard headers, 2N functions each):
 
   interop.cpp   guards, loops, copies and calls over the interop runtime's
                 API (<interop/interop.h>): exports, imports, CUDA array
@@ -15,7 +15,10 @@ Generates five translation units (standard headers, 2N functions each):
   dlpack.cpp    DLPack bridge code over the C ABI and the capsule API
                 (<Python.h>, <interop/dlpack.h>), for the ABI checks;
   optional.cpp  the shape of interop.cpp over std::optional, for comparison
-                with bugprone-unchecked-optional-access.
+                with bugprone-unchecked-optional-access;
+  helpers.cpp   same-TU helpers (predicates, status validators, throwing
+                wrappers, device pickers) and lambdas, each helper called
+                from several functions: what the helper summaries cost.
 
 and runs clang-tidy on each, with one trivial check as the baseline and with
 the checks added, interleaving the configurations. Prints min and median CPU
@@ -401,6 +404,84 @@ DLPACK_PATTERNS = [
 ]
 
 
+# Same-TU helpers and the functions that rely on them ({i}: the group). Every
+# helper is called from several functions, as in real code; one caller in
+# twelve trusts a helper that proves nothing about the device count (a real
+# finding).
+HELPER_PATTERNS = [
+    """static bool exportable{i}(const interop::Array &a) {{
+  return a.is_single_device() && a.is_fully_addressable();
+}}""",
+    """interop::Status check_single{i}(const interop::Array &a) {{
+  if (a.num_devices() != 1)
+    return interop::Status(interop::StatusCode::kBufferError, "sharded");
+  return interop::ok_status();
+}}""",
+    """const interop::Array &require_single{i}(const interop::Array &a) {{
+  if (!a.is_single_device())
+    throw std::invalid_argument("sharded");
+  return a;
+}}""",
+    """interop::Device pick_local{i}(size_t k) {{
+  std::vector<interop::Device> local = interop::local_devices();
+  return local[k % local.size()];
+}}""",
+    """bool replicated{i}(const interop::Array &a) {{ return a.is_fully_replicated(); }}""",
+    """void by_predicate{i}(const interop::Array &a, int n) {{
+  if (!exportable{i}(a)) {{
+    log_value(n);
+    return;
+  }}
+  auto r = interop::to_dlpack(a);
+}}""",
+    """interop::Status by_status{i}(const interop::Array &a) {{
+  interop::Status s = check_single{i}(a);
+  if (!s.ok())
+    return s;
+  auto r = interop::to_dlpack(a);
+  return interop::ok_status();
+}}""",
+    """void by_wrapper{i}(const interop::Array &a) {{
+  auto r = interop::to_dlpack(require_single{i}(a));
+}}""",
+    """void by_lambda{i}(const interop::Array &a, std::vector<int> &out) {{
+  if (!exportable{i}(a))
+    return;
+  auto send = [&](int k) {{
+    auto r = interop::to_dlpack(a);
+    out.push_back(k);
+  }};
+  send(1);
+}}""",
+    """void by_picker{i}(DLManagedTensorVersioned *t, size_t k) {{
+  auto r = interop::from_dlpack(t, pick_local{i}(k));
+}}""",
+    """interop::Status twice{i}(const interop::Array &a, const interop::Array &b) {{
+  interop::Status s = check_single{i}(a);
+  if (!s.ok())
+    return s;
+  if (!exportable{i}(b))
+    return interop::Status(interop::StatusCode::kBufferError, "b");
+  auto r = interop::to_dlpack(a);
+  auto q = interop::to_dlpack(b);
+  return interop::ok_status();
+}}""",
+    """void trusts_replicated{i}(const interop::Array &a) {{
+  if (!replicated{i}(a))
+    return;
+  auto r = interop::to_dlpack(a);
+}}""",
+]
+
+
+def render_helpers(n):
+    """About 2n functions of helpers and their callers."""
+    groups = max(1, (2 * n) // len(HELPER_PATTERNS))
+    body = [p.format(i=i) for i in range(groups) for p in HELPER_PATTERNS]
+    return "\n".join([HEADERS, "#include <stdexcept>", PRELUDE["interop"],
+                      "\n\n".join(body)]) + "\n"
+
+
 def render_dlpack(n):
     """2n functions of DLPack bridge code (the size of the other TUs)."""
     body = [DLPACK_PATTERNS[i % len(DLPACK_PATTERNS)].format(i=i)
@@ -549,7 +630,7 @@ def main():
     ap.add_argument("--trivial", default="misc-unused-alias-decls")
     ap.add_argument("--only", default=None,
                     help="comma-separated TUs to measure (interop, counts, "
-                    "no-interop, DLPack, optional); all by default")
+                    "no-interop, helpers, DLPack, optional); all by default")
     ap.add_argument("--metric", choices=["cpu", "instructions", "cycles"],
                     default="cpu",
                     help="cpu: user+system seconds; instructions: user-space "
@@ -563,10 +644,13 @@ def main():
     plugin = os.path.join(args.build, "checks", "InteropTidy.so")
     include = os.path.join(root, "runtime", "include")
     files = {}
-    for kind in ("interop", "plain", "optional", "dlpack", "counts"):
+    for kind in ("interop", "plain", "optional", "dlpack", "counts",
+                 "helpers"):
         path = os.path.join(out, kind + ".cpp")
         if kind == "dlpack":
             text = render_dlpack(args.functions)
+        elif kind == "helpers":
+            text = render_helpers(args.functions)
         elif kind == "counts":
             # interop.cpp with every guard spelled as a device count, which
             # the syntactic fast path does not read: every function that
@@ -610,6 +694,11 @@ def main():
         ("no-interop TU", "+ the 5 JAX-error checks", files["plain"],
          args.trivial + "," + jax_checks),
         ("no-interop TU", "+ every interop-* check", files["plain"],
+         args.trivial + ",interop-*"),
+        ("helpers TU", "baseline: " + args.trivial, files["helpers"], args.trivial),
+        ("helpers TU", "+ the 5 JAX-error checks", files["helpers"],
+         args.trivial + "," + jax_checks),
+        ("helpers TU", "+ every interop-* check", files["helpers"],
          args.trivial + ",interop-*"),
         ("DLPack TU", "baseline: " + args.trivial, files["dlpack"], args.trivial),
         ("DLPack TU", "+ every interop-* check", files["dlpack"],

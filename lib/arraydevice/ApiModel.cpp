@@ -80,6 +80,7 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.PlatformFunctions, FnRole::PlatformOf);
   AddFns(Options.MemoryKindFunctions, FnRole::MemoryKindOf);
   AddFns(Options.ShardingKindFunctions, FnRole::ShardingKindOf);
+  AddFns(Options.StatusOkFunctions, FnRole::StatusOk);
 
   auto AddTypes = [&](const std::string &List, TypeRole R) {
     std::vector<std::string> Names;
@@ -104,6 +105,10 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
     SingleKindEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
   for (const std::string &N : splitNameList(Options.DeviceMemoryKinds))
     DeviceMemoryEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+  for (const std::string &N : splitNameList(Options.OkStatusCodes))
+    OkEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
+  for (const std::string &N : splitNameList(Options.StatusTypes))
+    StatusNames[llvm::StringRef(N).rtrim('$')] = 1;
 }
 
 std::string ApiModel::modelName(const NamedDecl &D) {
@@ -285,6 +290,26 @@ bool ApiModel::isPlatformEnum(QualType T) const { return enumKind(T) & 1; }
 bool ApiModel::isMemoryKindEnum(QualType T) const { return enumKind(T) & 2; }
 
 bool ApiModel::isShardingKindEnum(QualType T) const { return enumKind(T) & 4; }
+
+bool ApiModel::isStatusType(QualType T) const {
+  if (T.isNull() || StatusNames.empty())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  auto [It, New] = StatusCache.try_emplace(T.getTypePtr(), false);
+  if (New)
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+      It->second = StatusNames.count(modelName(*RD)) != 0;
+  return It->second;
+}
+
+bool ApiModel::isErrorStatusCode(const EnumConstantDecl *E) const {
+  if (!E || enumeratorListed(E, OkEnumerators))
+    return false;
+  const auto *ED = dyn_cast<EnumDecl>(E->getDeclContext());
+  return ED && llvm::any_of(ED->enumerators(), [&](const EnumConstantDecl *O) {
+           return enumeratorListed(O, OkEnumerators);
+         });
+}
 
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
   return NamesByRole[static_cast<unsigned>(R)];

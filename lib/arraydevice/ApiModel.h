@@ -65,6 +65,7 @@ enum class FnRole : unsigned char {
   PlatformOf,              ///< PlatformFunctions: Array/Device::platform.
   MemoryKindOf,   ///< MemoryKindFunctions: Array/Sharding::memory_kind.
   ShardingKindOf, ///< ShardingKindFunctions: Sharding::kind.
+  StatusOk,       ///< StatusOkFunctions: Status::ok.
   NumRoles
 };
 
@@ -123,6 +124,13 @@ struct ApiModelOptions {
   std::string ShardingKindFunctions = "::interop::Sharding::kind";
   std::string SingleDeviceShardingKinds =
       "::interop::Sharding::Kind::kSingleDevice";
+  /// The error type of validators (same-TU helpers returning a status are
+  /// summarised by what holds on their non-error returns), its ok() test,
+  /// and the code that means "no error": a status constructed from another
+  /// enumerator of that code's enumeration is an error.
+  std::string StatusTypes = "::interop::Status";
+  std::string StatusOkFunctions = "::interop::Status::ok";
+  std::string OkStatusCodes = "::interop::StatusCode::kOk";
 
   /// Calls F(OptionName, Member) for every option, in documentation order;
   /// lets checks read and store all of them without repeating the list.
@@ -151,6 +159,9 @@ struct ApiModelOptions {
     F("DeviceMemoryKinds", DeviceMemoryKinds);
     F("ShardingKindFunctions", ShardingKindFunctions);
     F("SingleDeviceShardingKinds", SingleDeviceShardingKinds);
+    F("StatusTypes", StatusTypes);
+    F("StatusOkFunctions", StatusOkFunctions);
+    F("OkStatusCodes", OkStatusCodes);
   }
   template <typename Fn> void forEach(Fn F) const {
     const_cast<ApiModelOptions *>(this)->forEach(
@@ -192,6 +203,11 @@ public:
   bool isPlatformEnum(QualType T) const;
   bool isMemoryKindEnum(QualType T) const;
   bool isShardingKindEnum(QualType T) const;
+  /// True for one of StatusTypes (after stripping references and sugar).
+  bool isStatusType(QualType T) const;
+  /// Whether `E` makes a status an error: an enumerator of the enumeration
+  /// of an OkStatusCodes entry, other than that entry.
+  bool isErrorStatusCode(const EnumConstantDecl *E) const;
 
   /// The qualified names listed for a role, without the leading "::", for
   /// matchers and for naming the API in diagnostics.
@@ -216,7 +232,9 @@ private:
   /// names).
   std::vector<Pattern> FnPatterns, TypePatterns;
   llvm::StringMap<char> TpuEnumerators, PinnedEnumerators,
-      SingleKindEnumerators, DeviceMemoryEnumerators;
+      SingleKindEnumerators, DeviceMemoryEnumerators, OkEnumerators,
+      StatusNames;
+  mutable llvm::DenseMap<const Type *, bool> StatusCache;
   std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
   mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;

@@ -2,6 +2,7 @@
 
 #include "lib/arraydevice/ArrayDeviceFacts.h"
 
+#include "lib/arraydevice/ArrayDeviceSummaries.h"
 #include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
 #include "lib/engine/FactPipeline.h"
 
@@ -24,6 +25,9 @@ std::string ArrayDeviceConfig::key() const {
 struct ArrayDeviceFamily::Compiled {
   /// Classifies declarations and types, with a memo per translation unit.
   ApiModel Model;
+  /// Same-TU helpers' summaries (the store, hence this, lives for one
+  /// translation unit).
+  std::unique_ptr<arraydevice::HelperSummaries> Summaries;
 };
 
 struct ArrayDeviceFamily::Run {
@@ -35,7 +39,9 @@ struct ArrayDeviceFamily::Run {
 };
 
 ArrayDeviceFamily::Compiled ArrayDeviceFamily::compile(const Config &C) {
-  return Compiled{ApiModel(C.Api)};
+  return Compiled{
+      ApiModel(C.Api),
+      std::make_unique<arraydevice::HelperSummaries>(C.Bounds, C.Facts)};
 }
 
 ArrayDeviceFamily::Use ArrayDeviceFamily::preFilter(const FunctionDecl &FD,
@@ -65,7 +71,7 @@ ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
   // (see ArrayDeviceModel): diagnosis callbacks would cost a second pass
   // over every block.
   return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true,
-                          &CFG);
+                          &CFG, R.C.Summaries.get());
 }
 
 void ArrayDeviceFamily::collect(Run &, Analysis &A,

@@ -46,6 +46,11 @@ struct ArrayDeviceModel::Context {
   llvm::MapVector<const CallExpr *, PendingSink> Pending;
   TransferContext Transfer;
   SwitchArms Switches;
+  /// RecordReturns mode: per return statement, its last visit.
+  bool RecordReturns = false;
+  llvm::MapVector<const ReturnStmt *,
+                  std::pair<Environment, ArrayDeviceLattice>>
+      Returns;
 };
 
 namespace {
@@ -149,6 +154,10 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
     if (Tracked)
       Fields[Name] = Ctx.BoolTy;
   };
+  if (M.isStatusType(Ty)) {
+    Fields[kOk] = Ctx.BoolTy;
+    return Fields;
+  }
   switch (M.classify(Ty)) {
   case TypeRole::Array:
   case TypeRole::Sharding:
@@ -192,9 +201,14 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
 
 ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
                                    const ApiModel &M, unsigned Facts,
-                                   bool Collect, const AdornedCFG *CFG)
+                                   bool Collect, const AdornedCFG *CFG,
+                                   HelperSummaries *Summaries, unsigned Depth,
+                                   bool RecordReturns)
     : DataflowAnalysis(Ctx), Model(M), Collecting(Collect),
       Per(std::make_shared<Context>()) {
+  Per->Transfer.Summaries = Summaries;
+  Per->Transfer.SummaryDepth = Depth;
+  Per->RecordReturns = RecordReturns;
   if (CFG)
     Per->Switches.collect(CFG->getCFG());
   if (const FunctionDecl *FD = Env.getCurrentFunc())
@@ -215,6 +229,14 @@ llvm::SmallVector<SinkFact> ArrayDeviceModel::provePending() {
   return Facts;
 }
 
+std::vector<ArrayDeviceModel::ExitState> ArrayDeviceModel::takeReturns() {
+  std::vector<ExitState> Out;
+  for (auto &[Return, P] : Per->Returns)
+    Out.push_back(ExitState{Return, std::move(P.first), std::move(P.second)});
+  Per->Returns.clear();
+  return Out;
+}
+
 void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
                                 Environment &Env) {
   if (Per->Switches.empty()) {
@@ -233,9 +255,22 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
                                        ArrayDeviceLattice &L,
                                        Environment &Env) {
   auto CS = Elt.getAs<CFGStmt>();
-  if (!CS || !mayMatter(Model, CS->getStmt(), L, Env))
+  if (!CS)
     return;
+  if (Per->RecordReturns)
+    if (const auto *RS = dyn_cast<ReturnStmt>(CS->getStmt())) {
+      auto Visit = std::make_pair(Env.fork(), L);
+      auto Found = Per->Returns.find(RS);
+      if (Found != Per->Returns.end())
+        Found->second = std::move(Visit);
+      else
+        Per->Returns.insert(std::make_pair(RS, std::move(Visit)));
+      return;
+    }
   State S{L, Env, Per->Transfer, Model, getASTContext()};
+  if (!mayMatter(Model, CS->getStmt(), L, Env) &&
+      !mayBeSummarisedCall(CS->getStmt(), S))
+    return;
   transferSwitch()(*CS->getStmt(), S);
   // Collecting mode: remember each sink's subject and a fork of the state as
   // the fixpoint reaches it. The last visit of a block sees its fixpoint

@@ -32,8 +32,13 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
+#include <vector>
 
 namespace clang::interop {
+
+namespace arraydevice {
+class HelperSummaries;
+} // namespace arraydevice
 
 /// The dataflow analysis.
 class ArrayDeviceModel
@@ -50,10 +55,26 @@ public:
   /// `CFG`: the CFG the framework runs on, when the caller has it: case
   /// arms of switches over a fact are understood only with it
   /// (ArrayDeviceSwitches.h).
+  /// `Summaries`: same-TU helpers are read through their summaries
+  /// (ArrayDeviceSummaries.h); `Depth`: how many helpers deep this run is.
+  /// `RecordReturns`: keep the state at each return statement (a helper
+  /// being summarised).
   ArrayDeviceModel(ASTContext &Ctx, dataflow::Environment &Env,
                    const ApiModel &Model, unsigned Facts = AllFacts,
                    bool Collect = false,
-                   const dataflow::AdornedCFG *CFG = nullptr);
+                   const dataflow::AdornedCFG *CFG = nullptr,
+                   arraydevice::HelperSummaries *Summaries = nullptr,
+                   unsigned Depth = 0, bool RecordReturns = false);
+
+  /// A state at a normal exit: a return statement's (Return set), or the
+  /// function's exit.
+  struct ExitState {
+    const ReturnStmt *Return;
+    dataflow::Environment Env;
+    ArrayDeviceLattice Lattice;
+  };
+  /// RecordReturns mode, after the fixpoint: the last state of each return.
+  std::vector<ExitState> takeReturns();
 
   /// Collecting mode, after the fixpoint (while its environments live): one
   /// SinkFact per sink call reached, proved in the state of its last visit.

@@ -50,6 +50,8 @@ inline constexpr llvm::StringLiteral kElemTpu = "elem_tpu";
 inline constexpr llvm::StringLiteral kElemSingle = "elem_single";
 // Result<T>: the value it holds.
 inline constexpr llvm::StringLiteral kValue = "value";
+// Status (StatusTypes): not an error.
+inline constexpr llvm::StringLiteral kOk = "ok";
 
 // Properties of integer/enum values returned by accessors, linking the value
 // back to the fact it encodes: a device count (is it one?), a platform (is it
@@ -102,9 +104,15 @@ private:
       Locs;
 };
 
+class HelperSummaries;
+
 /// What the transfer functions keep for one function besides the flow
 /// state.
 struct TransferContext {
+  /// Summaries of same-TU helpers (ArrayDeviceSummaries.h), or null; how
+  /// many helpers deep this function's analysis is.
+  HelperSummaries *Summaries = nullptr;
+  unsigned SummaryDepth = 0;
   /// Loop variable of each range-based for -> the variable bound to its
   /// range (`for (const Device &d : devices())`).
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeFors;

@@ -10,6 +10,7 @@
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
 #include "lib/arraydevice/ArrayDeviceMemoryKinds.h"
+#include "lib/arraydevice/ArrayDeviceSummaries.h"
 
 #include "lib/support/AstHelpers.h"
 
@@ -478,6 +479,29 @@ void transferCopy(const CXXConstructExpr *CCE, State &S) {
   setOrigin(S, &Dst, copiedOrigin(S.Lattice, Src, CCE->getArg(0)));
 }
 
+/// Result<Array>(a), `return a;` from a function returning Result<Array>: a
+/// Result made from a value holds that value, with its facts and origin.
+bool wrapsInResult(const ApiModel &M, const CXXConstructExpr &CCE) {
+  if (CCE.getNumArgs() != 1 || M.classify(CCE.getType()) != TypeRole::Result)
+    return false;
+  TypeRole R = M.classify(CCE.getArg(0)->getType());
+  return !CCE.getArg(0)->getType()->isPointerType() &&
+         (R == TypeRole::Array || R == TypeRole::Sharding ||
+          R == TypeRole::Device);
+}
+
+void transferWrapInResult(const CXXConstructExpr *CCE, State &S) {
+  RecordStorageLocation *Val =
+      resultValue(S.Env.getResultObjectLocation(*CCE), S);
+  RecordStorageLocation *Src = objectLoc(*CCE->getArg(0), S.Env);
+  if (!Val || !Src)
+    return;
+  for (const auto &Entry : Val->synthetic_fields())
+    if (Entry.getValue()->getType()->isBooleanType())
+      copyBool(Src, Val, Entry.getKey(), S.Env);
+  setOrigin(S, Val, copiedOrigin(S.Lattice, Src, CCE->getArg(0)));
+}
+
 /// `cond ? devices()[1] : local_devices()[0]` as a glvalue: the framework
 /// leaves the result without a location when the operands differ. It is one
 /// of them: each fact is the chosen operand's, and the origin either's.
@@ -661,6 +685,105 @@ void transferComparison(const BinaryOperator *BO, State &S) {
   }
 }
 
+/// The summary of the same-TU helper a call calls, if it has one.
+const HelperSummary *summaryFor(const CallExpr &CE, State &S) {
+  if (!S.Ctx.Summaries)
+    return nullptr;
+  return S.Ctx.Summaries->of(CE, S.Model, S.AST, S.Ctx.SummaryDepth);
+}
+
+/// The caller's object a summary's subject names: an argument, or a field
+/// of one.
+RecordStorageLocation *argumentSubject(const CallExpr &CE,
+                                       const HelperSummary::Subject &Sub,
+                                       State &S) {
+  if (Sub.Param >= CE.getNumArgs())
+    return nullptr;
+  RecordStorageLocation *Loc = objectLoc(*CE.getArg(Sub.Param), S.Env);
+  for (const FieldDecl *F : Sub.Fields) {
+    if (!Loc)
+      return nullptr;
+    RecordStorageLocation *Next = nullptr;
+    for (const auto &[D, Child] : Loc->children())
+      if (D == F)
+        Next = dyn_cast_or_null<RecordStorageLocation>(Child);
+    Loc = Next;
+  }
+  return Loc;
+}
+
+/// A call to a summarised helper: what its body proves of its arguments
+/// (after the call, or under its bool or status result), the argument it
+/// returns, and what it proves of the value it returns.
+void transferSummarisedCall(const CallExpr *CE, State &S) {
+  const HelperSummary &Sum = *summaryFor(*CE, S);
+  const ApiModel &M = S.Model;
+  Environment &Env = S.Env;
+  Arena &A = Env.arena();
+  if (Sum.ReturnsParam && CE->isGLValue()) {
+    if (StorageLocation *L =
+            Env.getStorageLocation(*CE->getArg(*Sum.ReturnsParam)))
+      Env.setStorageLocation(*CE, *L);
+  } else if (Sum.ReturnsModelled) {
+    if (RecordStorageLocation *Obj =
+            modelledObject(M, returnedObject(*CE, S), S)) {
+      // The value comes from the helper (what its body proves aside), or,
+      // through it, from every process's devices.
+      Origin O = Sum.ResultOrigin;
+      if (O.K != Origin::GlobalDevices)
+        O = {Origin::Producer, CE};
+      setOrigin(S, Obj, O);
+      for (const auto &[F, V] : Sum.ResultFacts)
+        setBool(Obj, F, Env.getBoolLiteralValue(V), Env);
+    }
+  }
+  BoolValue *Ret = nullptr, *Ok = nullptr;
+  for (const HelperSummary::Fact &F : Sum.Facts) {
+    RecordStorageLocation *Loc =
+        argumentSubject(*CE, Sum.Subjects[F.Subject], S);
+    BoolValue *V = getBool(Loc, F.Field, Env);
+
+    if (!V)
+      continue;
+    const Formula &Fact = F.Holds ? V->formula() : A.makeNot(V->formula());
+    switch (F.Cond) {
+    case HelperSummary::When::After:
+      setBool(Loc, F.Field, Env.getBoolLiteralValue(F.Holds), Env);
+      break;
+    case HelperSummary::When::IfTrue:
+    case HelperSummary::When::IfFalse: {
+      if (!Ret) {
+        Ret = Env.get<BoolValue>(*CE);
+        if (!Ret) {
+          Ret = &Env.makeAtomicBoolValue();
+          Env.setValue(*CE, *Ret);
+        }
+      }
+      const Formula &R = F.Cond == HelperSummary::When::IfTrue
+                             ? Ret->formula()
+                             : A.makeNot(Ret->formula());
+      Env.assume(A.makeImplies(R, Fact));
+      break;
+    }
+    case HelperSummary::When::IfOk:
+      if (!Ok) {
+        if (!CE->isPRValue() || !CE->getType()->isRecordType())
+          break;
+        Ok = &Env.makeAtomicBoolValue();
+        setBool(&Env.getResultObjectLocation(*CE), kOk, *Ok, Env);
+      }
+      Env.assume(A.makeImplies(Ok->formula(), Fact));
+      break;
+    }
+  }
+}
+
+/// Status::ok(): the status's synthetic "not an error" field.
+void transferStatusOk(const CallExpr *CE, State &S) {
+  if (BoolValue *V = getBool(receiverLoc(*CE, S.Env), kOk, S.Env))
+    S.Env.setValue(*CE, *V);
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -736,12 +859,18 @@ StmtSwitch<State> makeTransferSwitch() {
       // gather(), from_dlpack(), Sharding::single_device()
       .caseOf<CallExpr>(hasRole<FnRole::SingleDeviceProducer>,
                         transferSingleDeviceProducer)
+      // Status::ok()
+      .caseOf<CallExpr>(hasRole<FnRole::StatusOk>, transferStatusOk)
       // Other API calls (to_dlpack, cuda_array_interface) change nothing.
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
             return !S.Model.classify(CE.getDirectCallee()).empty();
           },
           transferNothing)
+      // A helper of this translation unit with a summary
+      .caseOf<CallExpr>([](const CallExpr &CE,
+                           State &S) { return summaryFor(CE, S) != nullptr; },
+                        transferSummarisedCall)
       // *it, it->, *smart_ptr on device/array ranges
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
@@ -779,6 +908,12 @@ StmtSwitch<State> makeTransferSwitch() {
             return copiesModelled(S.Model, E);
           },
           transferCopy)
+      // Result<Array> r = a;
+      .caseOf<CXXConstructExpr>(
+          [](const CXXConstructExpr &E, State &S) {
+            return wrapsInResult(S.Model, E);
+          },
+          transferWrapInResult)
       // MemoryKind::kPinnedHost, Platform::kTpu
       .caseOf<DeclRefExpr>(
           [](const DeclRefExpr &E, State &) {
@@ -836,6 +971,11 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
             M.isPlatformEnum(DRE->getType()) ||
             M.isShardingKindEnum(DRE->getType()));
   return false;
+}
+
+bool mayBeSummarisedCall(const Stmt *St, State &S) {
+  const auto *CE = dyn_cast<CallExpr>(St);
+  return CE && summaryFor(*CE, S);
 }
 
 const StmtSwitch<State> &transferSwitch() {

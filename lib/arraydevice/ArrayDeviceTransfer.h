@@ -31,6 +31,10 @@ const dataflow::Formula &countRelation(BinaryOperatorKind Op,
                                        const dataflow::Formula &One,
                                        Environment &Env);
 
+/// Whether S is a call to a same-TU helper with a summary
+/// (ArrayDeviceSummaries.h): such calls matter though mayMatter() says no.
+bool mayBeSummarisedCall(const Stmt *St, State &S);
+
 /// The transfer functions, one case per API role and statement kind.
 const StmtSwitch<State> &transferSwitch();
 

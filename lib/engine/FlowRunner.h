@@ -165,12 +165,18 @@ SkipReason classifyFrameworkError(llvm::Error E, std::string &Detail);
 /// fixpoint, while its environments are still alive and within the same SAT
 /// budget: models that record states during the fixpoint (instead of paying
 /// for diagnosis callbacks' extra pass over every block) query them there.
+///
+/// `OnFunctionExit`, when given, is called (before AfterRun) with the state
+/// of the CFG's exit block itself: the join of every exit with its edge
+/// condition (what a void helper guarantees when it falls off its end).
 template <typename AnalysisT, typename Diag, typename MakeFn>
 FlowResult<Diag> runFlowAnalysisWith(
     const FunctionDecl &FD, ASTContext &Ctx, MakeFn &&Make,
     dataflow::DiagnosisCallbacks<AnalysisT, Diag> Diagnoser,
     const FlowBounds &Bounds = {}, const ExitStateCallback &OnExit = nullptr,
-    const std::function<void(AnalysisT &)> &AfterRun = nullptr) {
+    const std::function<void(AnalysisT &)> &AfterRun = nullptr,
+    const std::function<void(const dataflow::TypeErasedDataflowAnalysisState &)>
+        &OnFunctionExit = nullptr) {
   FlowResult<Diag> Result;
   Result.Skipped = whyNotAnalysable(FD);
   if (Result.Skipped != SkipReason::None)
@@ -220,6 +226,9 @@ FlowResult<Diag> runFlowAnalysisWith(
       if (Pred && !Pred->hasNoReturnElement())
         if (const auto &State = (*States)[Pred->getBlockID()])
           OnExit(*Pred, *State);
+  if (!Err && OnFunctionExit)
+    if (const auto &State = (*States)[ACFG->getCFG().getExit().getBlockID()])
+      OnFunctionExit(*State);
   if (!Err && AfterRun)
     AfterRun(Analysis);
   if (!Err && Solver.outOfTime())

@@ -1,0 +1,445 @@
+//===--- ArrayDeviceSummaries.cpp - same-TU helpers, from their bodies ----===//
+
+#include "lib/arraydevice/ArrayDeviceSummaries.h"
+
+#include "lib/arraydevice/ArrayDeviceModel.h"
+#include "lib/arraydevice/ArrayDeviceState.h"
+#include "lib/engine/JudgedFunctions.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+
+namespace clang::interop::arraydevice {
+
+using namespace dataflow;
+
+namespace {
+
+bool isObjectRole(TypeRole R) {
+  return R == TypeRole::Array || R == TypeRole::Sharding ||
+         R == TypeRole::Device;
+}
+
+/// A parameter a summary can speak of: a reference to a const modelled
+/// object, or to a const record with a field of a modelled type. The
+/// caller's argument is then the callee's object, unchanged by the call.
+bool isSubjectParam(const ApiModel &M, const ParmVarDecl &P,
+                    llvm::SmallVectorImpl<const FieldDecl *> *Fields) {
+  QualType T = P.getType();
+  if (!T->isLValueReferenceType())
+    return false;
+  QualType Ref = T->getPointeeType();
+  if (!Ref.isConstQualified())
+    return false;
+  if (isObjectRole(M.classify(Ref)))
+    return true;
+  const CXXRecordDecl *RD = Ref->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || M.classify(Ref) != TypeRole::None)
+    return false;
+  bool Any = false;
+  for (const FieldDecl *F : RD->fields())
+    if (!F->getType()->isReferenceType() &&
+        isObjectRole(M.classify(F->getType()))) {
+      Any = true;
+      if (Fields)
+        Fields->push_back(F);
+    }
+  return Any;
+}
+
+bool returnsModelled(const ApiModel &M, QualType RT) {
+  TypeRole R = M.classify(RT);
+  return isObjectRole(R) || R == TypeRole::Result;
+}
+
+/// One syntactic scan of a candidate's body: its size, whether it uses the
+/// model at all (a call of the API or of another function with a body),
+/// and what no summary can describe (try blocks, throws).
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+public:
+  BodyScan(const ApiModel &M, const SourceManager &SM) : M(M), SM(SM) {}
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitStmt(Stmt *) {
+    if (++Statements > kMaxSummaryStatements) {
+      Rejected = true;
+      return false;
+    }
+    return true;
+  }
+  bool VisitCXXTryStmt(CXXTryStmt *) {
+    Rejected = true;
+    return false;
+  }
+  bool VisitCXXThrowExpr(CXXThrowExpr *) {
+    Throws = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    if (!F)
+      return true;
+    if (!M.classify(F).empty())
+      UsesModel = true;
+    else if (const FunctionDecl *Def = F->getDefinition())
+      UsesModel |= !SM.isInSystemHeader(Def->getLocation());
+    return true;
+  }
+  unsigned Statements = 0;
+  bool Rejected = false, UsesModel = false, Throws = false;
+
+private:
+  const ApiModel &M;
+  const SourceManager &SM;
+};
+
+bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
+                 bool &Throws) {
+  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
+      FD.isTemplateInstantiation() || !M.classify(&FD).empty() ||
+      whyNotAnalysable(FD) != SkipReason::None)
+    return false;
+  if (Ctx.getSourceManager().isInSystemHeader(FD.getLocation()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
+    // A lambda's captures are not parameters; a non-const member may change
+    // the object it is called on, which no summary describes.
+    if (MD->getParent()->isLambda() || (!MD->isStatic() && !MD->isConst()) ||
+        isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
+      return false;
+  }
+  bool Subject = llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
+    return isSubjectParam(M, *P, nullptr);
+  });
+  if (!Subject && !returnsModelled(M, FD.getReturnType()))
+    return false;
+  BodyScan Scan(M, Ctx.getSourceManager());
+  Scan.TraverseStmt(FD.getBody());
+  Throws = Scan.Throws;
+  return !Scan.Rejected && Scan.UsesModel;
+}
+
+/// The model's own spelling of a synthetic field name: summaries outlive
+/// the analysis whose field maps the name was read from.
+llvm::StringRef stableFieldName(llvm::StringRef Name) {
+  for (llvm::StringRef Known : {kSingle, kTpu, kPinned, kAddressable,
+                                kElemAddressable, kElemTpu, kElemSingle, kOk})
+    if (Known == Name)
+      return Known;
+  return {};
+}
+
+/// The bool value of a returned expression.
+BoolValue *boolValueOf(const Expr *E, const Environment &Env) {
+  while (E) {
+    if (auto *V = Env.get<BoolValue>(*E))
+      return V;
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+      E = ICE->getSubExpr();
+    else if (const auto *PE = dyn_cast<ParenExpr>(E))
+      E = PE->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A returned status constructed from an error code (OkStatusCodes).
+bool returnsErrorStatus(const ApiModel &M, const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  const auto *CCE = dyn_cast<CXXConstructExpr>(E);
+  if (!CCE || CCE->getNumArgs() < 1 || !M.isStatusType(CCE->getType()))
+    return false;
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(CCE->getArg(0)->IgnoreParenImpCasts());
+  return DRE && M.isErrorStatusCode(dyn_cast<EnumConstantDecl>(DRE->getDecl()));
+}
+
+/// The object a return statement returns (for a Result, the object itself;
+/// modelledObject() looks inside).
+RecordStorageLocation *returnedLoc(const ReturnStmt &RS, Environment &Env) {
+  const Expr *E = RS.getRetValue();
+  if (!E)
+    return nullptr;
+  if (E->isGLValue())
+    return Env.get<RecordStorageLocation>(*E);
+  if (E->getType()->isRecordType())
+    return &Env.getResultObjectLocation(*E);
+  return nullptr;
+}
+
+RecordStorageLocation *subjectLoc(const FunctionDecl &FD,
+                                  const HelperSummary::Subject &Sub,
+                                  const Environment &Env) {
+  auto *Loc = dyn_cast_or_null<RecordStorageLocation>(
+      Env.getStorageLocation(*FD.getParamDecl(Sub.Param)));
+  for (const FieldDecl *F : Sub.Fields) {
+    if (!Loc)
+      return nullptr;
+    RecordStorageLocation *Next = nullptr;
+    for (const auto &[D, Child] : Loc->children())
+      if (D == F)
+        Next = dyn_cast_or_null<RecordStorageLocation>(Child);
+    Loc = Next;
+  }
+  return Loc;
+}
+
+/// The questions a summary asks at each normal exit.
+void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
+               std::vector<ArrayDeviceModel::ExitState> &Exits,
+               HelperSummary &Out) {
+  if (Exits.empty())
+    return;
+  for (unsigned I = 0, N = FD.getNumParams(); I < N; ++I) {
+    llvm::SmallVector<const FieldDecl *, 2> Fields;
+    const ParmVarDecl &P = *FD.getParamDecl(I);
+    if (!isSubjectParam(M, P, &Fields))
+      continue;
+    if (Fields.empty())
+      Out.Subjects.push_back({I, {}});
+    for (const FieldDecl *F : Fields)
+      Out.Subjects.push_back({I, {F}});
+  }
+  QualType RT = FD.getReturnType();
+  bool BoolResult = RT->isBooleanType(), StatusResult = M.isStatusType(RT);
+  for (unsigned SI = 0; SI < Out.Subjects.size(); ++SI) {
+    // The facts the subject's type has (its synthetic fields).
+    RecordStorageLocation *First =
+        subjectLoc(FD, Out.Subjects[SI], Exits.front().Env);
+    if (!First)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    for (const auto &Entry : First->synthetic_fields())
+      if (Entry.getValue()->getType()->isBooleanType())
+        if (llvm::StringRef Name = stableFieldName(Entry.getKey());
+            !Name.empty())
+          Names.push_back(Name);
+    std::sort(Names.begin(), Names.end());
+    for (llvm::StringRef Name : Names) {
+      // [holds, negated] for each condition, on every exit.
+      bool After[2] = {true, true}, IfTrue[2] = {true, true},
+           IfFalse[2] = {true, true}, IfOk[2] = {true, true};
+      bool AnyOk = false;
+      for (ArrayDeviceModel::ExitState &X : Exits) {
+        Environment &Env = X.Env;
+        Arena &A = Env.arena();
+        BoolValue *V =
+            peekBool(subjectLoc(FD, Out.Subjects[SI], Env), Name, Env);
+        if (!V) {
+          After[0] = After[1] = IfTrue[0] = IfTrue[1] = false;
+          IfFalse[0] = IfFalse[1] = IfOk[0] = IfOk[1] = false;
+          break;
+        }
+        const Formula *Fact[2] = {&V->formula(), &A.makeNot(V->formula())};
+        bool HoldsHere[2];
+        for (int K = 0; K < 2; ++K) {
+          HoldsHere[K] = Env.proves(*Fact[K]);
+          After[K] &= HoldsHere[K];
+        }
+        const Expr *RV = X.Return ? X.Return->getRetValue() : nullptr;
+        if (BoolResult) {
+          BoolValue *R = RV ? boolValueOf(RV, Env) : nullptr;
+          for (int K = 0; K < 2; ++K) {
+            // A fact that holds at this return holds under either result.
+            if (IfTrue[K])
+              IfTrue[K] =
+                  HoldsHere[K] ||
+                  (R && Env.proves(A.makeImplies(R->formula(), *Fact[K])));
+            if (IfFalse[K])
+              IfFalse[K] = HoldsHere[K] ||
+                           (R && Env.proves(A.makeImplies(
+                                     A.makeNot(R->formula()), *Fact[K])));
+          }
+        }
+        if (StatusResult && !returnsErrorStatus(M, RV)) {
+          AnyOk = true;
+          for (int K = 0; K < 2; ++K)
+            IfOk[K] &= HoldsHere[K];
+        }
+      }
+      for (int K = 0; K < 2; ++K) {
+        bool Holds = K == 0;
+        if (After[K]) {
+          Out.Facts.push_back({SI, Name, HelperSummary::When::After, Holds});
+          continue;
+        }
+        if (BoolResult && IfTrue[K])
+          Out.Facts.push_back({SI, Name, HelperSummary::When::IfTrue, Holds});
+        if (BoolResult && IfFalse[K])
+          Out.Facts.push_back({SI, Name, HelperSummary::When::IfFalse, Holds});
+        if (StatusResult && AnyOk && IfOk[K])
+          Out.Facts.push_back({SI, Name, HelperSummary::When::IfOk, Holds});
+      }
+    }
+  }
+  // A returned parameter.
+  if (RT->isReferenceType()) {
+    std::optional<unsigned> Same;
+    bool All = true;
+    for (ArrayDeviceModel::ExitState &X : Exits) {
+      const Expr *RV = X.Return ? X.Return->getRetValue() : nullptr;
+      StorageLocation *L = RV ? X.Env.getStorageLocation(*RV) : nullptr;
+      std::optional<unsigned> Which;
+      for (unsigned I = 0, N = FD.getNumParams(); L && I < N; ++I)
+        if (FD.getParamDecl(I)->getType()->isReferenceType() &&
+            X.Env.getStorageLocation(*FD.getParamDecl(I)) == L)
+          Which = I;
+      if (!Which || (Same && *Same != *Which)) {
+        All = false;
+        break;
+      }
+      Same = Which;
+    }
+    if (All && Same) {
+      Out.ReturnsParam = Same;
+      return;
+    }
+  }
+  // A returned modelled value.
+  if (!returnsModelled(M, RT))
+    return;
+  llvm::StringMap<int> Known; // field -> 1 true, 0 false, -1 unknown
+  Origin O;
+  bool First = true;
+  for (ArrayDeviceModel::ExitState &X : Exits) {
+    if (!X.Return) {
+      Known.clear();
+      O = {Origin::Producer, nullptr};
+      break;
+    }
+    TransferContext TC;
+    State S{X.Lattice, X.Env, TC, M, Ctx};
+    RecordStorageLocation *Obj =
+        modelledObject(M, returnedLoc(*X.Return, X.Env), S);
+    if (!Obj) {
+      Known.clear();
+      O = {Origin::Producer, nullptr};
+      break;
+    }
+    Origin Here = originOf(X.Lattice, Obj);
+    if (Here.K == Origin::Parameter)
+      Here = {};
+    O = First ? Here : strongerOrigin(O, Here);
+    llvm::StringMap<int> Now;
+    for (const auto &Entry : Obj->synthetic_fields()) {
+      if (!Entry.getValue()->getType()->isBooleanType())
+        continue;
+      BoolValue *V = peekBool(Obj, Entry.getKey(), X.Env);
+      int Val = -1;
+      if (V && X.Env.proves(V->formula()))
+        Val = 1;
+      else if (V && X.Env.proves(X.Env.arena().makeNot(V->formula())))
+        Val = 0;
+      Now[Entry.getKey()] = Val;
+    }
+    if (First) {
+      Known = std::move(Now);
+    } else {
+      for (auto &Entry : Known) {
+        auto It = Now.find(Entry.getKey());
+        if (It == Now.end() || It->second != Entry.getValue())
+          Entry.getValue() = -1;
+      }
+    }
+    First = false;
+  }
+  Out.ReturnsModelled = true;
+  Out.ResultOrigin = O;
+  for (const auto &Entry : Known)
+    if (llvm::StringRef Name = stableFieldName(Entry.getKey());
+        Entry.getValue() >= 0 && !Name.empty())
+      Out.ResultFacts.push_back({Name, Entry.getValue() == 1});
+  std::sort(Out.ResultFacts.begin(), Out.ResultFacts.end());
+}
+
+} // namespace
+
+const HelperSummary *HelperSummaries::of(const CallExpr &CE, const ApiModel &M,
+                                         ASTContext &Ctx, unsigned Depth) {
+  if (Depth >= kMaxSummaryDepth || isa<CXXOperatorCallExpr>(CE))
+    return nullptr;
+  const FunctionDecl *Callee = CE.getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  const FunctionDecl *FD = Callee->getDefinition();
+  if (!FD)
+    return nullptr;
+  auto [Cand, NewCand] = Candidates.try_emplace(FD, false);
+  bool Throws = false;
+  if (NewCand)
+    Cand->second = isCandidate(*FD, M, Ctx, Throws);
+  if (!Cand->second)
+    return nullptr;
+  auto [It, New] = Cache.try_emplace({FD, Depth});
+  if (!New)
+    return It->second.get();
+  // Null while computed: a recursive call gets no summary.
+  std::unique_ptr<HelperSummary> S = compute(*FD, M, Ctx, Depth);
+  auto &Slot = Cache[{FD, Depth}];
+  Slot = std::move(S);
+  return Slot.get();
+}
+
+std::unique_ptr<HelperSummary> HelperSummaries::compute(const FunctionDecl &FD,
+                                                        const ApiModel &M,
+                                                        ASTContext &Ctx,
+                                                        unsigned Depth) {
+  ++Runs;
+  FlowBounds B = Bounds;
+  B.MaxCFGBlocks = std::min(B.MaxCFGBlocks, kMaxSummaryBlocks);
+  auto Out = std::make_unique<HelperSummary>();
+  bool Throws = false;
+  {
+    BodyScan Scan(M, Ctx.getSourceManager());
+    Scan.TraverseStmt(FD.getBody());
+    Throws = Scan.Throws;
+  }
+  bool Void = FD.getReturnType()->isVoidType();
+  std::optional<ArrayDeviceModel::ExitState> FunctionExit;
+  bool Done = false;
+  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
+      FD, Ctx,
+      [&](ASTContext &C, Environment &Env, const AdornedCFG &CFG) {
+        return ArrayDeviceModel(C, Env, M, FactBits, /*Collect=*/false, &CFG,
+                                this, Depth + 1, /*RecordReturns=*/true);
+      },
+      DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{nullptr, nullptr}, B,
+      nullptr,
+      [&](ArrayDeviceModel &A) {
+        std::vector<ArrayDeviceModel::ExitState> Exits;
+        if (Void) {
+          // A void helper's exits are its end and its `return;`s, joined
+          // at the exit block, throws included: only without throws is
+          // that join what a normal return guarantees.
+          if (Throws || !FunctionExit)
+            return;
+          Exits.push_back(std::move(*FunctionExit));
+        } else {
+          Exits = A.takeReturns();
+        }
+        summarize(FD, M, Ctx, Exits, *Out);
+        Done = true;
+      },
+      [&](const TypeErasedDataflowAnalysisState &St) {
+        if (Void && !Throws)
+          FunctionExit.emplace(ArrayDeviceModel::ExitState{
+              nullptr, St.Env.fork(),
+              llvm::any_cast<const ArrayDeviceLattice &>(St.Lattice.Value)});
+      });
+  if (!Done || R.Skipped != SkipReason::None || Out->empty())
+    return nullptr;
+  return Out;
+}
+
+} // namespace clang::interop::arraydevice

@@ -1,0 +1,131 @@
+//===--- ArrayDeviceSummaries.h - same-TU helpers, from their bodies -*- C++
+//-*-===//
+//
+// What a helper defined in the translation unit proves or produces about its
+// arguments, derived from its body by the array/device flow analysis itself
+// (clang's context-sensitive mode analyses callees with a no-op analysis,
+// so none of the model's facts would be set inside them). Never from a
+// helper's name.
+//
+// A summary holds only what holds on every normal return of the helper
+// (throw paths and calls to noreturn functions are not returns), about a
+// subject: a parameter that is a reference to const (or a const value) of
+// a modelled type, or a field of modelled type of such a parameter
+// (`const Entry &e` with `e.array`):
+//
+//   - a bool helper: "true implies f(P)", "false implies f(P)" and the
+//     negated forms (`exportable(a)`, `many_devices(a)`);
+//   - a status helper (StatusTypes): "not an error implies f(P)", where the
+//     returns that construct a status from an error code (OkStatusCodes)
+//     are errors and every other return is taken as possibly OK;
+//   - any helper: "after the call, f(P)" when f holds on every normal
+//     return (`ensure_single(a)`, which throws otherwise);
+//   - a helper returning a reference to a parameter: the call is that
+//     argument (`to_dlpack(require_single(a))`);
+//   - a helper returning a modelled value: what every return proves of it,
+//     and the strongest origin among the returns (a device taken from every
+//     process's devices stays one).
+//
+// Bounds (constants, documented in docs/checks/api-model.md): a helper is
+// summarised when its body has at most kMaxSummaryStatements statements and
+// its CFG at most kMaxSummaryBlocks blocks, within the checks' flow bounds;
+// helpers called from a helper are summarised down to kMaxSummaryDepth
+// levels from the judged function; recursion, try blocks, templates, lambdas
+// (their captures are not parameters) and functions of the API model get no
+// summary. Summaries are cached per translation unit and configuration, by
+// function and remaining depth, so results do not depend on the order in
+// which functions are judged.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICESUMMARIES_H
+#define INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICESUMMARIES_H
+
+#include "lib/arraydevice/ApiModel.h"
+#include "lib/arraydevice/ArrayDeviceEvents.h"
+#include "lib/engine/FlowRunner.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <optional>
+
+namespace clang::interop::arraydevice {
+
+inline constexpr unsigned kMaxSummaryDepth = 2;
+inline constexpr unsigned kMaxSummaryBlocks = 64;
+inline constexpr unsigned kMaxSummaryStatements = 400;
+
+/// What one helper proves or produces.
+struct HelperSummary {
+  /// A parameter, or a field (chain) of a parameter.
+  struct Subject {
+    unsigned Param = 0;
+    llvm::SmallVector<const FieldDecl *, 2> Fields;
+  };
+  /// When a fact holds: after the call; when the bool result is true or
+  /// false; when the status result is not an error.
+  enum class When : unsigned char { After, IfTrue, IfFalse, IfOk };
+  struct Fact {
+    unsigned Subject;
+    /// A synthetic field of ArrayDeviceState.h (kSingle, kAddressable...).
+    llvm::StringRef Field;
+    When Cond;
+    /// The fact, or its negation.
+    bool Holds;
+  };
+  llvm::SmallVector<Subject, 2> Subjects;
+  llvm::SmallVector<Fact, 4> Facts;
+  /// Every return returns (a reference to) this parameter's object.
+  std::optional<unsigned> ReturnsParam;
+  /// Facts of the returned modelled object (of the value a Result holds),
+  /// proven on every return: field and value.
+  llvm::SmallVector<std::pair<llvm::StringRef, bool>, 2> ResultFacts;
+  /// The returned object's strongest origin (of every return).
+  Origin ResultOrigin;
+  bool ReturnsModelled = false;
+
+  bool empty() const {
+    return Facts.empty() && !ReturnsParam && !ReturnsModelled;
+  }
+};
+
+/// The summaries of one translation unit, for one configuration.
+class HelperSummaries {
+public:
+  HelperSummaries(FlowBounds Bounds, unsigned FactBits)
+      : Bounds(Bounds), FactBits(FactBits) {}
+
+  /// The summary of the helper CE calls, or null when it has none (not a
+  /// helper, over a bound, nothing to say). `Depth`: how many helpers deep
+  /// the analysis asking is (0 for a judged function).
+  const HelperSummary *of(const CallExpr &CE, const ApiModel &M,
+                          ASTContext &Ctx, unsigned Depth);
+
+  /// Helpers summarised by a flow run so far (for tests and benchmarks).
+  unsigned runs() const { return Runs; }
+
+private:
+  std::unique_ptr<HelperSummary> compute(const FunctionDecl &FD,
+                                         const ApiModel &M, ASTContext &Ctx,
+                                         unsigned Depth);
+
+  FlowBounds Bounds;
+  unsigned FactBits;
+  unsigned Runs = 0;
+  /// By definition and depth; null: no summary (or being computed, so a
+  /// recursive helper gets none).
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
+                 std::unique_ptr<HelperSummary>>
+      Cache;
+  /// Whether a function can have a summary at all (cheap syntactic test).
+  llvm::DenseMap<const FunctionDecl *, bool> Candidates;
+};
+
+} // namespace clang::interop::arraydevice
+
+#endif // INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICESUMMARIES_H
