@@ -44,7 +44,7 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
       }
     // A name of the library's own that it reads back itself: a private
     // capsule (a keep-alive base), never given to a DLPack consumer.
-    if (Name == CapsuleName::Other && readBackNames().contains(*Text))
+    if (Name == CapsuleName::Other && Text && readBackNames().contains(*Text))
       return;
     if (Name == CapsuleName::Other || isUsedName(Name) ||
         Name == CapsuleName::Null) {
