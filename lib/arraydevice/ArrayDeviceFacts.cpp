@@ -70,8 +70,12 @@ ArrayDeviceFamily::makeAnalysis(ASTContext &Ctx, dataflow::Environment &Env,
   // Subjects are collected during the fixpoint and proved once at its end
   // (see ArrayDeviceModel): diagnosis callbacks would cost a second pass
   // over every block.
-  return ArrayDeviceModel(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true,
-                          &CFG, R.C.Summaries.get());
+  ArrayDeviceModel A(Ctx, Env, R.C.Model, R.Tracked, /*Collect=*/true, &CFG,
+                     R.C.Summaries.get());
+  // A lambda starts from what its enclosing function proved of its
+  // captures where it was created.
+  A.seedCaptures(R.C.Summaries->capturesOf(R.FD, R.C.Model, Ctx));
+  return A;
 }
 
 void ArrayDeviceFamily::collect(Run &, Analysis &A,

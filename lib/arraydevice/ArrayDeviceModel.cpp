@@ -10,6 +10,7 @@
 #include "lib/arraydevice/ArrayDeviceModel.h"
 
 #include "lib/arraydevice/ArrayDeviceState.h"
+#include "lib/arraydevice/ArrayDeviceSummaries.h"
 #include "lib/arraydevice/ArrayDeviceSwitches.h"
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
@@ -51,6 +52,17 @@ struct ArrayDeviceModel::Context {
   llvm::MapVector<const ReturnStmt *,
                   std::pair<Environment, ArrayDeviceLattice>>
       Returns;
+  /// RecordLambdas mode: per lambda, its last visit.
+  bool RecordLambdas = false;
+  llvm::MapVector<const LambdaExpr *,
+                  std::pair<Environment, ArrayDeviceLattice>>
+      Lambdas;
+  /// A lambda's capture facts, applied at SeedPoint: the first element of
+  /// the block after the entry, when only the entry leads there (so it is
+  /// visited once, from the initial state).
+  const CaptureFacts *Seeds = nullptr;
+  const CFGElement *SeedPoint = nullptr;
+  const CFG *Graph = nullptr;
 };
 
 namespace {
@@ -209,8 +221,10 @@ ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
   Per->Transfer.Summaries = Summaries;
   Per->Transfer.SummaryDepth = Depth;
   Per->RecordReturns = RecordReturns;
-  if (CFG)
+  if (CFG) {
     Per->Switches.collect(CFG->getCFG());
+    Per->Graph = &CFG->getCFG();
+  }
   if (const FunctionDecl *FD = Env.getCurrentFunc())
     if (Stmt *Body = FD->getBody())
       RangeForCollector(Per->Transfer.RangeFors).TraverseStmt(Body);
@@ -229,6 +243,29 @@ llvm::SmallVector<SinkFact> ArrayDeviceModel::provePending() {
   return Facts;
 }
 
+void ArrayDeviceModel::seedCaptures(const CaptureFacts *Seeds) {
+  if (!Seeds || !Per->Graph)
+    return;
+  const CFGBlock &Entry = Per->Graph->getEntry();
+  if (Entry.succ_size() != 1)
+    return;
+  const CFGBlock *First = Entry.succ_begin()->getReachableBlock();
+  if (!First || First->pred_size() != 1 || First->empty())
+    return;
+  Per->Seeds = Seeds;
+  Per->SeedPoint = &*First->begin();
+}
+
+void ArrayDeviceModel::recordLambdas() { Per->RecordLambdas = true; }
+
+std::vector<ArrayDeviceModel::LambdaState> ArrayDeviceModel::takeLambdas() {
+  std::vector<LambdaState> Out;
+  for (auto &[Lambda, P] : Per->Lambdas)
+    Out.push_back(LambdaState{Lambda, std::move(P.first), std::move(P.second)});
+  Per->Lambdas.clear();
+  return Out;
+}
+
 std::vector<ArrayDeviceModel::ExitState> ArrayDeviceModel::takeReturns() {
   std::vector<ExitState> Out;
   for (auto &[Return, P] : Per->Returns)
@@ -239,6 +276,14 @@ std::vector<ArrayDeviceModel::ExitState> ArrayDeviceModel::takeReturns() {
 
 void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
                                 Environment &Env) {
+  if (&Elt == Per->SeedPoint) {
+    State S{L, Env, Per->Transfer, Model, getASTContext()};
+    for (const CaptureFacts::Seed &F : Per->Seeds->Facts)
+      setBool(Env.get<RecordStorageLocation>(*F.Var), F.Field,
+              Env.getBoolLiteralValue(F.Holds), Env);
+    for (const auto &[Var, O] : Per->Seeds->Origins)
+      setOrigin(S, Env.get<RecordStorageLocation>(*Var), O);
+  }
   if (Per->Switches.empty()) {
     transferElement(Elt, L, Env);
     return;
@@ -257,6 +302,15 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
   auto CS = Elt.getAs<CFGStmt>();
   if (!CS)
     return;
+  if (Per->RecordLambdas)
+    if (const auto *LE = dyn_cast<LambdaExpr>(CS->getStmt())) {
+      auto Visit = std::make_pair(Env.fork(), L);
+      auto Found = Per->Lambdas.find(LE);
+      if (Found != Per->Lambdas.end())
+        Found->second = std::move(Visit);
+      else
+        Per->Lambdas.insert(std::make_pair(LE, std::move(Visit)));
+    }
   if (Per->RecordReturns)
     if (const auto *RS = dyn_cast<ReturnStmt>(CS->getStmt())) {
       auto Visit = std::make_pair(Env.fork(), L);

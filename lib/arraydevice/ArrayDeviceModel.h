@@ -38,6 +38,7 @@ namespace clang::interop {
 
 namespace arraydevice {
 class HelperSummaries;
+struct CaptureFacts;
 } // namespace arraydevice
 
 /// The dataflow analysis.
@@ -65,6 +66,19 @@ public:
                    const dataflow::AdornedCFG *CFG = nullptr,
                    arraydevice::HelperSummaries *Summaries = nullptr,
                    unsigned Depth = 0, bool RecordReturns = false);
+
+  /// A lambda's call operator starts from what its enclosing function
+  /// proved of its captures (set before the run); `RecordLambdas`: keep the
+  /// state where each lambda is created (an enclosing function's run).
+  void seedCaptures(const arraydevice::CaptureFacts *Seeds);
+  void recordLambdas();
+  /// RecordLambdas mode, after the fixpoint: the last state at each lambda.
+  struct LambdaState {
+    const LambdaExpr *Lambda;
+    dataflow::Environment Env;
+    ArrayDeviceLattice Lattice;
+  };
+  std::vector<LambdaState> takeLambdas();
 
   /// A state at a normal exit: a return statement's (Return set), or the
   /// function's exit.

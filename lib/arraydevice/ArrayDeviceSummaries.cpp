@@ -443,3 +443,99 @@ std::unique_ptr<HelperSummary> HelperSummaries::compute(const FunctionDecl &FD,
 }
 
 } // namespace clang::interop::arraydevice
+
+namespace clang::interop::arraydevice {
+
+namespace {
+
+/// A capture whose variable the closure sees as it was at the lambda: a
+/// copy, or a reference to something that cannot change.
+bool captureIsStable(const LambdaCapture &C, const VarDecl &V) {
+  if (C.getCaptureKind() == LCK_ByCopy)
+    return true;
+  if (C.getCaptureKind() != LCK_ByRef)
+    return false;
+  QualType T = V.getType();
+  if (T->isReferenceType())
+    return T->getPointeeType().isConstQualified();
+  return T.isConstQualified();
+}
+
+CaptureFacts factsAt(const LambdaExpr &LE, const ApiModel &M, Environment &Env,
+                     const ArrayDeviceLattice &L) {
+  CaptureFacts Out;
+  for (const LambdaCapture &C : LE.captures()) {
+    if (!C.capturesVariable())
+      continue;
+    const auto *V = dyn_cast_or_null<VarDecl>(C.getCapturedVar());
+    if (!V || !isObjectRole(M.classify(V->getType())) ||
+        !captureIsStable(C, *V))
+      continue;
+    auto *Loc = Env.get<RecordStorageLocation>(*V);
+    if (!Loc)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    for (const auto &Entry : Loc->synthetic_fields())
+      if (Entry.getValue()->getType()->isBooleanType())
+        if (llvm::StringRef N = stableFieldName(Entry.getKey()); !N.empty())
+          Names.push_back(N);
+    std::sort(Names.begin(), Names.end());
+    for (llvm::StringRef N : Names) {
+      BoolValue *B = peekBool(Loc, N, Env);
+      if (!B)
+        continue;
+      if (Env.proves(B->formula()))
+        Out.Facts.push_back({V, N, true});
+      else if (Env.proves(Env.arena().makeNot(B->formula())))
+        Out.Facts.push_back({V, N, false});
+    }
+    Origin O = originOf(L, Loc);
+    if (O.K == Origin::GlobalDevices || O.K == Origin::Producer)
+      Out.Origins.push_back({V, O});
+  }
+  return Out;
+}
+
+} // namespace
+
+const CaptureFacts *HelperSummaries::capturesOf(const FunctionDecl &CallOp,
+                                                const ApiModel &M,
+                                                ASTContext &Ctx) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&CallOp);
+  if (!MD || !MD->getParent()->isLambda())
+    return nullptr;
+  const CXXRecordDecl *Closure = MD->getParent();
+  const auto *Parent = dyn_cast<FunctionDecl>(Closure->getDeclContext());
+  if (!Parent || !Parent->doesThisDeclarationHaveABody())
+    return nullptr;
+  if (Enclosing.try_emplace(Parent).second) {
+    // One run of the enclosing function (null while it runs: a lambda in a
+    // lambda of the same function gets nothing).
+    auto Found =
+        std::make_unique<llvm::DenseMap<const CXXRecordDecl *, CaptureFacts>>();
+    ++Runs;
+    runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
+        *Parent, Ctx,
+        [&](ASTContext &C, Environment &Env, const AdornedCFG &CFG) {
+          ArrayDeviceModel A(C, Env, M, FactBits, /*Collect=*/false, &CFG, this,
+                             /*Depth=*/0);
+          A.recordLambdas();
+          return A;
+        },
+        DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{nullptr, nullptr},
+        Bounds, nullptr,
+        [&](ArrayDeviceModel &A) {
+          for (ArrayDeviceModel::LambdaState &S : A.takeLambdas())
+            (*Found)[S.Lambda->getLambdaClass()] =
+                factsAt(*S.Lambda, M, S.Env, S.Lattice);
+        });
+    Enclosing[Parent] = std::move(Found);
+  }
+  auto &Map = Enclosing[Parent];
+  if (!Map)
+    return nullptr;
+  auto F = Map->find(Closure);
+  return F == Map->end() ? nullptr : &F->second;
+}
+
+} // namespace clang::interop::arraydevice

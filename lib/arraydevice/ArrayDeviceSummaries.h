@@ -94,6 +94,20 @@ struct HelperSummary {
   }
 };
 
+/// What the enclosing function proves, where a lambda is created, about
+/// the variables it captures: by copy always (the closure holds the value
+/// of that point), by reference only a variable that cannot change (a const
+/// object or a reference to const).
+struct CaptureFacts {
+  struct Seed {
+    const VarDecl *Var;
+    llvm::StringRef Field;
+    bool Holds;
+  };
+  llvm::SmallVector<Seed, 4> Facts;
+  llvm::SmallVector<std::pair<const VarDecl *, Origin>, 2> Origins;
+};
+
 /// The summaries of one translation unit, for one configuration.
 class HelperSummaries {
 public:
@@ -105,6 +119,12 @@ public:
   /// the analysis asking is (0 for a judged function).
   const HelperSummary *of(const CallExpr &CE, const ApiModel &M,
                           ASTContext &Ctx, unsigned Depth);
+
+  /// The facts of the captures of the lambda whose call operator is
+  /// `CallOp`, from one flow run of its enclosing function (made once per
+  /// enclosing function and translation unit); null when none is known.
+  const CaptureFacts *capturesOf(const FunctionDecl &CallOp, const ApiModel &M,
+                                 ASTContext &Ctx);
 
   /// Helpers summarised by a flow run so far (for tests and benchmarks).
   unsigned runs() const { return Runs; }
@@ -122,6 +142,11 @@ private:
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
                  std::unique_ptr<HelperSummary>>
       Cache;
+  /// Per enclosing function: its lambdas' capture facts, by closure class.
+  llvm::DenseMap<
+      const FunctionDecl *,
+      std::unique_ptr<llvm::DenseMap<const CXXRecordDecl *, CaptureFacts>>>
+      Enclosing;
   /// Whether a function can have a summary at all (cheap syntactic test).
   llvm::DenseMap<const FunctionDecl *, bool> Candidates;
 };

@@ -145,6 +145,37 @@ TEST(HelperSummaries, MadeOncePerHelperWithinTheDepthBound) {
   EXPECT_EQ(Sums.runs(), 1u);
 }
 
+TEST(HelperSummaries, CapturesCarryTheEnclosingFunctionsFacts) {
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
+using namespace interop;
+void f(const Array &a, Array b) {
+  if (!a.is_single_device() || !b.is_single_device())
+    return;
+  auto g = [&a, &b, c = 0] { auto t = to_dlpack(a); auto u = to_dlpack(b); };
+  g();
+}
+)cpp");
+  ASTContext &Ctx = AST->getASTContext();
+  auto Found = match(
+      cxxMethodDecl(hasName("operator()"), ofClass(isLambda())).bind("op"),
+      Ctx);
+  ASSERT_EQ(Found.size(), 1u);
+  ApiModel M{ApiModelOptions()};
+  HelperSummaries Sums(FlowBounds(), AllFacts);
+  const CaptureFacts *C =
+      Sums.capturesOf(*Found[0].getNodeAs<CXXMethodDecl>("op"), M, Ctx);
+  ASSERT_NE(C, nullptr);
+  // `a` is a reference to const: carried; `b` is a non-const variable
+  // captured by reference: it could change before the call, so not.
+  bool A = false, B = false;
+  for (const CaptureFacts::Seed &S : C->Facts) {
+    A |= S.Var->getName() == "a" && S.Field == kSingle && S.Holds;
+    B |= S.Var->getName() == "b";
+  }
+  EXPECT_TRUE(A);
+  EXPECT_FALSE(B);
+}
+
 // The fast path reads no summary: wherever it proves a function, the flow
 // analysis (with summaries) proves the same sinks.
 TEST(HelperSummaries, SyntacticProofAgreesWithFlow) {
