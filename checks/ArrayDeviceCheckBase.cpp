@@ -122,6 +122,23 @@ void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
         << P << Missing;
 }
 
+void ArrayDeviceCheckBase::noteUnseenGuard(const SinkFact &Fact) {
+  const CallExpr *G = Fact.UnseenGuard;
+  const FunctionDecl *Callee = G ? G->getDirectCallee() : nullptr;
+  if (!Callee)
+    return;
+  bool Import = Fact.Kind == SinkKind::Import;
+  diag(G->getBeginLoc(),
+       "'%0' has no body in this translation unit, so what it checks is "
+       "unknown; if it returns true only for %1, add '::%2' to %3",
+       DiagnosticIDs::Note)
+      << calleeName(*G)
+      << (Import ? "devices this process can address" : "arrays on one device")
+      << ApiModel::modelName(*Callee)
+      << (Import ? "AddressablePredicates" : "SingleDevicePredicates")
+      << G->getSourceRange();
+}
+
 void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
   std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
   std::string Guard = roleName(FnRole::SingleDevicePredicate, "");

@@ -52,6 +52,9 @@ protected:
   /// all-process device list, or the parameter it is. `Missing` says what
   /// nothing proves ("single-device").
   void noteOrigin(const clang::interop::SinkFact &Fact, StringRef Missing);
+  /// A note at a guard the analysis could not see (SinkFact::UnseenGuard),
+  /// naming the option that would describe it.
+  void noteUnseenGuard(const clang::interop::SinkFact &Fact);
   /// The remedy note of the sharding checks: the configured guard, or a copy
   /// onto one device.
   void noteGuardOrGather(const clang::interop::SinkFact &Fact);

@@ -47,6 +47,7 @@ bool NonaddressableDLPackImportCheck::judge(const SinkFact &Fact,
   }
   if (Fact.Addressable != Proof::Refuted)
     noteOrigin(Fact, "addressable by this process");
+  noteUnseenGuard(Fact);
   if (Local.empty())
     diag(Fact.Call->getBeginLoc(), "check '%0()' first", DiagnosticIDs::Note)
         << Check;

@@ -33,6 +33,7 @@ bool ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
       << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
+  noteUnseenGuard(Fact);
   noteGuardOrGather(Fact);
   return true;
 }

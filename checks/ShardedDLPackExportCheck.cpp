@@ -33,6 +33,7 @@ bool ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
       << calleeName(*Fact.Call) << subjectText(Fact, Ctx)
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
+  noteUnseenGuard(Fact);
   noteGuardOrGather(Fact);
   return true;
 }

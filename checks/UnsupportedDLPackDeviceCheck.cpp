@@ -22,11 +22,12 @@ static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
     "PyByteArray_FromStringAndSize$";
-// The device types jax.dlpack.from_dlpack maps onto a platform (the others
-// raise its TypeError "Array passed to from_dlpack is on unsupported device
-// type").
+// The device types the default importer (::interop::from_dlpack, the
+// runtime's) accepts (docs/runtime.md, "What an import accepts"); an
+// importer for JAX lists JAX's set instead (kDLCPU;kDLCUDA;kDLCUDAHost;
+// kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost).
 static constexpr llvm::StringLiteral DefaultSupportedDeviceTypes =
-    "kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost";
+    "kDLCPU;kDLCUDA;kDLCUDAHost;kDLCUDAManaged;kDLTPUHost";
 
 static std::string defaultHostGuards() {
   return llvm::join(DLPackFieldConfig().HostDeviceGuards, ";");

@@ -72,6 +72,10 @@ struct SinkFact {
   Proof DeviceMemory = Proof::Unknown;
   Proof Addressable = Proof::Unknown;
   Origin From;
+  /// When the subject is not proven: a call of a function without a visible
+  /// body that would prove it if the API model listed it as a predicate
+  /// (ArrayDeviceUnseenGuards.h), for the note naming the option.
+  const CallExpr *UnseenGuard = nullptr;
 };
 
 /// Families of facts the analysis can track. Each family costs boolean

@@ -4,6 +4,7 @@
 
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 #include "lib/arraydevice/ArrayDeviceSyntaxProofs.h"
+#include "lib/arraydevice/ArrayDeviceUnseenGuards.h"
 #include "lib/engine/FactPipeline.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -82,6 +83,10 @@ void ArrayDeviceFamily::collect(Run &, Analysis &A,
                                 std::vector<SinkFact> &Out) {
   llvm::SmallVector<SinkFact> Proved = A.provePending();
   Out.assign(Proved.begin(), Proved.end());
+}
+
+void ArrayDeviceFamily::postProcess(Run &R, std::vector<SinkFact> &Events) {
+  findUnseenGuards(R.C.Model, R.FD, Events);
 }
 
 template class FactQuery<ArrayDeviceFamily>;

@@ -190,6 +190,8 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
   case TypeRole::ArrayRange:
     Add(Single, kSingle);
     Add(Single, kElemSingle);
+    Add(Tpu, kElemTpu);
+    Add(Tpu, kElemPinned);
     break;
   case TypeRole::Result: {
     const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(

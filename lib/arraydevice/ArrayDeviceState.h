@@ -46,8 +46,11 @@ inline constexpr llvm::StringLiteral kAddressable = "addressable";
 // every element a TPU device.
 inline constexpr llvm::StringLiteral kElemAddressable = "elem_addressable";
 inline constexpr llvm::StringLiteral kElemTpu = "elem_tpu";
-// Array ranges: every element on one device (an array's shards).
+// Array ranges: every element on one device (an array's shards); every
+// element on TPU / in pinned host memory (the shards of a TPU array are on
+// its platform, in its memory kind).
 inline constexpr llvm::StringLiteral kElemSingle = "elem_single";
+inline constexpr llvm::StringLiteral kElemPinned = "elem_pinned";
 // Result<T>: the value it holds.
 inline constexpr llvm::StringLiteral kValue = "value";
 // Status (StatusTypes): not an error.

@@ -156,6 +156,9 @@ void transferDeviceListOf(const CallExpr *CE, State &S) {
   RecordStorageLocation *Owner = receiverLoc(*CE, S.Env);
   RecordStorageLocation *List = returnedObject(*CE, S);
   copyBool(Owner, List, kSingle, S.Env);
+  // One platform for every device of a sharding (sharding.h): the owner's.
+  if (BoolValue *Tpu = getBool(Owner, kTpu, S.Env))
+    setBool(List, kElemTpu, *Tpu, S.Env);
   setOrigin(S, List, {Origin::GlobalDevices, CE});
 }
 
@@ -195,6 +198,14 @@ void transferShardsOf(const CallExpr *CE, State &S) {
   BoolValue &True = S.Env.getBoolLiteralValue(true);
   setBool(Obj, kElemSingle, True, S.Env);
   setBool(Obj, kSingle, True, S.Env);
+  // Each shard shares the array's memory (array.h): its platform and memory
+  // kind, as a list (every element) or one shard.
+  RecordStorageLocation *Array = receiverLoc(*CE, S.Env);
+  bool List = roleOf(M, Obj) == TypeRole::ArrayRange;
+  if (BoolValue *Tpu = getBool(Array, kTpu, S.Env))
+    setBool(Obj, List ? kElemTpu : kTpu, *Tpu, S.Env);
+  if (BoolValue *Pinned = getBool(Array, kPinned, S.Env))
+    setBool(Obj, List ? kElemPinned : kPinned, *Pinned, S.Env);
 }
 
 /// gather(array, device, kind), from_dlpack(tensor, device): the result is on
@@ -236,9 +247,12 @@ void initElement(State &S, const RecordStorageLocation *Range,
   if (BoolValue *All = peekBool(Range, kElemSingle, Env))
     if (All->formula().isLiteral(true))
       setBool(Elem, kSingle, *All, Env);
+  // Platforms are a fact of every element where a range has one at all
+  // (a platform argument, the sharding's platform, the array's for shards).
   if (BoolValue *All = peekBool(Range, kElemTpu, Env))
-    if (All->formula().isLiteral(true) || All->formula().isLiteral(false))
-      setBool(Elem, kTpu, *All, Env);
+    setBool(Elem, kTpu, *All, Env);
+  if (BoolValue *All = peekBool(Range, kElemPinned, Env))
+    setBool(Elem, kPinned, *All, Env);
   setOrigin(S, Elem, originOf(S.Lattice, Range));
 }
 
@@ -248,7 +262,8 @@ void initDerivedRange(State &S, const RecordStorageLocation *From,
                       const RecordStorageLocation *To) {
   if (!From || !To || From == To)
     return;
-  for (llvm::StringRef F : {kSingle, kElemAddressable, kElemSingle, kElemTpu})
+  for (llvm::StringRef F :
+       {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
     copyBool(From, To, F, S.Env);
   setOrigin(S, To, originOf(S.Lattice, From));
 }
@@ -340,7 +355,8 @@ void transferRangeCall(const CallExpr *CE, State &S) {
     return;
   }
   if (MD && !MD->isConst()) {
-    for (llvm::StringRef F : {kSingle, kElemAddressable, kElemSingle, kElemTpu})
+    for (llvm::StringRef F :
+         {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
       forget(Range, F, S.Env);
     S.Lattice.forgetAccessors(*Range);
   }

@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackCallerGuards.h"
+#include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -209,8 +210,25 @@ void DLPackEventCollector::tensorArgument(
     return;
   auto *Rec = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
   Value *DT = deviceTypeValueOf(tensorRecordOf(Rec), Env);
-  if (!DT || isLocal(DT))
+  if (!DT)
     return;
+  if (isLocal(DT)) {
+    // Written by this function: a constant written on every path is known.
+    const Expr *Site = nullptr;
+    if (std::optional<std::int64_t> Raw =
+            writtenDeviceType(*DT, Env, RC, &Site)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::TensorCallArg;
+      E.Use = Arg;
+      E.Call = Call;
+      E.Callee = Callee;
+      E.ArgIndex = I;
+      E.ProvenDeviceType = Raw;
+      E.DeviceCheck = Site;
+      Out.push_back(E);
+    }
+    return;
+  }
   for (const auto &P : DT->properties()) {
     if (!P.getKey().starts_with(kDeviceEqPrefix))
       continue;

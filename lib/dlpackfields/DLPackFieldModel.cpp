@@ -8,6 +8,8 @@
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
 
+#include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
+
 #include "lib/abi/DLPackTypes.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/support/AstHelpers.h"
@@ -483,6 +485,8 @@ void transferBinaryOperator(const BinaryOperator *E, FieldState &S) {
   }
   if (E->isAssignmentOp()) {
     assignment(E->getLHS(), S);
+    if (Op == BO_Assign)
+      noteWrittenDeviceType(E->getLHS(), E->getRHS(), E, Env, S.RC, S.Ctx);
     // p += t->byte_offset on a pointer derived from data, or on its
     // address as an integer.
     if ((Op == BO_AddAssign || Op == BO_SubAssign) &&
@@ -623,10 +627,16 @@ void transferCall(const CallExpr *E, FieldState &S) {
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.
-    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
       assignment(Op->getArg(0), S);
+      noteWrittenDeviceType(Op->getArg(0), Op->getArg(1), E, Env, S.RC, S.Ctx);
+    }
     return;
   }
+
+  // A writer of a device's type, read from its body: set_device_type(d, k).
+  if (noteDeviceTypeWriterCall(*E, Env, S.RC, S.Ctx))
+    return;
 
   // A reader of a device's type: int32_t device_type_of(const DLDevice &).
   if (E->getNumArgs() == 1 && E->isPRValue() &&

@@ -1,0 +1,90 @@
+// RUN: %check_interop %s interop-tpu-dlpack-memory-kind %t -- -- -std=c++17 -I%S/Inputs
+
+// Issue 14, capability 5 (equivalent forms), the platform parts: a shard of
+// an array known to be on TPU is on TPU, in the array's memory kind (each
+// shard shares the array's memory); the devices of an array's sharding are
+// on the array's platform, so `a.sharding().devices().front().platform()`
+// is the array's platform.
+
+#include "interop/interop.h"
+
+using namespace interop;
+
+void shards_of_tpu_array(const Array &a) {
+  if (a.platform() != Platform::kTpu)
+    return;
+  for (const Array &shard : a.addressable_shards())
+    auto t = to_dlpack(shard);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' of TPU array 'shard', whose memory kind is not proven to be pinned host; TPU device memory cannot be exported through DLPack [interop-tpu-dlpack-memory-kind]
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: copy the array into pinned host memory first
+}
+
+void one_shard_of_tpu_array(const Array &a) {
+  if (a.platform() != Platform::kTpu)
+    return;
+  auto t = to_dlpack(*a.addressable_data(0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' of TPU array '*a.addressable_data(0)', whose memory kind is not proven to be pinned host
+  // CHECK-MESSAGES: :[[@LINE-2]]:12: note: copy the array into pinned host memory first
+}
+
+void shards_of_device_memory(const Array &a) {
+  if (a.platform() != Platform::kTpu || a.memory_kind() == MemoryKind::kPinnedHost)
+    return;
+  for (const Array &shard : a.addressable_shards())
+    auto t = to_dlpack(shard);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' of TPU array 'shard', which is not in pinned host memory on this path; the call will always fail [interop-tpu-dlpack-memory-kind]
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: copy the array into pinned host memory first
+}
+
+void platform_of_first_sharding_device(const Array &a) {
+  if (a.sharding().devices().front().platform() == Platform::kTpu)
+    auto d = dlpack_device(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'dlpack_device' of TPU array 'a', whose memory kind is not proven to be pinned host
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: copy the array into pinned host memory first
+}
+
+void platform_of_a_sharding_device_variable(const Array &a) {
+  const Device &first = a.sharding().devices()[0];
+  if (first.platform() != Platform::kTpu)
+    return;
+  auto d = dlpack_device(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'dlpack_device' of TPU array 'a', whose memory kind is not proven to be pinned host
+  // CHECK-MESSAGES: :[[@LINE-2]]:12: note: copy the array into pinned host memory first
+}
+
+// --- Correct ------------------------------------------------------------
+
+void shards_of_pinned_tpu_array(const Array &a) {
+  if (a.platform() != Platform::kTpu ||
+      a.memory_kind() != MemoryKind::kPinnedHost)
+    return;
+  for (const Array &shard : a.addressable_shards())
+    auto t = to_dlpack(shard);
+}
+
+void first_device_and_pinned(const Array &a) {
+  const Device &first = a.sharding().devices().front();
+  if (first.platform() == Platform::kTpu &&
+      a.memory_kind() == MemoryKind::kPinnedHost)
+    auto d = dlpack_device(a);
+}
+
+// Shards of an array on another platform are not TPU arrays.
+void shards_of_cpu_array(const Array &a) {
+  if (a.platform() != Platform::kCpu)
+    return;
+  for (const Array &shard : a.addressable_shards())
+    auto t = to_dlpack(shard);
+}
+
+// A shard list that changed is not the array's any more: nothing is known of
+// its elements' platform, so the TPU check does not judge them.
+void shards_changed(const Array &a, const Array &other) {
+  if (a.platform() != Platform::kTpu ||
+      a.memory_kind() != MemoryKind::kPinnedHost)
+    return;
+  std::vector<Array> shards = a.addressable_shards();
+  shards.push_back(other);
+  for (const Array &shard : shards)
+    auto t = to_dlpack(shard);
+}
