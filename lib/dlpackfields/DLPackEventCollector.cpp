@@ -69,6 +69,27 @@ bool receivesTensor(const Expr *Arg) {
          classifyDLPackPointee(T) != DLPackRecord::None;
 }
 
+/// Next, the argument after a strides pointer, makes the pair an array
+/// the callee reads: an element count that is the tensor's ndim
+/// (`Span(t->strides, t->ndim)`), or the end of a range over the same
+/// strides (`vector(s, s + t->ndim)`).
+bool boundsArray(const Value *Strides, const Expr *Next,
+                 const Environment &Env) {
+  const Expr *N = stripIdentityCasts(Next);
+  if (!N)
+    return false;
+  N = N->IgnoreParenImpCasts();
+  if (N->getType()->isIntegerType())
+    return dlpackFieldOfMember(N) == DLPackField::NDim;
+  const auto *BO = dyn_cast<BinaryOperator>(N);
+  if (!BO || BO->getOpcode() != BO_Add || !BO->getType()->isPointerType())
+    return false;
+  for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+    if (trackedValueOf(Side, Env) == Strides)
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool DLPackEventCollector::mayReport(const Stmt *St, const Environment &Env) {
@@ -188,6 +209,25 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       }
       if (!E.Local)
         Out.push_back(E);
+      continue;
+    }
+    // Only a construction (a view, a container): a function taking
+    // (strides, ndim) may well be a compactness test that handles NULL.
+    if (V && !isLocal(V) && hasProp(V, kStrides) &&
+        isa<CXXConstructExpr>(Call) && I + 1 < Args.size() &&
+        boundsArray(V, Args[I + 1], Env)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::StridesDeref;
+      E.Use = Arg;
+      E.Call = Call;
+      E.Callee = Callee;
+      E.ArgIndex = I;
+      E.StridesAsRange = true;
+      E.FieldRead = readSiteOf(RC, V);
+      E.NonNullProven = readsOwnTensorStrides(E.FieldRead) ||
+                        propHolds(Env, V, kNull, /*Negated=*/true) ||
+                        (!DryRun && guardedByCallers(E.FieldRead, Env));
+      Out.push_back(E);
       continue;
     }
     tensorArgument(Call, Callee, I, Arg, Env, Out);
