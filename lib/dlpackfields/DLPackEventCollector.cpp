@@ -8,6 +8,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::interop {
 
@@ -90,6 +91,20 @@ bool boundsArray(const Value *Strides, const Expr *Next,
   return false;
 }
 
+/// FD's body names a `byte_offset` field somewhere.
+bool mentionsByteOffsetField(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= dlpackFieldOfMember(ME) == DLPackField::ByteOffset;
+      return !Found;
+    }
+  } F;
+  if (FD && FD->getBody())
+    F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
 } // namespace
 
 bool DLPackEventCollector::mayReport(const Stmt *St, const Environment &Env) {
@@ -154,6 +169,25 @@ void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
 void DLPackEventCollector::addressTest(
     const BinaryOperator *BO, const Environment &Env,
     llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  // other->data = t->data: another tensor made to alias this one's base.
+  if (BO->getOpcode() == BO_Assign &&
+      dlpackFieldOfMember(BO->getLHS()->IgnoreParenImpCasts()) ==
+          DLPackField::Data) {
+    Value *V = trackedValueOf(BO->getRHS(), Env);
+    if (!V || isLocal(V) || !hasProp(V, kDataTensor))
+      return;
+    DLPackEvent E;
+    E.K = DLPackEvent::DataStored;
+    E.Use = BO->getRHS();
+    dataFacts(E, *V, Env);
+    // Copying byte_offset along, before or after, is the fix: a function
+    // that names byte_offset anywhere is not reported.
+    if (mentionsByteOffsetField(Env.getCurrentFunc()))
+      E.OffsetApplied = true;
+    if (!E.Local)
+      Out.push_back(E);
+    return;
+  }
   // addr % 64, addr & 63: the alignment of the address the integer holds.
   if ((BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And) ||
       !BO->getType()->isIntegerType())

@@ -31,6 +31,9 @@ struct DLPackEvent {
     /// The address in `data` tested as an integer (`addr % 64`, `addr &
     /// 63`): the alignment of the base, not of the first element.
     DataAddressTest,
+    /// `data` stored into another tensor's `data` field (`inner->data =
+    /// t->data`): the target keeps its own byte_offset.
+    DataStored,
     /// `strides` (or a copy of it) dereferenced or subscripted, or passed
     /// as an array to a constructor (StridesAsRange).
     StridesDeref,
