@@ -258,7 +258,12 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       E.ArgIndex = I;
       E.StridesAsRange = true;
       E.FieldRead = readSiteOf(RC, V);
-      E.NonNullProven = readsOwnTensorStrides(E.FieldRead) ||
+      // Strides tested for NULL on the way here without being proven
+      // non-NULL (`assert(t.strides || t.ndim == 0)`): NULL is left to an
+      // array of no elements, which reads nothing (tvm-ffi's
+      // TensorView::strides).
+      E.NonNullProven = RC.NullTested.contains(originOf(RC, V)) ||
+                        readsOwnTensorStrides(E.FieldRead) ||
                         propHolds(Env, V, kNull, /*Negated=*/true) ||
                         (!DryRun && guardedByCallers(E.FieldRead, Env));
       Out.push_back(E);

@@ -59,3 +59,11 @@ bool is_compact(const int64_t *shape, const int64_t *strides, int ndim);
 bool compact(const DLTensor *t) {
   return is_compact(t->shape, t->strides, t->ndim);
 }
+
+// NULL tested on the way, left to an empty array: nothing is read.
+struct invalid {};
+Vec<int64_t> strides_or_scalar(const DLTensor &t) {
+  if (t.strides == nullptr && t.ndim != 0)
+    throw invalid();
+  return Vec<int64_t>(t.strides, t.strides + t.ndim);
+}
