@@ -40,7 +40,7 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg &&
-        E.K != DLPackEvent::DataAddressTest)
+        E.K != DLPackEvent::DataAddressTest && E.K != DLPackEvent::DataStored)
       continue;
     if (E.OffsetApplied || E.OffsetZeroProven)
       continue;

@@ -44,9 +44,15 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
         continue;
       if (E.FieldRead && !Reported.insert(E.FieldRead).second)
         continue;
-      diag(E.Use->getBeginLoc(),
-           "'strides' dereferenced without a NULL check on this path")
-          << E.Use->getSourceRange();
+      if (E.StridesAsRange)
+        diag(E.Use->getBeginLoc(), "'strides' passed as an array of 'ndim' "
+                                   "elements without a NULL check on this "
+                                   "path")
+            << E.Use->getSourceRange();
+      else
+        diag(E.Use->getBeginLoc(),
+             "'strides' dereferenced without a NULL check on this path")
+            << E.Use->getSourceRange();
       if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
         diag(E.FieldRead->getBeginLoc(), "'strides' read here",
              DiagnosticIDs::Note);

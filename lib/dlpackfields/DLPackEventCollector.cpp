@@ -9,6 +9,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::interop {
 
@@ -68,6 +69,41 @@ bool receivesTensor(const Expr *Arg) {
   QualType T = Arg->getType();
   return classifyDLPackType(T) != DLPackRecord::None ||
          classifyDLPackPointee(T) != DLPackRecord::None;
+}
+
+/// Next, the argument after a strides pointer, makes the pair an array
+/// the callee reads: an element count that is the tensor's ndim
+/// (`Span(t->strides, t->ndim)`), or the end of a range over the same
+/// strides (`vector(s, s + t->ndim)`).
+bool boundsArray(const Value *Strides, const Expr *Next,
+                 const Environment &Env) {
+  const Expr *N = stripIdentityCasts(Next);
+  if (!N)
+    return false;
+  N = N->IgnoreParenImpCasts();
+  if (N->getType()->isIntegerType())
+    return dlpackFieldOfMember(N) == DLPackField::NDim;
+  const auto *BO = dyn_cast<BinaryOperator>(N);
+  if (!BO || BO->getOpcode() != BO_Add || !BO->getType()->isPointerType())
+    return false;
+  for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+    if (trackedValueOf(Side, Env) == Strides)
+      return true;
+  return false;
+}
+
+/// FD's body names a `byte_offset` field somewhere.
+bool mentionsByteOffsetField(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= dlpackFieldOfMember(ME) == DLPackField::ByteOffset;
+      return !Found;
+    }
+  } F;
+  if (FD && FD->getBody())
+    F.TraverseStmt(FD->getBody());
+  return F.Found;
 }
 
 } // namespace
@@ -134,6 +170,25 @@ void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
 void DLPackEventCollector::addressTest(
     const BinaryOperator *BO, const Environment &Env,
     llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  // other->data = t->data: another tensor made to alias this one's base.
+  if (BO->getOpcode() == BO_Assign &&
+      dlpackFieldOfMember(BO->getLHS()->IgnoreParenImpCasts()) ==
+          DLPackField::Data) {
+    Value *V = trackedValueOf(BO->getRHS(), Env);
+    if (!V || isLocal(V) || !hasProp(V, kDataTensor))
+      return;
+    DLPackEvent E;
+    E.K = DLPackEvent::DataStored;
+    E.Use = BO->getRHS();
+    dataFacts(E, *V, Env);
+    // Copying byte_offset along, before or after, is the fix: a function
+    // that names byte_offset anywhere is not reported.
+    if (mentionsByteOffsetField(Env.getCurrentFunc()))
+      E.OffsetApplied = true;
+    if (!E.Local)
+      Out.push_back(E);
+    return;
+  }
   // addr % 64, addr & 63: the alignment of the address the integer holds.
   if ((BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And) ||
       !BO->getType()->isIntegerType())
@@ -189,6 +244,30 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       }
       if (!E.Local)
         Out.push_back(E);
+      continue;
+    }
+    // Only a construction (a view, a container): a function taking
+    // (strides, ndim) may well be a compactness test that handles NULL.
+    if (V && !isLocal(V) && hasProp(V, kStrides) &&
+        isa<CXXConstructExpr>(Call) && I + 1 < Args.size() &&
+        boundsArray(V, Args[I + 1], Env)) {
+      DLPackEvent E;
+      E.K = DLPackEvent::StridesDeref;
+      E.Use = Arg;
+      E.Call = Call;
+      E.Callee = Callee;
+      E.ArgIndex = I;
+      E.StridesAsRange = true;
+      E.FieldRead = readSiteOf(RC, V);
+      // Strides tested for NULL on the way here without being proven
+      // non-NULL (`assert(t.strides || t.ndim == 0)`): NULL is left to an
+      // array of no elements, which reads nothing (tvm-ffi's
+      // TensorView::strides).
+      E.NonNullProven = RC.NullTested.contains(originOf(RC, V)) ||
+                        readsOwnTensorStrides(E.FieldRead) ||
+                        propHolds(Env, V, kNull, /*Negated=*/true) ||
+                        (!DryRun && guardedByCallers(E.FieldRead, Env));
+      Out.push_back(E);
       continue;
     }
     tensorArgument(Call, Callee, I, Arg, Env, Out);

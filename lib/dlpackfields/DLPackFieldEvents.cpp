@@ -31,6 +31,7 @@ bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx) {
               readsOnlyFirstElement(E.Use, Ctx))) &&
             !(E.IsWrite && E.FromVersioned && !E.ReadOnlyClearProven));
   case DLPackEvent::DataAddressTest:
+  case DLPackEvent::DataStored:
     return E.Local || E.OffsetApplied || E.OffsetZeroProven;
   case DLPackEvent::StridesDeref:
     return E.NonNullProven;

@@ -31,7 +31,11 @@ struct DLPackEvent {
     /// The address in `data` tested as an integer (`addr % 64`, `addr &
     /// 63`): the alignment of the base, not of the first element.
     DataAddressTest,
-    /// `strides` (or a copy of it) dereferenced or subscripted.
+    /// `data` stored into another tensor's `data` field (`inner->data =
+    /// t->data`): the target keeps its own byte_offset.
+    DataStored,
+    /// `strides` (or a copy of it) dereferenced or subscripted, or passed
+    /// as an array to a constructor (StridesAsRange).
     StridesDeref,
     /// `dl_tensor` or `flags` of a DLManagedTensorVersioned accessed.
     VersionedAccess,
@@ -83,6 +87,10 @@ struct DLPackEvent {
 
   /// StridesDeref: strides proven non-NULL on every path.
   bool NonNullProven = false;
+  /// StridesDeref: the strides pointer passed to a constructor (a view, a
+  /// container) as an array it reads (with ndim as its length, or as a
+  /// [begin, end) range); Call, Callee and ArgIndex say where.
+  bool StridesAsRange = false;
 
   /// VersionedAccess: version.major checked on every path; or checked only
   /// by a debug-only assertion (AssertCheck is that comparison).

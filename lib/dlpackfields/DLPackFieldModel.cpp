@@ -347,6 +347,7 @@ BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
   if (hasProp(LV, kStrides) && isNullConstant(RHS, Ctx)) {
     if (Op != BO_EQ && Op != BO_NE)
       return nullptr;
+    S.RC.NullTested.insert(originOf(S.RC, LV));
     return Result(atomProp(*LV, kNull, Env), Op == BO_EQ);
   }
   if (hasProp(LV, kByteOffset) && C && C->isZero()) {
@@ -389,8 +390,10 @@ BoolValue *truthValue(Value &V, FieldState &S) {
   Environment &Env = S.Env;
   if (isLocal(&V))
     return nullptr;
-  if (hasProp(&V, kStrides))
+  if (hasProp(&V, kStrides)) {
+    S.RC.NullTested.insert(originOf(S.RC, &V));
     return &Env.makeNot(atomProp(V, kNull, Env));
+  }
   if (hasProp(&V, kByteOffset))
     return &Env.makeNot(atomProp(V, kZero, Env));
   if (hasProp(&V, kReadOnlyBit))

@@ -379,6 +379,27 @@ private:
   // The reads
   //===--------------------------------------------------------------------===//
 
+  /// In a construction, the argument after C.Value may make it an array the
+  /// object reads: an ndim, or a pointer sum (`s + n`). Wider than the model's
+  /// test, so the proof never claims what the model would report.
+  static bool mayBoundArray(const Context &C) {
+    const auto *CCE = dyn_cast<CXXConstructExpr>(C.User);
+    if (!CCE)
+      return false;
+    auto Args = llvm::ArrayRef(CCE->getArgs(), CCE->getNumArgs());
+    for (size_t I = 0; I + 1 < Args.size(); ++I) {
+      if (stripIdentityCasts(Args[I]) != stripIdentityCasts(C.Value))
+        continue;
+      const Expr *N = Args[I + 1]->IgnoreParenImpCasts();
+      if (dlpackFieldOfMember(N) == DLPackField::NDim)
+        return true;
+      if (const auto *BO = dyn_cast<BinaryOperator>(N))
+        return BO->getOpcode() == BO_Add;
+      return false;
+    }
+    return false;
+  }
+
   /// A dereference of strides must be behind a NULL check; passing them on
   /// or dereferencing them means the function looks at them.
   bool strides(const Read &R) {
@@ -404,6 +425,10 @@ private:
     if (isa_and_nonnull<CallExpr, CXXConstructExpr>(C.User) &&
         !(isa<CallExpr>(C.User) &&
           cast<CallExpr>(C.User)->getCallee() == C.Value)) {
+      // Passed as an array the callee reads (the model's StridesAsRange):
+      // only behind a NULL check.
+      if (mayBoundArray(C) && !proves(R, *T, Fact::StridesNonNull))
+        return false;
       Considered.push_back(*T);
       return true;
     }

@@ -124,6 +124,8 @@ struct RunContext {
   llvm::DenseSet<const ValueDecl *> AccessorParams;
   /// The host-ness guard call on a device record.
   llvm::DenseMap<const StorageLocation *, const Expr *> GuardSite;
+  /// Strides compared with NULL or tested as a pointer somewhere.
+  llvm::DenseSet<const Value *> NullTested;
   /// Strides reads whose every caller tests them (callerGuardsStrides).
   llvm::DenseMap<const Expr *, bool> CallerGuarded;
   /// The comparison that created a device-type or assertion atom.

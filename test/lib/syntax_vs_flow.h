@@ -75,6 +75,8 @@ inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
     return "data-arg";
   case DLPackEvent::DataAddressTest:
     return "data-address-test";
+  case DLPackEvent::DataStored:
+    return "data-stored";
   case DLPackEvent::StridesDeref:
     return "strides-deref";
   case DLPackEvent::VersionedAccess:

@@ -70,6 +70,7 @@ std::map<std::string, std::string> describe(const DLPackEvent &E,
   case DLPackEvent::DataDeref:
   case DLPackEvent::DataCallArg:
   case DLPackEvent::DataAddressTest:
+  case DLPackEvent::DataStored:
     D["write"] = yesNo(E.IsWrite);
     D["offset"] = yesNo(E.OffsetApplied);
     D["zero"] = yesNo(E.OffsetZeroProven);
