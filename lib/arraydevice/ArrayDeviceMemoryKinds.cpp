@@ -13,12 +13,10 @@ using namespace clang::dataflow;
 BoolValue &deviceMemOf(const ApiModel &M, const Expr *Arg, Environment &Env) {
   if (!M.namesDeviceMemory())
     return Env.makeAtomicBoolValue();
-  if (const EnumConstantDecl *E = enumerator(Arg))
-    return Env.getBoolLiteralValue(M.isDeviceMemoryKind(E));
-  if (Value *V = valueThroughCasts(Arg, Env))
-    if (auto *D = dyn_cast_or_null<BoolValue>(V->getProperty(kIsDeviceMem)))
-      return *D;
-  return Env.makeAtomicBoolValue();
+  return enumeratorFact(
+      Arg, Env,
+      [&](const EnumConstantDecl *E) { return M.isDeviceMemoryKind(E); },
+      kIsDeviceMem);
 }
 
 void linkDeviceMemory(const ApiModel &M, const EnumConstantDecl *E,

@@ -305,22 +305,11 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
   if (!CS)
     return;
   if (Per->RecordLambdas)
-    if (const auto *LE = dyn_cast<LambdaExpr>(CS->getStmt())) {
-      auto Visit = std::make_pair(Env.fork(), L);
-      auto Found = Per->Lambdas.find(LE);
-      if (Found != Per->Lambdas.end())
-        Found->second = std::move(Visit);
-      else
-        Per->Lambdas.insert(std::make_pair(LE, std::move(Visit)));
-    }
+    if (const auto *LE = dyn_cast<LambdaExpr>(CS->getStmt()))
+      Per->Lambdas.insert_or_assign(LE, std::make_pair(Env.fork(), L));
   if (Per->RecordReturns)
     if (const auto *RS = dyn_cast<ReturnStmt>(CS->getStmt())) {
-      auto Visit = std::make_pair(Env.fork(), L);
-      auto Found = Per->Returns.find(RS);
-      if (Found != Per->Returns.end())
-        Found->second = std::move(Visit);
-      else
-        Per->Returns.insert(std::make_pair(RS, std::move(Visit)));
+      Per->Returns.insert_or_assign(RS, std::make_pair(Env.fork(), L));
       return;
     }
   State S{L, Env, Per->Transfer, Model, getASTContext()};

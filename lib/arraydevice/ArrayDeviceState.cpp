@@ -221,26 +221,33 @@ Value *valueThroughCasts(const Expr *E, const Environment &Env) {
   return nullptr;
 }
 
-/// The "pinned host" formula of a memory-kind argument: a literal for an
-/// enumerator, the accessor's fact for a value read from memory_kind(), a
-/// fresh unknown otherwise.
-BoolValue &pinnedOf(const ApiModel &M, const Expr *Arg, Environment &Env) {
+BoolValue &
+enumeratorFact(const Expr *Arg, Environment &Env,
+               llvm::function_ref<bool(const EnumConstantDecl *)> Has,
+               llvm::StringRef Prop) {
   if (const EnumConstantDecl *E = enumerator(Arg))
-    return Env.getBoolLiteralValue(M.isPinnedHostMemoryKind(E));
+    return Env.getBoolLiteralValue(Has(E));
   if (Value *V = valueThroughCasts(Arg, Env))
-    if (auto *P = dyn_cast_or_null<BoolValue>(V->getProperty(kIsPinned)))
+    if (auto *P = dyn_cast_or_null<BoolValue>(V->getProperty(Prop)))
       return *P;
   return Env.makeAtomicBoolValue();
 }
 
+/// The "pinned host" formula of a memory-kind argument: a literal for an
+/// enumerator, the accessor's fact for a value read from memory_kind(), a
+/// fresh unknown otherwise.
+BoolValue &pinnedOf(const ApiModel &M, const Expr *Arg, Environment &Env) {
+  return enumeratorFact(
+      Arg, Env,
+      [&](const EnumConstantDecl *E) { return M.isPinnedHostMemoryKind(E); },
+      kIsPinned);
+}
+
 /// The "is TPU" formula of a platform argument, like pinnedOf().
 BoolValue &tpuOf(const ApiModel &M, const Expr *Arg, Environment &Env) {
-  if (const EnumConstantDecl *E = enumerator(Arg))
-    return Env.getBoolLiteralValue(M.isTpuPlatform(E));
-  if (Value *V = valueThroughCasts(Arg, Env))
-    if (auto *P = dyn_cast_or_null<BoolValue>(V->getProperty(kIsTpu)))
-      return *P;
-  return Env.makeAtomicBoolValue();
+  return enumeratorFact(
+      Arg, Env, [&](const EnumConstantDecl *E) { return M.isTpuPlatform(E); },
+      kIsTpu);
 }
 
 /// devices(Platform::kTpu), local_devices(Platform::kCpu): a platform

@@ -20,6 +20,7 @@
 #include "clang/Analysis/FlowSensitive/StorageLocation.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang::interop::arraydevice {
 
@@ -198,6 +199,15 @@ Origin copiedOrigin(const ArrayDeviceLattice &L,
 /// The value of an expression, looking through implicit casts when the
 /// framework did not carry it over.
 Value *valueThroughCasts(const Expr *E, const Environment &Env);
+
+/// The formula of one enumerator fact (pinned host, TPU, device memory) of
+/// an argument: a literal for an enumerator (\p Has says whether it has the
+/// fact), the property \p Prop a value read from the accessor carries, a
+/// fresh unknown otherwise. pinnedOf, tpuOf and deviceMemOf are its uses.
+BoolValue &
+enumeratorFact(const Expr *Arg, Environment &Env,
+               llvm::function_ref<bool(const EnumConstantDecl *)> Has,
+               llvm::StringRef Prop);
 
 /// The "pinned host" formula of a memory-kind argument: a literal for an
 /// enumerator, the accessor's fact for a value read from memory_kind(), a

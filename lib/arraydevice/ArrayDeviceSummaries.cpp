@@ -18,6 +18,21 @@ namespace clang::interop::arraydevice {
 
 using namespace dataflow;
 
+RecordStorageLocation *
+HelperSummary::Subject::within(RecordStorageLocation *Root) const {
+  RecordStorageLocation *Loc = Root;
+  for (const FieldDecl *F : Fields) {
+    if (!Loc)
+      return nullptr;
+    RecordStorageLocation *Next = nullptr;
+    for (const auto &[D, Child] : Loc->children())
+      if (D == F)
+        Next = dyn_cast_or_null<RecordStorageLocation>(Child);
+    Loc = Next;
+  }
+  return Loc;
+}
+
 namespace {
 
 bool isObjectRole(TypeRole R) {
@@ -181,18 +196,8 @@ RecordStorageLocation *returnedLoc(const ReturnStmt &RS, Environment &Env) {
 RecordStorageLocation *subjectLoc(const FunctionDecl &FD,
                                   const HelperSummary::Subject &Sub,
                                   const Environment &Env) {
-  auto *Loc = dyn_cast_or_null<RecordStorageLocation>(
-      Env.getStorageLocation(*FD.getParamDecl(Sub.Param)));
-  for (const FieldDecl *F : Sub.Fields) {
-    if (!Loc)
-      return nullptr;
-    RecordStorageLocation *Next = nullptr;
-    for (const auto &[D, Child] : Loc->children())
-      if (D == F)
-        Next = dyn_cast_or_null<RecordStorageLocation>(Child);
-    Loc = Next;
-  }
-  return Loc;
+  return Sub.within(dyn_cast_or_null<RecordStorageLocation>(
+      Env.getStorageLocation(*FD.getParamDecl(Sub.Param))));
 }
 
 /// The questions a summary asks at each normal exit.

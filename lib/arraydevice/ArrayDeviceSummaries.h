@@ -66,6 +66,11 @@ struct HelperSummary {
   struct Subject {
     unsigned Param = 0;
     llvm::SmallVector<const FieldDecl *, 2> Fields;
+    /// The object the field chain names inside \p Root (the parameter's
+    /// object in the helper, or the argument's in a caller); null where a
+    /// link is not modelled.
+    dataflow::RecordStorageLocation *
+    within(dataflow::RecordStorageLocation *Root) const;
   };
   /// When a fact holds: after the call; when the bool result is true or
   /// false; when the status result is not an error.

@@ -715,17 +715,7 @@ RecordStorageLocation *argumentSubject(const CallExpr &CE,
                                        State &S) {
   if (Sub.Param >= CE.getNumArgs())
     return nullptr;
-  RecordStorageLocation *Loc = objectLoc(*CE.getArg(Sub.Param), S.Env);
-  for (const FieldDecl *F : Sub.Fields) {
-    if (!Loc)
-      return nullptr;
-    RecordStorageLocation *Next = nullptr;
-    for (const auto &[D, Child] : Loc->children())
-      if (D == F)
-        Next = dyn_cast_or_null<RecordStorageLocation>(Child);
-    Loc = Next;
-  }
-  return Loc;
+  return Sub.within(objectLoc(*CE.getArg(Sub.Param), S.Env));
 }
 
 /// A call to a summarised helper: what its body proves of its arguments
