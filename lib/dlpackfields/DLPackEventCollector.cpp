@@ -53,6 +53,18 @@ bool designatesOwnTensorObject(const Expr *E, bool Arrow) {
             VD->getType()->isPointerType());
 }
 
+/// An event about argument I of a call (or construction) to Callee.
+DLPackEvent callArgEvent(DLPackEvent::Kind K, const Expr *Arg, const Expr *Call,
+                         const FunctionDecl *Callee, unsigned I) {
+  DLPackEvent E;
+  E.K = K;
+  E.Use = Arg;
+  E.Call = Call;
+  E.Callee = Callee;
+  E.ArgIndex = I;
+  return E;
+}
+
 /// The strides read at Site (`t->strides`) are those of a library's own
 /// tensor object (designatesOwnTensorObject): an invariant its constructors
 /// keep, not a producer's input (tvm-ffi's TensorObj always has strides).
@@ -160,9 +172,7 @@ void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
     E.K = DLPackEvent::StridesDeref;
     E.Use = Use;
     E.FieldRead = readSiteOf(RC, V);
-    E.NonNullProven = readsOwnTensorStrides(E.FieldRead) ||
-                      propHolds(Env, V, kNull, /*Negated=*/true) ||
-                      (!DryRun && guardedByCallers(E.FieldRead, Env));
+    E.NonNullProven = stridesNonNull(*V, E.FieldRead, Env);
     Out.push_back(E);
   }
 }
@@ -217,12 +227,8 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       continue;
     Value *V = trackedValueOf(Arg, Env);
     if (V && !isLocal(V) && hasProp(V, kDataTensor)) {
-      DLPackEvent E;
-      E.K = DLPackEvent::DataCallArg;
-      E.Use = Arg;
-      E.Call = Call;
-      E.Callee = Callee;
-      E.ArgIndex = I;
+      DLPackEvent E =
+          callArgEvent(DLPackEvent::DataCallArg, Arg, Call, Callee, I);
       E.IsWrite = isCopyDestination(Callee, I);
       dataFacts(E, *V, Env);
       auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
@@ -251,12 +257,8 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
     if (V && !isLocal(V) && hasProp(V, kStrides) &&
         isa<CXXConstructExpr>(Call) && I + 1 < Args.size() &&
         boundsArray(V, Args[I + 1], Env)) {
-      DLPackEvent E;
-      E.K = DLPackEvent::StridesDeref;
-      E.Use = Arg;
-      E.Call = Call;
-      E.Callee = Callee;
-      E.ArgIndex = I;
+      DLPackEvent E =
+          callArgEvent(DLPackEvent::StridesDeref, Arg, Call, Callee, I);
       E.StridesAsRange = true;
       E.FieldRead = readSiteOf(RC, V);
       // Strides tested for NULL on the way here without being proven
@@ -264,9 +266,7 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       // array of no elements, which reads nothing (tvm-ffi's
       // TensorView::strides).
       E.NonNullProven = RC.NullTested.contains(originOf(RC, V)) ||
-                        readsOwnTensorStrides(E.FieldRead) ||
-                        propHolds(Env, V, kNull, /*Negated=*/true) ||
-                        (!DryRun && guardedByCallers(E.FieldRead, Env));
+                        stridesNonNull(*V, E.FieldRead, Env);
       Out.push_back(E);
       continue;
     }
@@ -296,12 +296,8 @@ void DLPackEventCollector::tensorArgument(
     const Expr *Site = nullptr;
     if (std::optional<std::int64_t> Raw =
             writtenDeviceType(*DT, Env, RC, &Site)) {
-      DLPackEvent E;
-      E.K = DLPackEvent::TensorCallArg;
-      E.Use = Arg;
-      E.Call = Call;
-      E.Callee = Callee;
-      E.ArgIndex = I;
+      DLPackEvent E =
+          callArgEvent(DLPackEvent::TensorCallArg, Arg, Call, Callee, I);
       E.ProvenDeviceType = Raw;
       E.DeviceCheck = Site;
       Out.push_back(E);
@@ -317,12 +313,8 @@ void DLPackEventCollector::tensorArgument(
     std::int64_t Raw;
     if (P.getKey().drop_front(kDeviceEqPrefix.size()).getAsInteger(10, Raw))
       continue;
-    DLPackEvent E;
-    E.K = DLPackEvent::TensorCallArg;
-    E.Use = Arg;
-    E.Call = Call;
-    E.Callee = Callee;
-    E.ArgIndex = I;
+    DLPackEvent E =
+        callArgEvent(DLPackEvent::TensorCallArg, Arg, Call, Callee, I);
     E.ProvenDeviceType = Raw;
     E.DeviceCheck = RC.AtomSite.lookup(B);
     E.FieldRead = readSiteOf(RC, DT);
@@ -418,6 +410,13 @@ void DLPackEventCollector::versionedAccess(
       E.AssertCheck = RC.AtomSite.lookup(Major);
   }
   Out.push_back(E);
+}
+
+bool DLPackEventCollector::stridesNonNull(const Value &V, const Expr *Read,
+                                          const Environment &Env) {
+  return readsOwnTensorStrides(Read) ||
+         propHolds(Env, &V, kNull, /*Negated=*/true) ||
+         (!DryRun && guardedByCallers(Read, Env));
 }
 
 bool DLPackEventCollector::guardedByCallers(const Expr *Read,

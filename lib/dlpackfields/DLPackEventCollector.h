@@ -53,6 +53,12 @@ private:
   void versionedAccess(const MemberExpr *ME, const dataflow::Environment &Env,
                        llvm::SmallVectorImpl<DLPackEvent> &Out);
 
+  /// The strides value V, read at Read, is known not to be NULL here: the
+  /// library's own tensor object, a NULL test on this path, or every
+  /// caller's test (the one rule for a dereference and for a range).
+  bool stridesNonNull(const dataflow::Value &V, const Expr *Read,
+                      const dataflow::Environment &Env);
+
   /// The strides read at Read are tested non-NULL by every caller of the
   /// function (callerGuardsStrides), asked once per read.
   bool guardedByCallers(const Expr *Read, const dataflow::Environment &Env);
