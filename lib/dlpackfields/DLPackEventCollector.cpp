@@ -193,7 +193,9 @@ void DLPackEventCollector::addressTest(
     dataFacts(E, *V, Env);
     // Copying byte_offset along, before or after, is the fix: a function
     // that names byte_offset anywhere is not reported.
-    if (mentionsByteOffsetField(Env.getCurrentFunc()))
+    if (!RC.MentionsByteOffset)
+      RC.MentionsByteOffset = mentionsByteOffsetField(Env.getCurrentFunc());
+    if (*RC.MentionsByteOffset)
       E.OffsetApplied = true;
     if (!E.Local)
       Out.push_back(E);

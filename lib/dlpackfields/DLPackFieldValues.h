@@ -22,6 +22,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
+
 namespace clang::interop {
 
 class DLPackEventCollector;
@@ -128,6 +130,9 @@ struct RunContext {
   llvm::DenseSet<const Value *> NullTested;
   /// Strides reads whose every caller tests them (callerGuardsStrides).
   llvm::DenseMap<const Expr *, bool> CallerGuarded;
+  /// The function names byte_offset somewhere (a `data` store copies it
+  /// along): its body walked once, at the first store, not per visit.
+  std::optional<bool> MentionsByteOffset;
   /// The comparison that created a device-type or assertion atom.
   llvm::DenseMap<const Value *, const Expr *> AtomSite;
 };
