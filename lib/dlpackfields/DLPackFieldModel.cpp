@@ -89,6 +89,22 @@ public:
   }
 };
 
+/// T is std::shared_ptr<R> or std::unique_ptr<R, D> of a DLPack record R
+/// (the standard library's owning pointers): the type of the raw pointer
+/// it holds, or a null type.
+QualType heldDLPackPointer(QualType T, const ASTContext &Ctx) {
+  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+      (RD->getName() != "shared_ptr" && RD->getName() != "unique_ptr"))
+    return {};
+  const TemplateArgumentList &Args = RD->getTemplateArgs();
+  if (Args.size() == 0 || Args[0].getKind() != TemplateArgument::Type ||
+      classifyDLPackType(Args[0].getAsType()) == DLPackRecord::None)
+    return {};
+  return Ctx.getPointerType(Args[0].getAsType());
+}
+
 /// What the transfer functions receive.
 struct FieldState {
   Environment &Env;
@@ -608,6 +624,56 @@ void transferSubscript(const ArraySubscriptExpr *E, FieldState &S) {
     noteStridesSeen(E->getBase(), S);
 }
 
+/// std::shared_ptr<DLManagedTensorVersioned> owner(mt, deleter): the smart
+/// pointer holds mt (copies and moves keep it: the framework copies the
+/// synthetic field with the record).
+void heldPointerMade(const CXXConstructExpr *E, FieldState &S) {
+  if (E->getConstructor()->isCopyOrMoveConstructor() || E->getNumArgs() == 0 ||
+      !E->isPRValue() || heldDLPackPointer(E->getType(), S.Ctx).isNull())
+    return;
+  auto *Raw = S.Env.get<PointerValue>(*E->getArg(0));
+  if (!Raw)
+    return;
+  RecordStorageLocation &Owner = S.Env.getResultObjectLocation(*E);
+  S.Env.setValue(Owner.getSyntheticField(kHeldPointerField), *Raw);
+}
+
+/// owner->f, *owner and owner.get(): the raw pointer owner was made from, so
+/// that the tensor read through it is the one the function received.
+bool heldPointerRead(const CallExpr *E, FieldState &S) {
+  const Expr *Obj = nullptr;
+  bool Deref = false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if ((Op->getOperator() != OO_Arrow && Op->getOperator() != OO_Star) ||
+        Op->getNumArgs() != 1)
+      return false;
+    Obj = Op->getArg(0);
+    Deref = Op->getOperator() == OO_Star;
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *M = MC->getMethodDecl();
+    if (!M || !M->getIdentifier() || M->getName() != "get" ||
+        MC->getNumArgs() != 0)
+      return false;
+    Obj = MC->getImplicitObjectArgument();
+  }
+  if (!Obj || !Obj->isGLValue() ||
+      heldDLPackPointer(Obj->getType(), S.Ctx).isNull())
+    return false;
+  auto *Owner =
+      dyn_cast_or_null<RecordStorageLocation>(S.Env.getStorageLocation(*Obj));
+  auto *Raw =
+      Owner
+          ? S.Env.get<PointerValue>(Owner->getSyntheticField(kHeldPointerField))
+          : nullptr;
+  if (!Raw)
+    return false;
+  if (Deref && E->isGLValue())
+    S.Env.setStorageLocation(*E, Raw->getPointeeLoc());
+  else if (!Deref && E->isPRValue())
+    S.Env.setValue(*E, *Raw);
+  return true;
+}
+
 /// `mt->deleter(mt)`: the tensor handed back to its producer to be freed,
 /// not inspected.
 bool callsOwnDeleter(const CallExpr *E) {
@@ -625,7 +691,7 @@ void transferCall(const CallExpr *E, FieldState &S) {
       if (!Releases && mayLookAtStrides(Callee, S.RC.StridesReaders))
         S.RC.SeenTensors.insert(R);
   }
-  if (hostGuard(E, S))
+  if (hostGuard(E, S) || heldPointerRead(E, S))
     return;
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
@@ -699,6 +765,7 @@ bool hostGuard(const CallExpr *E, FieldState &S) {
 }
 
 void transferConstruct(const CXXConstructExpr *E, FieldState &S) {
+  heldPointerMade(E, S);
   for (const Expr *Arg : E->arguments()) {
     noteStridesSeen(Arg, S);
     if (RecordStorageLocation *R = tensorArgRecord(Arg, S.Env))
@@ -790,12 +857,16 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   // A host-ness guard over a device (IsHostDevice(t->device)) may name no
   // field at all, so its result lives on the DLDevice record itself; so does
   // a device type read only through an accessor (device_type_of(t.device)).
+  // A smart pointer of a DLPack record holds the raw pointer it was made
+  // from (heldPointerMade).
   QualType BoolTy = Ctx.BoolTy;
   QualType IntTy = Ctx.IntTy;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
-      [BoolTy, IntTy](QualType T) -> llvm::StringMap<QualType> {
+      [BoolTy, IntTy, &Ctx](QualType T) -> llvm::StringMap<QualType> {
         if (classifyDLPackType(T) == DLPackRecord::Device)
           return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
+        if (QualType Held = heldDLPackPointer(T, Ctx); !Held.isNull())
+          return {{kHeldPointerField, Held}};
         return {};
       });
 }

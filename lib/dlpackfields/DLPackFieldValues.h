@@ -63,6 +63,10 @@ inline constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
 // function reads it only through an accessor (interop::dl::device_type_of):
 // the framework models only the fields a function names.
 inline constexpr llvm::StringLiteral kDeviceTypeField = "interop_device_type";
+// The synthetic field of a std::shared_ptr / std::unique_ptr of a DLPack
+// record: the raw pointer it was made from, which its operator->, operator*
+// and get() give back (shared/patterns/fn08).
+inline constexpr llvm::StringLiteral kHeldPointerField = "interop_held";
 inline constexpr llvm::StringLiteral kDeviceEqPrefix = "interop.dt.eq.";
 // `version.major`: supported (checked by code that stays in release builds)
 // and supported-by-assertion (checked only inside a debug-only macro).
