@@ -8,6 +8,7 @@
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
 
+#include "lib/dlpackfields/DLPackValidators.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 
 #include "lib/abi/DLPackTypes.h"
@@ -693,6 +694,13 @@ void transferCall(const CallExpr *E, FieldState &S) {
   }
   if (hostGuard(E, S) || heldPointerRead(E, S))
     return;
+
+  // validate(t->version.major == 1, ...), whose body throws when its bool
+  // parameter is false: after it returns, the condition holds.
+  if (std::optional<unsigned> I = requiredTrueParam(Callee);
+      I && *I < E->getNumArgs() && !isa<CXXOperatorCallExpr>(E))
+    if (auto *B = Env.get<BoolValue>(*E->getArg(*I)))
+      Env.assume(B->formula());
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.
