@@ -46,7 +46,7 @@ LatticeEffect ArrayDeviceLattice::join(const ArrayDeviceLattice &O) {
 
 void ArrayDeviceLattice::forgetAccessors(const StorageLocation &Obj) {
   for (auto It = Accessors.begin(); It != Accessors.end();) {
-    if (It->first.first == &Obj)
+    if (std::get<0>(It->first) == &Obj)
       Accessors.erase(It++);
     else
       ++It;

@@ -16,6 +16,8 @@
 #include "clang/Analysis/FlowSensitive/StorageLocation.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <tuple>
+
 namespace clang::interop {
 
 /// The lattice part of the state.
@@ -25,16 +27,20 @@ namespace clang::interop {
 /// among equals the earliest in the source, so the result is deterministic.
 ///
 /// Accessors: what a const accessor or dereference returned for an object
-/// (holder.array(), *it, ptr->), valid until the object changes, so a guard
-/// on one call covers the next. Joins keep the entries both sides agree on.
+/// (holder.array(), *it, ptr->, v[i] with i unchanged), valid until the object
+/// changes, so a guard on one call covers the next. Joins keep the entries both
+/// sides agree on.
 ///
 /// Every location the model puts in either map is stable across visits of
 /// the same program point, so both maps stay finite and the fixpoint is
 /// reached.
 class ArrayDeviceLattice {
 public:
-  using AccessorKey =
-      std::pair<const dataflow::StorageLocation *, const FunctionDecl *>;
+  /// The object, the accessor, and what else selects the result: the
+  /// index value of an element access (`v[i]`, ArrayDeviceContainers.h),
+  /// null for accessors without arguments.
+  using AccessorKey = std::tuple<const dataflow::StorageLocation *,
+                                 const FunctionDecl *, const void *>;
   llvm::DenseMap<const dataflow::StorageLocation *, Origin> Origins;
   llvm::DenseMap<AccessorKey, dataflow::StorageLocation *> Accessors;
 

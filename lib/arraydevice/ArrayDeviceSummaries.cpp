@@ -121,10 +121,11 @@ bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   if (Ctx.getSourceManager().isInSystemHeader(FD.getLocation()))
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
-    // A lambda's captures are not parameters; a non-const member may change
-    // the object it is called on, which no summary describes.
-    if (MD->getParent()->isLambda() || (!MD->isStatic() && !MD->isConst()) ||
-        isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
+    // A non-const member may change the object it is called on, which no
+    // summary describes. (A lambda's call operator is a candidate only as
+    // the predicate of a standard algorithm: HelperSummaries::ofPredicate.)
+    if ((!MD->isStatic() && !MD->isConst()) || isa<CXXConstructorDecl>(MD) ||
+        isa<CXXDestructorDecl>(MD))
       return false;
   }
   bool Subject = llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
@@ -377,7 +378,28 @@ const HelperSummary *HelperSummaries::of(const CallExpr &CE, const ApiModel &M,
   const FunctionDecl *Callee = CE.getDirectCallee();
   if (!Callee)
     return nullptr;
-  const FunctionDecl *FD = Callee->getDefinition();
+  // A lambda's captures are not parameters: called directly, what its
+  // body proves may rest on them.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+      MD && MD->getParent()->isLambda())
+    return nullptr;
+  return ofDefinition(*Callee, M, Ctx, Depth);
+}
+
+const HelperSummary *HelperSummaries::ofPredicate(const FunctionDecl &FD,
+                                                  const ApiModel &M,
+                                                  ASTContext &Ctx,
+                                                  unsigned Depth) {
+  if (Depth >= kMaxSummaryDepth)
+    return nullptr;
+  return ofDefinition(FD, M, Ctx, Depth);
+}
+
+const HelperSummary *HelperSummaries::ofDefinition(const FunctionDecl &Callee,
+                                                   const ApiModel &M,
+                                                   ASTContext &Ctx,
+                                                   unsigned Depth) {
+  const FunctionDecl *FD = Callee.getDefinition();
   if (!FD)
     return nullptr;
   auto [Cand, NewCand] = Candidates.try_emplace(FD, false);

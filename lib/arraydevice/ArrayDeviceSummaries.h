@@ -31,10 +31,11 @@
 // its CFG at most kMaxSummaryBlocks blocks, within the checks' flow bounds;
 // helpers called from a helper are summarised down to kMaxSummaryDepth
 // levels from the judged function; recursion, try blocks, templates, lambdas
-// (their captures are not parameters) and functions of the API model get no
-// summary. Summaries are cached per translation unit and configuration, by
-// function and remaining depth, so results do not depend on the order in
-// which functions are judged.
+// called directly (their captures are not parameters; a lambda handed to a
+// standard algorithm as its predicate is summarised, ofPredicate) and
+// functions of the API model get no summary. Summaries are cached per
+// translation unit and configuration, by function and remaining depth, so
+// results do not depend on the order in which functions are judged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +126,13 @@ public:
   const HelperSummary *of(const CallExpr &CE, const ApiModel &M,
                           ASTContext &Ctx, unsigned Depth);
 
+  /// The summary of a predicate handed to a standard algorithm
+  /// (ArrayDeviceContainers.h): a function, or a lambda's call operator,
+  /// whose facts about its parameter hold whatever it captured; null when
+  /// it has none.
+  const HelperSummary *ofPredicate(const FunctionDecl &FD, const ApiModel &M,
+                                   ASTContext &Ctx, unsigned Depth);
+
   /// The facts of the captures of the lambda whose call operator is
   /// `CallOp`, from one flow run of its enclosing function (made once per
   /// enclosing function and translation unit); null when none is known.
@@ -135,6 +143,9 @@ public:
   unsigned runs() const { return Runs; }
 
 private:
+  const HelperSummary *ofDefinition(const FunctionDecl &Callee,
+                                    const ApiModel &M, ASTContext &Ctx,
+                                    unsigned Depth);
   std::unique_ptr<HelperSummary> compute(const FunctionDecl &FD,
                                          const ApiModel &M, ASTContext &Ctx,
                                          unsigned Depth);

@@ -9,6 +9,7 @@
 
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
+#include "lib/arraydevice/ArrayDeviceContainers.h"
 #include "lib/arraydevice/ArrayDeviceMemoryKinds.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
@@ -239,14 +240,15 @@ void initElement(State &S, const RecordStorageLocation *Range,
   if (!Range || !Elem)
     return;
   Environment &Env = S.Env;
-  // Only a fact proven for every element carries over; a guard on one
-  // element (devs[0].is_addressable()) says nothing about another.
-  if (BoolValue *All = peekBool(Range, kElemAddressable, Env))
-    if (All->formula().isLiteral(true))
-      setBool(Elem, kAddressable, *All, Env);
-  if (BoolValue *All = peekBool(Range, kElemSingle, Env))
-    if (All->formula().isLiteral(true))
-      setBool(Elem, kSingle, *All, Env);
+  // Only a fact proven for every element carries over (a literal, or what
+  // the path proves, as after `if (!all_of(...)) return;`), as a literal: a
+  // guard on one element (devs[0].is_addressable()) says nothing about
+  // another, which sharing the range's formula would say.
+  for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
+                          std::pair{kElemSingle, kSingle}})
+    if (BoolValue *V = peekBool(Range, All, Env))
+      if (provenForEveryElement(*V, Env))
+        setBool(Elem, One, Env.getBoolLiteralValue(true), Env);
   // Platforms are a fact of every element where a range has one at all
   // (a platform argument, the sharding's platform, the array's for shards).
   if (BoolValue *All = peekBool(Range, kElemTpu, Env))
@@ -267,6 +269,8 @@ void initDerivedRange(State &S, const RecordStorageLocation *From,
     copyBool(From, To, F, S.Env);
   setOrigin(S, To, originOf(S.Lattice, From));
 }
+
+} // namespace
 
 /// Applies the element/derived-range rule to whatever `Loc` holds.
 void initFromRange(const ApiModel &M, State &S,
@@ -291,16 +295,19 @@ void initFromRange(const ApiModel &M, State &S,
 RecordStorageLocation &
 cachedAccessor(const StorageLocation &Obj, const FunctionDecl *Key,
                const CallExpr *Site, QualType T, State &S,
-               llvm::function_ref<void(RecordStorageLocation &)> Init) {
-  StorageLocation *&Slot = S.Lattice.Accessors[{&Obj, Key}];
+               llvm::function_ref<void(RecordStorageLocation &)> Init,
+               const void *Index) {
+  StorageLocation *&Slot = S.Lattice.Accessors[{&Obj, Key, Index}];
   if (auto *R = dyn_cast_or_null<RecordStorageLocation>(Slot))
     return *R;
   RecordStorageLocation &Loc = S.Ctx.Stable.get(Site, T, S.Env);
   // Init may touch the lattice; take the slot again afterwards.
-  S.Lattice.Accessors[{&Obj, Key}] = &Loc;
+  S.Lattice.Accessors[{&Obj, Key, Index}] = &Loc;
   Init(Loc);
   return Loc;
 }
+
+namespace {
 
 /// `*it`, `it->`, `*ptr`: cached per range object, so repeated dereferences
 /// see the same element until the iterator or pointer changes.
@@ -832,6 +839,10 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &) { return isIdentityCall(CE); },
           transferIdentity)
+      // std::all_of, none_of, any_of, find_if, find_if_not, find
+      .caseOf<CallExpr>([](const CallExpr &CE,
+                           State &) { return isStdContainerAlgorithm(CE); },
+                        transferStdContainerAlgorithm)
       // Result<T>::value(), operator*, operator->
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return isResultUnwrap(S.Model, CE); },
@@ -877,6 +888,12 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return summaryFor(CE, S) != nullptr; },
                         transferSummarisedCall)
+      // devs[i], devs.at(i) with i a variable
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return isIndexedElementAccess(S.Model, CE);
+          },
+          transferIndexedElement)
       // *it, it->, *smart_ptr on device/array ranges
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
@@ -932,6 +949,17 @@ StmtSwitch<State> makeTransferSwitch() {
           transferRangeForDecl)
       // flag ? devices()[1] : local_devices()[0]
       .caseOf<AbstractConditionalOperator>(transferConditional)
+      // ++i, i = j: elements cached for v[i] are stale
+      .caseOf<UnaryOperator>(
+          [](const UnaryOperator &E, State &) {
+            return writtenIndexVariable(E) != nullptr;
+          },
+          [](const UnaryOperator *E, State &S) { transferIndexWrite(E, S); })
+      .caseOf<BinaryOperator>(
+          [](const BinaryOperator &E, State &) {
+            return writtenIndexVariable(E) != nullptr;
+          },
+          [](const BinaryOperator *E, State &S) { transferIndexWrite(E, S); })
       // a.num_devices() == 1, p == Platform::kTpu
       .caseOf<BinaryOperator>(
           [](const BinaryOperator &E, State &) { return E.isComparisonOp(); },
@@ -946,7 +974,8 @@ StmtSwitch<State> makeTransferSwitch() {
 bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
                const Environment &Env) {
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (!M.classify(CE->getDirectCallee()).empty())
+    if (!M.classify(CE->getDirectCallee()).empty() ||
+        isStdContainerAlgorithm(*CE))
       return true;
     if (M.classifyPointee(CE->getType()) != TypeRole::None)
       return true;
@@ -962,6 +991,10 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(S))
     return CCE->getNumArgs() >= 1 &&
            M.classify(CCE->getType()) != TypeRole::None;
+  // A write to an index variable, while elements are cached.
+  if (isa<UnaryOperator, BinaryOperator>(S) && !L.Accessors.empty() &&
+      writtenIndexVariable(*S))
+    return true;
   // Only comparisons of a value that remembers a fact.
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||

@@ -35,6 +35,22 @@ const dataflow::Formula &countRelation(BinaryOperatorKind Op,
 /// (ArrayDeviceSummaries.h): such calls matter though mayMatter() says no.
 bool mayBeSummarisedCall(const Stmt *St, State &S);
 
+/// An element of `Range` (an object of a device or array role) gets what is
+/// proven of every element and the range's provenance; a derived range
+/// (iterator, view) shares the range's facts.
+void initFromRange(const ApiModel &M, State &S,
+                   const dataflow::RecordStorageLocation *Range,
+                   const dataflow::RecordStorageLocation *Loc);
+
+/// The object cached for accessor `Key` (and `Index`, a value that selects
+/// the element, or null) on `Obj`, or a stable new one made at `Site` and
+/// initialised by `Init`, entered in the cache.
+dataflow::RecordStorageLocation &
+cachedAccessor(const dataflow::StorageLocation &Obj, const FunctionDecl *Key,
+               const CallExpr *Site, QualType T, State &S,
+               llvm::function_ref<void(dataflow::RecordStorageLocation &)> Init,
+               const void *Index = nullptr);
+
 /// The transfer functions, one case per API role and statement kind.
 const StmtSwitch<State> &transferSwitch();
 

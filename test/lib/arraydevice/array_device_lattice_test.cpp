@@ -38,9 +38,9 @@ TEST(ArrayDeviceLattice, OriginsAndAccessors) {
   R.Origins[loc(1)] = Global;
   R.Origins[loc(2)] = Produced;
   auto *Elem = const_cast<StorageLocation *>(loc(9));
-  L.Accessors[{loc(3), nullptr}] = Elem;
-  R.Accessors[{loc(3), nullptr}] = Elem;
-  L.Accessors[{loc(4), nullptr}] = Elem;
+  L.Accessors[{loc(3), nullptr, nullptr}] = Elem;
+  R.Accessors[{loc(3), nullptr, nullptr}] = Elem;
+  L.Accessors[{loc(4), nullptr, nullptr}] = Elem;
   EXPECT_EQ(L.join(R), LatticeEffect::Changed);
   EXPECT_EQ(L.Origins[loc(1)], Global);
   EXPECT_EQ(L.Origins[loc(2)], Produced);

@@ -1,0 +1,253 @@
+// RUN: %check_interop %s interop-sharded-dlpack-export,interop-sharded-cuda-array-interface,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
+
+// Issue 14, capability 3: containers. An element checked and then used
+// through the same subscript (an unchanged index variable) keeps its facts;
+// a standard algorithm that checks every element (all_of, none_of, any_of)
+// proves what its predicate's body proves for the loop that follows; a
+// standard search keeps where the element came from (a device found in an
+// all-process list by anything but addressability is still a device of
+// every process; one found by addressability is addressable).
+
+#include "interop/interop.h"
+
+using namespace interop;
+
+bool unsharded(const Array &a) { return a.num_devices() == 1; }
+
+void same_subscript(const std::vector<Array> &v, size_t i) {
+  if (!v[i].is_single_device())
+    return;
+  auto t = to_dlpack(v[i]);
+}
+
+void same_subscript_in_loop(const std::vector<Array> &v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_single_device())
+      continue;
+    auto p = v[i].unsafe_buffer_pointer();
+  }
+}
+
+// A non-const operator[] does not change the element it returns.
+void non_const_container(std::vector<Array> &v, size_t i) {
+  if (v[i].is_single_device())
+    auto t = to_dlpack(v[i]);
+}
+
+void all_of_then_loop(const std::vector<Array> &v) {
+  if (!std::all_of(v.begin(), v.end(),
+                   [](const Array &a) { return a.is_single_device(); }))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+}
+
+void all_of_then_subscript(const std::vector<Array> &v) {
+  if (!std::all_of(v.begin(), v.end(), unsharded))
+    return;
+  for (size_t i = 0; i < v.size(); ++i)
+    auto p = v[i].unsafe_buffer_pointer();
+}
+
+void none_of_then_loop(const std::vector<Array> &v) {
+  const auto sharded = [](const Array &a) { return a.num_devices() > 1; };
+  if (!std::none_of(v.begin(), v.end(), sharded))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+}
+
+void any_of_then_loop(const std::vector<Array> &v) {
+  if (std::any_of(v.begin(), v.end(),
+                  [](const Array &a) { return !a.is_single_device(); }))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+}
+
+void find_if_single(const std::vector<Array> &v) {
+  auto it = std::find_if(v.begin(), v.end(),
+                         [](const Array &a) { return a.is_single_device(); });
+  if (it != v.end())
+    auto t = to_dlpack(*it);
+}
+
+void find_if_addressable(DLManagedTensorVersioned *t) {
+  const std::vector<Device> all = devices(Platform::kCuda);
+  auto it = std::find_if(all.begin(), all.end(),
+                         [](const Device &d) { return d.is_addressable(); });
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+}
+
+void at_same_index(const std::vector<Array> &v, size_t i) {
+  if (v.at(i).is_single_device())
+    auto t = to_dlpack(v.at(i));
+}
+
+void addressable_subscript(DLManagedTensorVersioned *t,
+                           const std::vector<Device> &all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!all[i].is_addressable())
+      continue;
+    auto r = from_dlpack(t, all[i]);
+  }
+}
+
+void all_of_addressable(DLManagedTensorVersioned *t) {
+  const std::vector<Device> all = devices(Platform::kCuda);
+  if (!std::all_of(all.begin(), all.end(),
+                   [](const Device &d) { return d.is_addressable(); }))
+    return;
+  for (const Device &d : all)
+    auto r = from_dlpack(t, d);
+}
+
+// The predicate's captures do not matter to what it proves of its argument.
+void all_of_capturing(const std::vector<Array> &v, int limit) {
+  if (!std::all_of(v.begin(), v.end(), [limit](const Array &a) {
+        return a.is_single_device() && a.num_devices() < limit;
+      }))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+}
+
+// --- What does not carry ---------------------------------------------------
+
+void other_index_variable(const std::vector<Array> &v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    const size_t next = (i + 1) % v.size();
+    if (!v[i].is_single_device())
+      return;
+    auto t = to_dlpack(v[next]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'v[next]' is not proven
+  }
+}
+
+void index_assigned(const std::vector<Array> &v, size_t i, size_t j) {
+  if (!v[i].is_single_device())
+    return;
+  i = j;
+  auto t = to_dlpack(v[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'v[i]' is not proven
+}
+
+// A non-const access to another index may write the element checked.
+void other_index_written(std::vector<Array> &v, size_t i, size_t j,
+                         const Array &b) {
+  if (!v[i].is_single_device())
+    return;
+  v[j] = b;
+  auto t = to_dlpack(v[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'v[i]' is not proven
+}
+
+void all_of_mixed_bounds(const std::vector<Array> &v,
+                         const std::vector<Array> &w) {
+  if (!std::all_of(v.begin(), w.end(), unsharded))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void all_of_not_taken(const std::vector<Array> &v) {
+  std::all_of(v.begin(), v.end(), unsharded);
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void any_of_single(const std::vector<Array> &v) {
+  if (!std::any_of(v.begin(), v.end(), unsharded))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void other_subscript(const std::vector<Array> &v, size_t i, size_t j) {
+  if (!v[i].is_single_device())
+    return;
+  auto t = to_dlpack(v[j]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'v[j]' is not proven to be single-device on every path to this call [interop-sharded-dlpack-export]
+}
+
+void index_changed(const std::vector<Array> &v, size_t i) {
+  if (!v[i].is_single_device())
+    return;
+  ++i;
+  auto t = to_dlpack(v[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'v[i]' is not proven
+}
+
+void element_written(std::vector<Array> &v, size_t i, const Array &b) {
+  if (!v[i].is_single_device())
+    return;
+  v[i] = b;
+  auto t = to_dlpack(v[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'v[i]' is not proven
+}
+
+void container_changed(std::vector<Array> &v, const Array &b) {
+  if (!std::all_of(v.begin(), v.end(), unsharded))
+    return;
+  v.push_back(b);
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void all_of_another_container(const std::vector<Array> &v,
+                              const std::vector<Array> &w) {
+  if (!std::all_of(v.begin(), v.end(), unsharded))
+    return;
+  for (const Array &a : w)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void all_of_other_fact(const std::vector<Array> &v) {
+  if (!std::all_of(v.begin(), v.end(),
+                   [](const Array &a) { return a.is_fully_addressable(); }))
+    return;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+void first_element_only(const std::vector<Array> &v) {
+  if (v.empty() || !v.front().is_single_device())
+    return;
+  for (const Array &a : v)
+    auto p = a.unsafe_buffer_pointer();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'unsafe_buffer_pointer' is supported only for unsharded arrays, but 'a' is not proven
+}
+
+void find_if_by_id(DLManagedTensorVersioned *t, int ordinal) {
+  const std::vector<Device> all = devices(Platform::kCuda);
+  auto it = std::find_if(all.begin(), all.end(), [ordinal](const Device &d) {
+    return d.local_hardware_id() == ordinal;
+  });
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device '*it', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
+void find_by_value(DLManagedTensorVersioned *t, const Device &wanted) {
+  const std::vector<Device> all = devices();
+  auto it = std::find(all.begin(), all.end(), wanted);
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device '*it', taken from a list of every process's devices
+}
+
+void find_if_by_platform(const std::vector<Array> &v) {
+  auto it = std::find_if(v.begin(), v.end(), [](const Array &a) {
+    return a.platform() == Platform::kCuda;
+  });
+  if (it != v.end())
+    auto t = to_dlpack(*it);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but '*it' is not proven
+}
