@@ -133,6 +133,9 @@ bool noteDeviceTypeWriterCall(const CallExpr &Call, Environment &Env,
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !writesDeviceTypeFromBody(*Def))
     return false;
+  // The argument is written, as the left side of an assignment is: the
+  // versioned tensor it belongs to is being filled in, not read.
+  markWriteChain(Call.getArg(0), RC);
   auto *Dev = dyn_cast_or_null<RecordStorageLocation>(
       Env.getStorageLocation(*Call.getArg(0)->IgnoreParenImpCasts()));
   StorageLocation *Loc = deviceTypeLoc(Dev);
