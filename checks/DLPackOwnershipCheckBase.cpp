@@ -6,7 +6,9 @@
 #include "lib/support/NameLists.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <vector>
@@ -38,13 +40,20 @@ OwnershipQuery &DLPackOwnershipCheckBase::query() {
 void DLPackOwnershipCheckBase::onStartOfTranslationUnit() {
   InteropCheckBase::onStartOfTranslationUnit();
   Functions.clear();
+  Uncompiled.clear();
 }
 
 void DLPackOwnershipCheckBase::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (FD && isJudgedFunction(*FD) && query().use(*FD, *Ctx))
-    Functions.insert(FD);
+  if (!FD)
+    return;
+  if (isJudgedFunction(*FD)) {
+    if (query().use(*FD, *Ctx))
+      Functions.insert(FD);
+  } else if (isUncompiledDefinition(*FD)) {
+    Uncompiled.push_back(FD);
+  }
 }
 
 /// FD is a lambda's call operator and the function around the lambda is an
@@ -56,6 +65,17 @@ static bool definedInFunctionThatDoesNotCompile(const FunctionDecl &FD) {
   const auto *Outer = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
   return Outer && (Outer->isInvalidDecl() ||
                    whyNotAnalysable(*Outer) == SkipReason::InvalidCode);
+}
+
+/// True when E (a capsule call or construction) and each of its arguments
+/// compile. Its arguments, not its whole range: `return py::capsule(...)` in
+/// a function whose return type does not compile is reported at the
+/// capsule, which is itself fine.
+static bool compilesWithArguments(const Expr &E, ArrayRef<const Expr *> Args,
+                                  const ASTContext &Ctx) {
+  return !E.containsErrors() && llvm::none_of(Args, [&](const Expr *Arg) {
+    return statementDoesNotCompile(*Arg, Ctx);
+  });
 }
 
 void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
@@ -76,6 +96,24 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
       if (const FunctionDecl *D = installedDestructor(*E))
         Destructors.insert(D->getCanonicalDecl());
   }
+  // A function that is not judged because it does not compile (XLA 2020's
+  // exporter returns a StatusOr of a missing header) still says, in the
+  // statements of it that compile, which lambda it installs as a capsule's
+  // destructor: that lambda is judged as one.
+  for (const FunctionDecl *FD : Uncompiled) {
+    CapsuleSites S = findCapsuleSites(FD->getBody());
+    for (const CallExpr *Call : S.CapsuleCalls)
+      if (const FunctionDecl *D = installedDestructor(*Call);
+          D && compilesWithArguments(
+                   *Call, ArrayRef(Call->getArgs(), Call->getNumArgs()), *Ctx))
+        Destructors.insert(D->getCanonicalDecl());
+    for (const CXXConstructExpr *E : S.CapsuleConstructs)
+      if (const FunctionDecl *D = installedDestructor(*E);
+          D && compilesWithArguments(
+                   *E, ArrayRef(E->getArgs(), E->getNumArgs()), *Ctx))
+        Destructors.insert(D->getCanonicalDecl());
+  }
+  Uncompiled.clear();
   // Then the names capsules are read back under, and the casts of pointers.
   ReadBack.clear();
   CastOf.clear();

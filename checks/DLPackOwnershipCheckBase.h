@@ -28,6 +28,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::interop {
 
@@ -87,6 +88,9 @@ private:
   /// Made from Config on first use (Config is final then).
   std::optional<clang::interop::OwnershipQuery> Query;
   llvm::SetVector<const FunctionDecl *> Functions;
+  /// Definitions not judged because they do not compile
+  /// (isUncompiledDefinition): read only for the destructors they install.
+  std::vector<const FunctionDecl *> Uncompiled;
   clang::interop::ReadBackCapsuleNames ReadBack;
   llvm::DenseMap<const CallExpr *, const ExplicitCastExpr *> CastOf;
   ASTContext *Ctx = nullptr;

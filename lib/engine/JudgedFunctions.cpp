@@ -206,6 +206,21 @@ static bool doesNotCompile(const FunctionDecl &FD) {
   return It->second;
 }
 
+bool isUncompiledDefinition(const FunctionDecl &FD) {
+  return FD.hasBody() && !isTemplatePattern(FD) && FD.isInvalidDecl();
+}
+
+bool statementDoesNotCompile(const Stmt &S, const ASTContext &Ctx) {
+  if (containsErrors(&S))
+    return true;
+  const DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (!Diags.hasUncompilableErrorOccurred())
+    return false;
+  CompileErrorRecorder *Recorder = CompileErrorRecorder::of(Diags);
+  return Recorder &&
+         Recorder->errorWithin(S.getSourceRange(), Ctx.getSourceManager());
+}
+
 SkipReason whyNotAnalysable(const FunctionDecl &FD) {
   if (!FD.doesThisDeclarationHaveABody() || !FD.getBody())
     return SkipReason::NoBody;

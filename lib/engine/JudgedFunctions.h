@@ -49,6 +49,19 @@ bool isJudgedFunction(const FunctionDecl &FD);
 /// errors (-Werror) do not count.
 SkipReason whyNotAnalysable(const FunctionDecl &FD);
 
+/// True for a definition that is no judged function only because it does
+/// not compile: it has a body, is not a template pattern, and is an invalid
+/// declaration (a return type from a missing header). Its statements that
+/// compile (statementDoesNotCompile) still say what the function does, e.g.
+/// which function a capsule it makes gets as its destructor.
+bool isUncompiledDefinition(const FunctionDecl &FD);
+
+/// Whether S is code that does not compile, by the same tests as a
+/// function's body in whyNotAnalysable(): an expression in it that contains
+/// errors, an invalid declaration, or (where recordCompileErrors() was
+/// called) an error the compiler reported inside S's source range.
+bool statementDoesNotCompile(const Stmt &S, const ASTContext &Ctx);
+
 /// Records, for whyNotAnalysable(), where the compiler reports errors in the
 /// translation unit PP preprocesses: every diagnostic still reaches the
 /// consumer it went to before, unchanged. Called by every check base before
