@@ -238,7 +238,7 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       for (unsigned J = 0; J < Args.size(); ++J) {
         if (J == I || !Args[J])
           continue;
-        if (mentionsLayout(Args[J]))
+        if (mentionsLayout(Args[J]) || filledWithLayoutOf(Args[J], Owner, Env))
           E.CallPassesLayout = true;
         // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
         // can when it also receives, as a DLTensor (by value, reference or
@@ -430,6 +430,25 @@ bool DLPackEventCollector::guardedByCallers(const Expr *Read,
   if (New)
     It->second = callerGuardsStrides(*FD, Read);
   return It->second;
+}
+
+bool DLPackEventCollector::filledWithLayoutOf(const Expr *Arg,
+                                              const StorageLocation *Owner,
+                                              const Environment &Env) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(Env.getCurrentFunc());
+  if (!Owner || !FD)
+    return false;
+  if (!Fillers)
+    Fillers.emplace(*FD);
+  for (const DeclRefExpr *T : Fillers->tensorsFilling(Arg)) {
+    StorageLocation *L = Env.getStorageLocation(*T->getDecl());
+    if (L && T->getType()->isPointerType())
+      if (auto *PV = Env.get<PointerValue>(*L))
+        L = &PV->getPointeeLoc();
+    if (tensorRecordOf(dyn_cast_or_null<RecordStorageLocation>(L)) == Owner)
+      return true;
+  }
+  return false;
 }
 
 bool DLPackEventCollector::holds(const Environment &Env,

@@ -12,9 +12,12 @@
 
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackFieldValues.h"
+#include "lib/dlpackfields/DLPackLayoutFillers.h"
 
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace clang::interop {
 
@@ -69,8 +72,15 @@ private:
   bool propHolds(const dataflow::Environment &Env, const dataflow::Value *V,
                  llvm::StringRef Name, bool Negated = false) const;
 
+  /// Arg names a local that a helper filled with the layout of the tensor
+  /// whose record is Owner (DLPackLayoutFillers, made on first use).
+  bool filledWithLayoutOf(const Expr *Arg,
+                          const dataflow::StorageLocation *Owner,
+                          const dataflow::Environment &Env);
+
   bool DryRun = false;
   dlpackfield::RunContext &RC;
+  std::optional<DLPackLayoutFillers> Fillers;
 };
 
 } // namespace clang::interop

@@ -657,6 +657,10 @@ bool heldPointerRead(const CallExpr *E, FieldState &S) {
       return false;
     Obj = MC->getImplicitObjectArgument();
   }
+  // libstdc++ declares operator-> and get() in a base of std::shared_ptr:
+  // the object is the derived-to-base cast of the smart pointer.
+  if (Obj)
+    Obj = Obj->IgnoreParenImpCasts();
   if (!Obj || !Obj->isGLValue() ||
       heldDLPackPointer(Obj->getType(), S.Ctx).isNull())
     return false;

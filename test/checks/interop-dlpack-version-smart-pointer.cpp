@@ -11,16 +11,19 @@
 #include <dlpack/dlpack.h>
 
 namespace std {
-template <class T> class shared_ptr {
+// As in libstdc++, operator-> and get() are members of a base class.
+template <class T> struct shared_ptr_access {
+  T *operator->() const;
+  T *get() const;
+};
+template <class T> class shared_ptr : public shared_ptr_access<T> {
   T *ptr;
 
 public:
   template <class Y, class D> shared_ptr(Y *p, D) : ptr(p) {}
   template <class Y> shared_ptr(const shared_ptr<Y> &r, T *alias);
   shared_ptr(const shared_ptr &);
-  T *operator->() const;
   T &operator*() const;
-  T *get() const;
 };
 template <class T> struct default_delete {
   void operator()(T *) const;

@@ -236,8 +236,21 @@ def entry_snapshots(entry, mirror, cache):
     return out
 
 
-def prepare(entry, mirror, scratch, system_dirs, cache):
-    """Extracts the entry; returns (source path, compiler args, missing)."""
+def libcxx_include(root):
+    """The libc++ header directory (holding __config_site) under root, a
+    tree unpacked from libc++-22-dev (README.md), or the system's."""
+    for base in ([root] if root else []) + ["/"]:
+        for sub in ("usr/lib/llvm-22/include/c++/v1", "include/c++/v1", "."):
+            d = os.path.join(base, sub)
+            if os.path.isfile(os.path.join(d, "__config_site")):
+                return normpath(d)
+    return None
+
+
+def prepare(entry, mirror, scratch, system_dirs, cache, libcxx=None):
+    """Extracts the entry; returns (source path, compiler args, missing,
+    translation unit): the unit is a driver that includes the source and
+    instantiates its templates when the entry has `instantiate`."""
     snaps = entry_snapshots(entry, mirror, cache)
     base = os.path.join(scratch, entry["id"])
     shutil.rmtree(base, ignore_errors=True)
@@ -251,7 +264,9 @@ def prepare(entry, mirror, scratch, system_dirs, cache):
     tree = Tree(base, layout,
                 stub_dirs + flag_dirs + [PYTHON_INCLUDE] + system_dirs)
     tree.extract(0, entry["path"])
-    for n, extra in enumerate(entry.get("extra_files", [])):
+    inst = entry.get("instantiate")
+    for n, extra in enumerate(entry.get("extra_files", []) +
+                              (inst["includes"] if inst else [])):
         hit = tree._locate(0, None, extra, False)
         tree.extract(*(hit or (0, extra)))
     args = ["-std=" + entry.get("std", "c++17")] if entry.get(
@@ -295,22 +310,46 @@ def prepare(entry, mirror, scratch, system_dirs, cache):
     for inc in entry.get("force_include", []):
         args += ["-include", os.path.join(STUBS, inc)]
     args += entry.get("flags", [])
-    return os.path.join(layout[0][1], entry["path"]), args, missing
+    if entry.get("stdlib") == "libc++":
+        if libcxx_include(libcxx):
+            args += ["-nostdinc++", "-isystem", libcxx_include(libcxx)]
+        else:
+            missing.append("<libc++ headers: --libcxx>")
+    src = os.path.join(layout[0][1], entry["path"])
+    tu = src
+    if inst:
+        # A self-written driver: the library's headers, then explicit
+        # instantiations of the templates to judge (the checks judge a
+        # template only where it is instantiated).
+        tu = os.path.join(base, "instantiate.cpp")
+        with open(tu, "w") as f:
+            for inc in inst["includes"]:
+                f.write('#include "%s"\n' % inc)
+            f.write("\n".join(inst["code"]) + "\n")
+    return src, args, missing, tu
 
 
 SKIP_RE = re.compile(r"^function '(?P<fn>[^']*)' was not analysed: (?P<why>.*)$")
 
 
-def skip_config():
-    """-config that sets ReportSkippedFunctions on every check."""
-    return "--config={CheckOptions: {%s}}" % ", ".join(
-        "%s.ReportSkippedFunctions: true" % c for c in CHECKS)
+def tidy_config(report_skipped, options):
+    """--config with the entry's CheckOptions and, with --report-skipped,
+    ReportSkippedFunctions on every check; None when there is neither."""
+    opts = dict(options or {})
+    if report_skipped:
+        opts.update(("%s.ReportSkippedFunctions" % c, "true") for c in CHECKS)
+    if not opts:
+        return None
+    return "--config=" + json.dumps({"CheckOptions": opts})
 
 
-def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False):
+def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
+             options=None, tu=None):
+    config = tidy_config(report_skipped, options)
     cmd = [clang_tidy, "--load=" + plugin, "--checks=-*,interop-*",
-           "--quiet"] + ([skip_config()] if report_skipped else []) + [
-           src, "--"] + args
+           "--quiet"] + ([config] if config else []) + (
+           ["--header-filter=^" + re.escape(os.path.realpath(src)) + "$"]
+           if tu and tu != src else []) + [tu or src, "--"] + args
     try:
         r = subprocess.run(cmd, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -400,6 +439,11 @@ def main():
                     help="where the snapshots are (default: $REALWORLD_MIRROR "
                     "or /work/.mirror)")
     ap.add_argument("--corpus", default=os.path.join(HERE, "corpus.json"))
+    ap.add_argument("--libcxx", default=os.environ.get(
+        "REALWORLD_LIBCXX", os.path.join(DEFAULT_MIRROR, "libcxx")),
+                    help="a libc++ 22 header tree for entries with "
+                    "\"stdlib\": \"libc++\" (default: $REALWORLD_LIBCXX or "
+                    "MIRROR/libcxx, then the system's)")
     ap.add_argument("--only", help="regex over entry ids")
     ap.add_argument("--scratch", help="scratch directory (default: a new "
                     "temporary one, removed afterwards)")
@@ -479,10 +523,11 @@ def main():
     system_dirs = system_include_dirs([])
 
     def one(e):
-        src, args, missing = prepare(e, opts.mirror, scratch, system_dirs,
-                                     cache)
+        src, args, missing, tu = prepare(e, opts.mirror, scratch,
+                                         system_dirs, cache, opts.libcxx)
         text, err = run_tidy(opts.clang_tidy, opts.plugin, src, args,
-                             opts.timeout, opts.report_skipped)
+                             opts.timeout, opts.report_skipped,
+                             e.get("options"), tu)
         if text is None:
             return dict(entry=e, failed=err, missing_headers=missing)
         skipped = []
@@ -490,7 +535,7 @@ def main():
         return dict(entry=e, findings=findings, errors=errors, skipped=skipped,
                     missing_headers=missing, results=score(e, findings),
                     command=[opts.clang_tidy, "--load=" + opts.plugin,
-                             "--checks=-*,interop-*", src, "--"] + args)
+                             "--checks=-*,interop-*", tu, "--"] + args)
 
     results = []
     try:
