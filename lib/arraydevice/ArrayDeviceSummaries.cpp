@@ -114,19 +114,8 @@ private:
 
 bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
                  bool &Throws) {
-  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
-      FD.isTemplateInstantiation() || !M.classify(&FD).empty() ||
-      whyNotAnalysable(FD) != SkipReason::None)
+  if (!M.classify(&FD).empty() || !isSameTUHelper(FD, Ctx.getSourceManager()))
     return false;
-  if (Ctx.getSourceManager().isInSystemHeader(FD.getLocation()))
-    return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
-    // A lambda's captures are not parameters; a non-const member may change
-    // the object it is called on, which no summary describes.
-    if (MD->getParent()->isLambda() || (!MD->isStatic() && !MD->isConst()) ||
-        isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
-      return false;
-  }
   bool Subject = llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
     return isSubjectParam(M, *P, nullptr);
   });

@@ -216,4 +216,17 @@ SkipReason whyNotAnalysable(const FunctionDecl &FD) {
   return SkipReason::None;
 }
 
+bool isSameTUHelper(const FunctionDecl &FD, const SourceManager &SM) {
+  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
+      FD.isTemplateInstantiation() || whyNotAnalysable(FD) != SkipReason::None)
+    return false;
+  if (SM.isInSystemHeader(FD.getLocation()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
+    if (MD->getParent()->isLambda() || (!MD->isStatic() && !MD->isConst()) ||
+        isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
+      return false;
+  return true;
+}
+
 } // namespace clang::interop

@@ -19,6 +19,7 @@
 
 namespace clang {
 class Preprocessor;
+class SourceManager;
 } // namespace clang
 
 namespace clang::interop {
@@ -48,6 +49,13 @@ bool isJudgedFunction(const FunctionDecl &FD);
 /// compiler reports nothing more, and only the AST tells; warnings turned into
 /// errors (-Werror) do not count.
 SkipReason whyNotAnalysable(const FunctionDecl &FD);
+
+/// True for a helper whose body a same-TU summary may read (both families'
+/// summaries ask this): an analysable definition (whyNotAnalysable) outside
+/// system headers, not a template instance, and not a lambda's call
+/// operator (its captures are not parameters), a constructor, a destructor
+/// or a non-const member (which may change the object it is called on).
+bool isSameTUHelper(const FunctionDecl &FD, const SourceManager &SM);
 
 /// Records, for whyNotAnalysable(), where the compiler reports errors in the
 /// translation unit PP preprocesses: every diagnostic still reaches the
