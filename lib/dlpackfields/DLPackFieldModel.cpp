@@ -684,9 +684,9 @@ bool hostGuard(const CallExpr *E, FieldState &S) {
   Environment &Env = S.Env;
   std::optional<HostGuardCall> G = hostGuardCall(
       *E, S.RC.Compiled->HostGuards, S.RC.Compiled->Summaries.get(), S.Ctx);
-  const Expr *Arg = G ? G->Arg : nullptr;
-  if (!Arg)
+  if (!G || !G->Arg)
     return false;
+  const Expr *Arg = G->Arg;
   RecordStorageLocation *Dev = nullptr;
   if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
     Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
