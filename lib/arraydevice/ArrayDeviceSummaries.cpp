@@ -114,20 +114,11 @@ private:
 
 bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
                  bool &Throws) {
-  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
-      FD.isTemplateInstantiation() || !M.classify(&FD).empty() ||
-      whyNotAnalysable(FD) != SkipReason::None)
+  // A lambda's call operator is a candidate only as the predicate of a
+  // standard algorithm (ofPredicate); ofCall refuses direct calls of lambdas.
+  if (!M.classify(&FD).empty() ||
+      !isSameTUHelper(FD, Ctx.getSourceManager(), /*LambdaCallOperator=*/true))
     return false;
-  if (Ctx.getSourceManager().isInSystemHeader(FD.getLocation()))
-    return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD)) {
-    // A non-const member may change the object it is called on, which no
-    // summary describes. (A lambda's call operator is a candidate only as
-    // the predicate of a standard algorithm: HelperSummaries::ofPredicate.)
-    if ((!MD->isStatic() && !MD->isConst()) || isa<CXXConstructorDecl>(MD) ||
-        isa<CXXDestructorDecl>(MD))
-      return false;
-  }
   bool Subject = llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
     return isSubjectParam(M, *P, nullptr);
   });

@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackCallerGuards.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 #include "lib/support/AstHelpers.h"
 
@@ -418,7 +419,10 @@ bool DLPackEventCollector::stridesNonNull(const Value &V, const Expr *Read,
                                           const Environment &Env) {
   return readsOwnTensorStrides(Read) ||
          propHolds(Env, &V, kNull, /*Negated=*/true) ||
-         (!DryRun && guardedByCallers(Read, Env));
+         (!DryRun && guardedByCallers(Read, Env)) ||
+         (!DryRun && Env.getCurrentFunc() &&
+          RC.Compiled->Summaries->capturedStridesNonNull(
+              Read, *Env.getCurrentFunc(), *RC.Config, *RC.Compiled));
 }
 
 bool DLPackEventCollector::guardedByCallers(const Expr *Read,

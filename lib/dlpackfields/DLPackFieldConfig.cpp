@@ -2,6 +2,7 @@
 
 #include "lib/dlpackfields/DLPackFieldConfig.h"
 
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/engine/FactCache.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -14,6 +15,7 @@ DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
   Out.HostGuards =
       FunctionNameList(Config.HostDeviceGuards, NameSpelling::Identifier);
   Out.Importers = FunctionNameList(Config.ImportFunctions);
+  Out.Summaries = std::make_shared<DLPackHelperSummaries>();
   return Out;
 }
 
@@ -37,11 +39,7 @@ const Expr *hostGuardArgument(const CallExpr &E,
   if (!HostGuards.matches(Callee))
     return nullptr;
   // A DLDevice passed by value is a copy of the device the guard tests.
-  const Expr *Arg = E.getArg(0)->IgnoreImplicit();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
-    if (CE->getNumArgs() == 1)
-      Arg = CE->getArg(0)->IgnoreImplicit();
-  return Arg;
+  return helperArgument(E);
 }
 
 } // namespace clang::interop

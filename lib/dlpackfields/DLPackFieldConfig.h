@@ -14,10 +14,13 @@
 
 #include "clang/AST/Expr.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace clang::interop {
+
+class DLPackHelperSummaries;
 
 /// The model's configuration: what it needs to know beyond the DLPack ABI.
 struct DLPackFieldConfig {
@@ -48,6 +51,9 @@ struct DLPackFieldCompiled {
   /// HostDeviceGuards, searched in the function's identifier.
   FunctionNameList HostGuards;
   FunctionNameList Importers;
+  /// Same-TU helpers read from their bodies (DLPackHelperSummaries.h): the
+  /// store holding this lives for one translation unit.
+  std::shared_ptr<DLPackHelperSummaries> Summaries;
 
   static DLPackFieldCompiled compile(const DLPackFieldConfig &Config);
 };

@@ -29,8 +29,8 @@ bool DLPackFieldFamily::translationUnitMayMatter(const ASTContext &Ctx) {
 }
 
 DLPackUse DLPackFieldFamily::preFilter(const FunctionDecl &FD,
-                                       const Compiled &) {
-  return scanDLPackUse(FD);
+                                       const Compiled &C) {
+  return scanDLPackUse(FD, C.Summaries.get());
 }
 
 DLPackFieldFamily::Run

@@ -8,6 +8,7 @@
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
 
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackValidators.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 
@@ -127,6 +128,9 @@ void derivePointer(const Expr *Result, const Expr *Base, const Expr *Offset,
                    FieldState &S);
 /// IsHostDevice(t->device): the call's value is the device's host-ness.
 bool hostGuard(const CallExpr *E, FieldState &S);
+/// A same-TU helper read from its body (DLPackHelperSummaries.h) returning
+/// the tensor's data, or testing its strides for NULL.
+bool helperCall(const CallExpr *E, FieldState &S);
 /// A record built in this function: DLPack records in it are a producer's.
 void createdHere(RecordStorageLocation *R, FieldState &S, int Depth = 0);
 
@@ -696,7 +700,7 @@ void transferCall(const CallExpr *E, FieldState &S) {
       if (!Releases && mayLookAtStrides(Callee, S.RC.StridesReaders))
         S.RC.SeenTensors.insert(R);
   }
-  if (hostGuard(E, S) || heldPointerRead(E, S))
+  if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S))
     return;
 
   // validate(t->version.major == 1, ...), whose body throws when its bool
@@ -756,9 +760,11 @@ void transferCall(const CallExpr *E, FieldState &S) {
 
 bool hostGuard(const CallExpr *E, FieldState &S) {
   Environment &Env = S.Env;
-  const Expr *Arg = hostGuardArgument(*E, S.RC.Compiled->HostGuards);
-  if (!Arg)
+  std::optional<HostGuardCall> G = hostGuardCall(
+      *E, S.RC.Compiled->HostGuards, S.RC.Compiled->Summaries.get(), S.Ctx);
+  if (!G || !G->Arg)
     return false;
+  const Expr *Arg = G->Arg;
   RecordStorageLocation *Dev = nullptr;
   if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
     Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
@@ -772,7 +778,71 @@ bool hostGuard(const CallExpr *E, FieldState &S) {
     Env.setValue(Dev->getSyntheticField(kDeviceHostField), *Host);
   }
   S.RC.GuardSite.try_emplace(Dev, E);
-  Env.setValue(*E, *Host);
+  if (G->ByName) {
+    Env.setValue(*E, *Host);
+    return true;
+  }
+  // A helper read from its body: one of its results implies host memory.
+  Arena &A = Env.arena();
+  BoolValue &Result = Env.makeAtomicBoolValue();
+  if (G->IfTrue)
+    Env.assume(A.makeImplies(Result.formula(), Host->formula()));
+  if (G->IfFalse)
+    Env.assume(A.makeImplies(A.makeNot(Result.formula()), Host->formula()));
+  Env.setValue(*E, Result);
+  return true;
+}
+
+bool helperCall(const CallExpr *E, FieldState &S) {
+  Environment &Env = S.Env;
+  DLPackHelperSummaries *Summaries = S.RC.Compiled->Summaries.get();
+  const DLPackHelperSummary *Sum =
+      Summaries ? Summaries->of(*E, S.Ctx) : nullptr;
+  if (!Sum)
+    return false;
+  RecordStorageLocation *R = tensorArgRecord(helperArgument(*E), Env);
+  if (!R)
+    return false;
+  if (Sum->ReturnsData && E->isPRValue() && E->getType()->isPointerType()) {
+    // What the helper returns is the tensor's data: judged like t.data.
+    if (Value *Existing = Env.getValue(*E))
+      if (hasProp(Existing, kDataTensor))
+        return true;
+    auto &P = Env.create<PointerValue>(
+        Env.createStorageLocation(E->getType()->getPointeeType()));
+    if (isLocal(fieldValue(R, DLPackField::Data, Env)))
+      P.setProperty(kLocal, Env.getBoolLiteralValue(true));
+    P.setProperty(kDataTensor, Env.create<PointerValue>(*R));
+    P.setProperty(kDataOffset, Env.getBoolLiteralValue(Sum->AddsByteOffset));
+    S.RC.ReadSite.try_emplace(&P, E);
+    Env.setValue(*E, P);
+    return true;
+  }
+  if (!(Sum->StridesNonNullIfTrue || Sum->StridesNonNullIfFalse) ||
+      !E->getType()->isBooleanType())
+    return false;
+  // is_compact(t), true on NULL strides: its other result implies strides.
+  StorageLocation *Loc = childOf(R, DLPackField::Strides);
+  if (!Loc)
+    return false;
+  Value *St = Env.getValue(*Loc);
+  if (!St) {
+    St = Env.createValue(Loc->getType());
+    if (!St)
+      return false;
+    Env.setValue(*Loc, *St);
+  }
+  if (isLocal(St))
+    return false;
+  markField(*St, kStrides, {kNull}, Env);
+  Arena &A = Env.arena();
+  BoolValue &Result = Env.makeAtomicBoolValue();
+  const Formula &NonNull = A.makeNot(atomProp(*St, kNull, Env).formula());
+  if (Sum->StridesNonNullIfTrue)
+    Env.assume(A.makeImplies(Result.formula(), NonNull));
+  if (Sum->StridesNonNullIfFalse)
+    Env.assume(A.makeImplies(A.makeNot(Result.formula()), NonNull));
+  Env.setValue(*E, Result);
   return true;
 }
 

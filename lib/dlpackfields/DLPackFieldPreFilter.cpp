@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -18,6 +19,8 @@ namespace {
 /// around has nothing to report and is not analysed.
 class DLPackUseScan : public RecursiveASTVisitor<DLPackUseScan> {
 public:
+  DLPackUseScan(ASTContext &Ctx, DLPackHelperSummaries *Summaries)
+      : Ctx(Ctx), Summaries(Summaries) {}
   DLPackUse Use;
 
   /// An event needs a read of data or strides, or an access to a versioned
@@ -61,6 +64,10 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     for (const Expr *Arg : Call->arguments())
       notePassed(Arg);
+    // first_element(t): the tensor's data, read through a helper.
+    if (!ReadsPointerField && Summaries)
+      if (const DLPackHelperSummary *S = Summaries->of(*Call, Ctx))
+        ReadsPointerField = S->ReturnsData;
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *Ctor) {
@@ -96,6 +103,8 @@ private:
         classifyDLPackPointee(Arg->IgnoreParenImpCasts()->getType());
     PassesTensor = K == DLPackRecord::Tensor || isManagedTensor(K);
   }
+  ASTContext &Ctx;
+  DLPackHelperSummaries *Summaries;
   llvm::DenseSet<const MemberExpr *> Written;
   bool ReadsPointerField = false;
   bool ReadsDeviceType = false;
@@ -104,8 +113,9 @@ private:
 
 } // namespace
 
-DLPackUse scanDLPackUse(const FunctionDecl &FD) {
-  DLPackUseScan V;
+DLPackUse scanDLPackUse(const FunctionDecl &FD,
+                        DLPackHelperSummaries *Summaries) {
+  DLPackUseScan V(FD.getASTContext(), Summaries);
   V.TraverseStmt(FD.getBody());
   V.finish();
   return V.Use;

@@ -14,6 +14,8 @@
 
 namespace clang::interop {
 
+class DLPackHelperSummaries;
+
 /// What a function's body does with DLPack, from one syntactic scan (no CFG,
 /// no parent map) cached per translation unit: the cheap pre-filter every
 /// DLPack check applies before any flow analysis.
@@ -27,8 +29,10 @@ struct DLPackUse {
   /// device type: what findSilentDeviceMappings judges.
   bool MapsDeviceTypes = false;
 };
-/// Scans FD's body.
-DLPackUse scanDLPackUse(const FunctionDecl &FD);
+/// Scans FD's body. With Summaries, a call of a same-TU helper returning a
+/// tensor's data is a read of data.
+DLPackUse scanDLPackUse(const FunctionDecl &FD,
+                        DLPackHelperSummaries *Summaries = nullptr);
 
 } // namespace clang::interop
 

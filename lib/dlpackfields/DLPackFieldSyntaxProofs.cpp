@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackFieldEvents.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
@@ -24,6 +25,8 @@ struct DLPackSyntaxConfig {
   const FunctionNameList *HostGuards = nullptr;
   /// Importers: a tensor passed to one sends the function to the model.
   const FunctionNameList *Importers = nullptr;
+  /// Same-TU helpers read from their bodies.
+  DLPackHelperSummaries *Summaries = nullptr;
 };
 
 /// Aliases (a local bound to a field or to a tensor) that pathOf() follows.
@@ -133,7 +136,7 @@ struct Read {
 /// field behind the guards' back.
 class Scanner : public GuardScan {
 public:
-  Scanner(const ASTContext &Ctx, const DLPackSyntaxConfig &Config)
+  Scanner(ASTContext &Ctx, const DLPackSyntaxConfig &Config)
       : Ctx(Ctx), Config(Config) {}
 
   llvm::SmallVector<Read, 8> Reads;
@@ -146,6 +149,7 @@ public:
 
 private:
   void inspect(const Stmt *S) override {
+    inspectLambdaCaptures(S);
     if (const auto *ME = dyn_cast<MemberExpr>(S)) {
       member(*ME);
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
@@ -161,6 +165,11 @@ private:
     } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
       importer(CE->getDirectCallee(),
                llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+      // The data a helper returns (first_element(t)) is judged by the model.
+      if (Config.Summaries)
+        if (const DLPackHelperSummary *Sum = Config.Summaries->of(*CE, Ctx);
+            Sum && Sum->ReturnsData)
+          Refused = true;
       // The receiver of a non-const member call (a container, an iterator)
       // may change; a DLPack record has no member functions.
       if (const Expr *Receiver = receiverOf(*CE);
@@ -236,12 +245,33 @@ private:
     }
   }
 
-  /// A lambda can change a DLPack record it captures by reference.
+  /// A lambda can change a DLPack record it captures by reference (unless,
+  /// where StableCaptures, the record is const: a reference to const).
   bool capturedByRef(const VarDecl &V) override {
+    if (StableCaptures && V.getType()->isReferenceType() &&
+        V.getType()->getPointeeType().isConstQualified())
+      return true;
     return !isDLPackRecord(V.getType());
   }
 
-  const ASTContext &Ctx;
+  void inspectLambdaCaptures(const Stmt *S) {
+    // A capture's initialiser is walked with the lambda on top of Stack.
+    if (!Target || Stack.empty() || Stack.back() != Target || TargetFound)
+      return;
+    TargetFound = true;
+    TargetAbove.assign(Stack.begin(), Stack.end() - 1);
+  }
+
+public:
+  /// For provesCapturedStridesNonNull(): allow by-reference captures of
+  /// references to const, and keep the statements around Target.
+  bool StableCaptures = false;
+  const LambdaExpr *Target = nullptr;
+  bool TargetFound = false;
+  llvm::SmallVector<const Stmt *, 16> TargetAbove;
+
+private:
+  ASTContext &Ctx;
   const DLPackSyntaxConfig &Config;
 };
 
@@ -256,6 +286,16 @@ public:
          const DLPackSyntaxConfig &Config, const Scanner &Scan)
       : Ctx(Ctx), Config(Config), Scan(Scan), Guards(FD, Scan.Written),
         Uncompared(uncomparedStrideElements(FD.getBody())) {}
+
+  /// Whether the strides of the tensor Var names are proven non-NULL at
+  /// Node, whose surrounding statements are Above.
+  bool stridesNonNullAt(llvm::ArrayRef<const Stmt *> Above, const Stmt *Node,
+                        const VarDecl &Var) {
+    FieldPath T{&Var, {}};
+    return Guards.guarded(Above, Node, [&](const Expr *C, bool Value) {
+      return atom(C, Value, T, Fact::StridesNonNull);
+    });
+  }
 
   bool provesAll() {
     // Strides first: a data read needs to know whether the function looks
@@ -550,8 +590,10 @@ private:
       return false;
     }
     const auto *Call = dyn_cast<CallExpr>(C);
-    const Expr *Arg =
-        Call && Value ? hostGuardArgument(*Call, *Config.HostGuards) : nullptr;
+    std::optional<HostGuardCall> G =
+        Call ? hostGuardCall(*Call, *Config.HostGuards, Config.Summaries, Ctx)
+             : std::nullopt;
+    const Expr *Arg = G && (Value ? G->IfTrue : G->IfFalse) ? G->Arg : nullptr;
     if (!Arg)
       return false;
     std::optional<FieldPath> P = pathOf(Arg);
@@ -572,6 +614,13 @@ private:
     };
     if (C->getType()->isPointerType() && IsStrides(C))
       return !Value;
+    // is_compact(t), read from its body: one result implies non-NULL.
+    if (const auto *Call = dyn_cast<CallExpr>(C); Call && Config.Summaries)
+      if (const DLPackHelperSummary *Sum = Config.Summaries->of(*Call, Ctx);
+          Sum && Sum->stridesNonNullIf(Value))
+        if (std::optional<FieldPath> P = pathOf(helperArgument(*Call)))
+          if (*P == Tensor)
+            return false;
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
       if (!BO->isEqualityOp())
         return std::nullopt;
@@ -655,12 +704,45 @@ bool proveDLPackFieldsBySyntax(const FunctionDecl &FD, ASTContext &Ctx,
                                const DLPackFieldConfig &FieldConfig,
                                const DLPackFieldCompiled &Compiled) {
   DLPackSyntaxConfig Config{FieldConfig.DebugOnlyAssertMacros,
-                            &Compiled.HostGuards, &Compiled.Importers};
+                            &Compiled.HostGuards, &Compiled.Importers,
+                            Compiled.Summaries.get()};
   if (!FD.getBody())
     return false;
   Scanner Scan(Ctx, Config);
   Scan.walk(FD.getBody());
   return !Scan.Refused && Prover(FD, Ctx, Config, Scan).provesAll();
+}
+
+bool provesCapturedStridesNonNull(const FunctionDecl &Enclosing,
+                                  const LambdaExpr &Lambda, const VarDecl &Var,
+                                  ASTContext &Ctx,
+                                  const DLPackFieldConfig &FieldConfig,
+                                  const DLPackFieldCompiled &Compiled) {
+  DLPackSyntaxConfig Config{FieldConfig.DebugOnlyAssertMacros,
+                            &Compiled.HostGuards, &Compiled.Importers,
+                            Compiled.Summaries.get()};
+  if (!Enclosing.getBody() || Lambda.capture_size() == 0)
+    return false;
+  Scanner Scan(Ctx, Config);
+  Scan.StableCaptures = true;
+  Scan.Target = &Lambda;
+  Scan.walk(Enclosing.getBody());
+  // Refused: something may change what a guard tested (a DLPack field
+  // written, a jump); Written: the variable itself may change.
+  if (Scan.Refused || !Scan.TargetFound)
+    return false;
+  // A reference to const cannot change, captured or not.
+  llvm::SmallVector<const VarDecl *, 4> Stable;
+  for (const VarDecl *V : Scan.Written)
+    if (V->getType()->isReferenceType() &&
+        V->getType()->getPointeeType().isConstQualified())
+      Stable.push_back(V);
+  for (const VarDecl *V : Stable)
+    Scan.Written.erase(V);
+  if (Scan.Written.contains(&Var))
+    return false;
+  return Prover(Enclosing, Ctx, Config, Scan)
+      .stridesNonNullAt(Scan.TargetAbove, &Lambda, Var);
 }
 
 } // namespace clang::interop

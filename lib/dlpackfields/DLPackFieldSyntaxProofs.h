@@ -39,6 +39,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace clang::interop {
 
@@ -48,6 +49,18 @@ namespace clang::interop {
 bool proveDLPackFieldsBySyntax(const FunctionDecl &FD, ASTContext &Ctx,
                                const DLPackFieldConfig &Config,
                                const DLPackFieldCompiled &Compiled);
+
+/// True when, in Enclosing, the guards around Lambda (where it is created)
+/// prove the strides of the tensor Var names non-NULL, by the same shapes
+/// as above, and nothing in Enclosing may change them. What a lambda reads
+/// of a capture that cannot change (a copy, or a reference to const) holds
+/// there (issue 13, fp10: strides read in an immediately invoked lambda
+/// after `if (is_compact(t)) return;`).
+bool provesCapturedStridesNonNull(const FunctionDecl &Enclosing,
+                                  const LambdaExpr &Lambda, const VarDecl &Var,
+                                  ASTContext &Ctx,
+                                  const DLPackFieldConfig &Config,
+                                  const DLPackFieldCompiled &Compiled);
 
 } // namespace clang::interop
 

@@ -231,4 +231,19 @@ SkipReason whyNotAnalysable(const FunctionDecl &FD) {
   return SkipReason::None;
 }
 
+bool isSameTUHelper(const FunctionDecl &FD, const SourceManager &SM,
+                    bool LambdaCallOperator) {
+  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
+      FD.isTemplateInstantiation() || whyNotAnalysable(FD) != SkipReason::None)
+    return false;
+  if (SM.isInSystemHeader(FD.getLocation()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
+    if ((MD->getParent()->isLambda() && !LambdaCallOperator) ||
+        (!MD->isStatic() && !MD->isConst()) || isa<CXXConstructorDecl>(MD) ||
+        isa<CXXDestructorDecl>(MD))
+      return false;
+  return true;
+}
+
 } // namespace clang::interop

@@ -19,6 +19,7 @@
 
 namespace clang {
 class Preprocessor;
+class SourceManager;
 } // namespace clang
 
 namespace clang::interop {
@@ -61,6 +62,16 @@ bool isUncompiledDefinition(const FunctionDecl &FD);
 /// errors, an invalid declaration, or (where recordCompileErrors() was
 /// called) an error the compiler reported inside S's source range.
 bool statementDoesNotCompile(const Stmt &S, const ASTContext &Ctx);
+
+/// True for a helper whose body a same-TU summary may read (both families'
+/// summaries ask this): an analysable definition (whyNotAnalysable) outside
+/// system headers, not a template instance, and not a lambda's call
+/// operator (its captures are not parameters; unless LambdaCallOperator,
+/// for a lambda that is an algorithm's predicate, where the captures are the
+/// enclosing function's), a constructor, a destructor or a non-const member
+/// (which may change the object it is called on).
+bool isSameTUHelper(const FunctionDecl &FD, const SourceManager &SM,
+                    bool LambdaCallOperator = false);
 
 /// Records, for whyNotAnalysable(), where the compiler reports errors in the
 /// translation unit PP preprocesses: every diagnostic still reaches the

@@ -180,6 +180,70 @@ float proven_local_copies(const DLTensor *t) {
             "");
 }
 
+TEST(DLPackFieldSyntaxProofs, HelpersReadFromTheirBodies) {
+  // Same-TU helpers (DLPackHelperSummaries.h) prove the same in both: a
+  // host predicate like a comparison, a strides predicate like a NULL test;
+  // a named guard whose body is read is judged by its body; data returned
+  // by a helper sends the function to the flow model.
+  EXPECT_EQ(runSnippet(R"cpp(
+namespace {
+bool readable(const DLDevice &d) {
+  switch (d.device_type) {
+  case kDLCPU:
+  case kDLCUDAHost:
+    return true;
+  default:
+    return false;
+  }
+}
+bool needs_copy(DLDevice d) { return d.device_type != kDLCPU; }
+bool on_host(const DLDevice &d) { return d.device_type != kDLCUDA; }
+bool compact(const DLTensor &t) {
+  if (!t.strides)
+    return true;
+  return t.strides[0] == 1;
+}
+const char *first(const DLTensor &t) {
+  return static_cast<const char *>(t.data) + t.byte_offset;
+}
+} // namespace
+float proven_switch_helper(const DLTensor &t) {
+  if (!readable(t.device) || t.strides)
+    return 0.f;
+  return *reinterpret_cast<const float *>(static_cast<const char *>(t.data) +
+                                          t.byte_offset);
+}
+float proven_false_means_host(const DLTensor &t) {
+  if (needs_copy(t.device) || t.strides)
+    return 0.f;
+  return *reinterpret_cast<const float *>(static_cast<const char *>(t.data) +
+                                          t.byte_offset);
+}
+int64_t proven_compact_false(const DLTensor &t) {
+  if (compact(t))
+    return 0;
+  return t.strides[0];
+}
+float flow_named_but_not_a_guard(const DLTensor &t) {
+  if (!on_host(t.device) || t.strides)
+    return 0.f;
+  return *reinterpret_cast<const float *>(static_cast<const char *>(t.data) +
+                                          t.byte_offset);
+}
+int64_t flow_compact_true(const DLTensor &t) {
+  if (!compact(t))
+    return 0;
+  return t.strides[0];
+}
+float flow_data_helper(const DLTensor &t) {
+  if (!readable(t.device) || t.strides)
+    return 0.f;
+  return *reinterpret_cast<const float *>(first(t));
+}
+)cpp"),
+            "");
+}
+
 TEST(DLPackFieldSyntaxProofs, VersionedReadsWithoutReadOnly) {
   // Reading through a pointer to const needs no READ_ONLY check; a cast
   // that drops const anywhere in the function takes that proof away.

@@ -1,0 +1,103 @@
+// RUN: %check_interop %s interop-dlpack-strides %t -- -- -std=c++17 -I%S/Inputs/dlpack/v1
+
+// A same-TU predicate that is true on NULL strides proves them non-NULL when
+// it returns false (read from its body: evaluated with NULL and non-NULL
+// strides), and what the enclosing function proves of a capture that cannot
+// change (a copy, or a reference to const) holds in a lambda it creates:
+// strides read in an immediately invoked lambda after `if (is_compact(t))
+// return` are safe (shared/patterns/fp10, issue 13).
+
+#include <dlpack/dlpack.h>
+
+namespace {
+
+bool is_compact(const DLTensor &t) {
+  if (t.strides == nullptr)
+    return true;
+  int64_t expect = 1;
+  for (int i = t.ndim - 1; i >= 0; --i) {
+    if (t.strides[i] != expect)
+      return false;
+    expect *= t.shape[i];
+  }
+  return true;
+}
+
+// The other polarity: false on NULL strides.
+bool has_strides(const DLTensor *t) { return t->strides != nullptr; }
+
+// Says nothing of NULL strides: true or false either way.
+bool first_dim_unit(const DLTensor &t) {
+  if (!t.strides)
+    return t.shape[0] == 1;
+  return t.strides[0] == 1;
+}
+
+} // namespace
+
+
+int64_t reject_reason(const DLTensor &t) {
+  if (is_compact(t))
+    return 0;
+  return [&t]() {
+    int64_t s = 0;
+    for (int i = 0; i < t.ndim; ++i)
+      s += t.strides[i];
+    return s;
+  }();
+}
+
+int64_t by_copy(DLTensor t) {
+  if (is_compact(t))
+    return 0;
+  return [t]() { return t.strides[0]; }();
+}
+
+int64_t direct(const DLTensor &t) {
+  if (is_compact(t))
+    return 0;
+  return t.strides[0];
+}
+
+int64_t other_polarity(const DLTensor *t) {
+  if (!has_strides(t))
+    return 0;
+  return t->strides[0];
+}
+
+// --- Findings --------------------------------------------------------------
+
+int64_t wrong_polarity(const DLTensor &t) {
+  if (!is_compact(t))
+    return 0;
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+
+int64_t says_nothing(const DLTensor &t) {
+  if (first_dim_unit(t))
+    return 0;
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor
+}
+
+// A reference to a tensor that may change: the lambda is judged alone.
+int64_t mutable_capture(DLTensor &t) {
+  if (is_compact(t))
+    return 0;
+  return [&t]() { return t.strides[0]; }();
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: note: a NULL 'strides' means a compact row-major tensor
+}
+
+// The guard is after the lambda is made.
+int64_t guard_after_lambda(const DLTensor &t) {
+  auto first = [&t]() { return t.strides[0]; };
+  if (is_compact(t))
+    return 0;
+  return first();
+  // CHECK-MESSAGES: :[[@LINE-4]]:32: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-5]]:32: note: a NULL 'strides' means a compact row-major tensor
+}
