@@ -5,6 +5,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 
 namespace clang::interop::arraydevice {
 
@@ -113,6 +114,71 @@ void transferProcessIndexComparison(const BinaryOperator *BO, State &S) {
     return;
   Env.setValue(*BO, BO->getOpcode() == BO_EQ ? *Addressable
                                              : Env.makeNot(*Addressable));
+}
+
+namespace {
+
+/// A conditional whose arms are both calls (their statements are where
+/// noteConditionalArm() sees each arm end).
+bool armsAreCalls(const AbstractConditionalOperator &CO) {
+  return isa<CallExpr>(CO.getTrueExpr()->IgnoreParenImpCasts()) &&
+         isa<CallExpr>(CO.getFalseExpr()->IgnoreParenImpCasts());
+}
+
+} // namespace
+
+void noteConditionalArm(const Stmt &St, State &S) {
+  const auto *E = dyn_cast<CallExpr>(&St);
+  if (!E || !E->isGLValue() || S.Model.classify(E->getType()) == TypeRole::None)
+    return;
+  // The conditional above the call, through the casts to the arms' common
+  // type (`const Device &` and `Device &` arms) and parentheses.
+  const AbstractConditionalOperator *CO = nullptr;
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (int Up = 0; Up < 4 && !CO; ++Up) {
+    auto Parents = S.AST.getParents(Node);
+    if (Parents.size() != 1)
+      return;
+    Node = Parents[0];
+    CO = Node.get<AbstractConditionalOperator>();
+    if (!CO && !Node.get<ImplicitCastExpr>() && !Node.get<ParenExpr>())
+      return;
+  }
+  if (!CO || !CO->isGLValue() || !armsAreCalls(*CO) ||
+      (CO->getTrueExpr()->IgnoreParenImpCasts() != E &&
+       CO->getFalseExpr()->IgnoreParenImpCasts() != E))
+    return;
+  Environment &Env = S.Env;
+  auto *Arm = Env.get<RecordStorageLocation>(*E);
+  if (!Arm)
+    return;
+  RecordStorageLocation &Result =
+      S.Ctx.Stable.get(CO, CO->getType(), Env, /*Fresh=*/false);
+  for (const auto &Entry : Result.synthetic_fields()) {
+    if (!Entry.getValue()->getType()->isBooleanType())
+      continue;
+    BoolValue *V = getBool(Arm, Entry.getKey(), Env);
+    if (!V)
+      continue;
+    // A plain value of the same formula: the join of two arms correlates
+    // plain values with each arm's path, and gives up on a top value.
+    Env.setValue(*Entry.getValue(), Env.arena().makeBoolValue(V->formula()));
+  }
+  setOrigin(S, &Result, originOf(S.Lattice, Arm));
+}
+
+bool conditionalFromArms(const AbstractConditionalOperator &CO, State &S) {
+  if (!armsAreCalls(CO))
+    return false;
+  Environment &Env = S.Env;
+  RecordStorageLocation &Result =
+      S.Ctx.Stable.get(&CO, CO.getType(), Env, /*Fresh=*/false);
+  for (const auto &Entry : Result.synthetic_fields())
+    if (Entry.getValue()->getType()->isBooleanType() &&
+        !Env.getValue(*Entry.getValue()))
+      return false;
+  Env.setStorageLocation(CO, Result);
+  return true;
 }
 
 } // namespace clang::interop::arraydevice

@@ -29,6 +29,17 @@ void transferProcessIndexRead(const Stmt *St, State &S);
 bool comparesProcessIndices(const BinaryOperator &BO, const Environment &Env);
 void transferProcessIndexComparison(const BinaryOperator *BO, State &S);
 
+/// `ok ? *r : local.front()` (a glvalue conditional of a modelled type
+/// whose arms are both calls): at the end of each arm, the arm's object's
+/// facts and origin are copied into the conditional's own object in that
+/// arm's state, so the join of the arms keeps them, correlated with each
+/// arm's path, even for a temporary of one arm (whose facts the joined
+/// state would not have). noteConditionalArm() runs after each transferred
+/// statement; conditionalFromArms() at the conditional says whether it
+/// applied.
+void noteConditionalArm(const Stmt &St, State &S);
+bool conditionalFromArms(const AbstractConditionalOperator &CO, State &S);
+
 } // namespace clang::interop::arraydevice
 
 #endif // INTEROP_LIB_ARRAYDEVICE_ARRAYDEVICEEQUIVALENTFORMS_H

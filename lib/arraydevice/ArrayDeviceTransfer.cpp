@@ -531,7 +531,7 @@ void transferWrapInResult(const CXXConstructExpr *CCE, State &S) {
 /// of them: each fact is the chosen operand's, and the origin either's.
 void transferConditional(const AbstractConditionalOperator *CO, State &S) {
   Environment &Env = S.Env;
-  if (Env.getStorageLocation(*CO))
+  if (Env.getStorageLocation(*CO) || conditionalFromArms(*CO, S))
     return;
   auto *T = Env.get<RecordStorageLocation>(*CO->getTrueExpr());
   auto *F = Env.get<RecordStorageLocation>(*CO->getFalseExpr());

@@ -154,3 +154,25 @@ void process_index_inverted(DLManagedTensorVersioned *t) {
     auto r = from_dlpack(t, d);
   // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd'
 }
+
+// A conditional whose arms are calls: each arm's facts, temporaries
+// included, are those of its own path.
+void conditional_arm_temporary(DLManagedTensorVersioned *t, int id) {
+  Result<Device> preferred = device_by_id(Platform::kCuda, id);
+  const std::vector<Device> local = local_devices(Platform::kCuda);
+  if (!preferred.ok() || local.empty())
+    return;
+  const Device &d = preferred->is_addressable() ? *preferred : local.front();
+  auto r = from_dlpack(t, d);
+}
+
+// The condition is not the check: the first arm is not proven.
+void conditional_arm_unchecked(DLManagedTensorVersioned *t, int id, bool remote) {
+  Result<Device> preferred = device_by_id(Platform::kCuda, id);
+  const std::vector<Device> local = local_devices(Platform::kCuda);
+  if (!preferred.ok() || local.empty())
+    return;
+  const Device &d = remote ? *preferred : local.front();
+  auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:12: warning: 'from_dlpack' imports onto device 'd', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
