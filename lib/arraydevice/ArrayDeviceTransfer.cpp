@@ -407,6 +407,7 @@ void transferAssignment(const CXXOperatorCallExpr *OCE, State &S) {
   if (!Dst)
     return;
   setOrigin(S, Dst, copiedOrigin(S.Lattice, Src, OCE->getArg(1)));
+  elementWritten(*Dst, S);
   S.Lattice.forgetAccessors(*Dst);
 }
 
@@ -430,6 +431,7 @@ void transferNonConstMemberCall(const CallExpr *CE, State &S) {
   default:
     break;
   }
+  elementWritten(*Recv, S);
   S.Lattice.forgetAccessors(*Recv);
   // A mutating call that returns a modelled value still produces it.
   if (TypeRole R = M.classifyPointee(CE->getType()); R != TypeRole::None)
