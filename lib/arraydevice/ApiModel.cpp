@@ -81,6 +81,11 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.MemoryKindFunctions, FnRole::MemoryKindOf);
   AddFns(Options.ShardingKindFunctions, FnRole::ShardingKindOf);
   AddFns(Options.StatusOkFunctions, FnRole::StatusOk);
+  AddFns(Options.ProcessIndexFunctions, FnRole::ProcessIndexOf);
+  // The same list names functions and fields: a field is looked up by name.
+  AddFns(Options.CurrentProcessIndexSources, FnRole::CurrentProcessIndex);
+  for (const std::string &N : splitNameList(Options.CurrentProcessIndexSources))
+    CurrentProcessFields[N] = 1;
 
   auto AddTypes = [&](const std::string &List, TypeRole R) {
     std::vector<std::string> Names;
@@ -313,6 +318,15 @@ bool ApiModel::isErrorStatusCode(const EnumConstantDecl *E) const {
 
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
   return NamesByRole[static_cast<unsigned>(R)];
+}
+
+bool ApiModel::isCurrentProcessIndexField(const FieldDecl *F) const {
+  if (!F || CurrentProcessFields.empty())
+    return false;
+  auto [It, New] = FieldCache.try_emplace(F, false);
+  if (New)
+    It->second = CurrentProcessFields.count(modelName(*F)) != 0;
+  return It->second;
 }
 
 } // namespace clang::interop

@@ -66,6 +66,9 @@ enum class FnRole : unsigned char {
   MemoryKindOf,   ///< MemoryKindFunctions: Array/Sharding::memory_kind.
   ShardingKindOf, ///< ShardingKindFunctions: Sharding::kind.
   StatusOk,       ///< StatusOkFunctions: Status::ok.
+  ProcessIndexOf, ///< ProcessIndexFunctions: Device::process_index.
+  /// CurrentProcessIndexSources (functions): this process's index.
+  CurrentProcessIndex,
   NumRoles
 };
 
@@ -131,6 +134,12 @@ struct ApiModelOptions {
   std::string StatusTypes = "::interop::Status";
   std::string StatusOkFunctions = "::interop::Status::ok";
   std::string OkStatusCodes = "::interop::StatusCode::kOk";
+  /// A device is addressable exactly when its process index (a member
+  /// listed here) equals this process's index: a function or a field listed
+  /// in CurrentProcessIndexSources (device.h says so of is_addressable()).
+  std::string ProcessIndexFunctions = "::interop::Device::process_index";
+  std::string CurrentProcessIndexSources =
+      "::interop::TopologyConfig::process_index";
 
   /// Calls F(OptionName, Member) for every option, in documentation order;
   /// lets checks read and store all of them without repeating the list.
@@ -162,6 +171,8 @@ struct ApiModelOptions {
     F("StatusTypes", StatusTypes);
     F("StatusOkFunctions", StatusOkFunctions);
     F("OkStatusCodes", OkStatusCodes);
+    F("ProcessIndexFunctions", ProcessIndexFunctions);
+    F("CurrentProcessIndexSources", CurrentProcessIndexSources);
   }
   template <typename Fn> void forEach(Fn F) const {
     const_cast<ApiModelOptions *>(this)->forEach(
@@ -209,6 +220,9 @@ public:
   /// of an OkStatusCodes entry, other than that entry.
   bool isErrorStatusCode(const EnumConstantDecl *E) const;
 
+  /// True for a field listed in CurrentProcessIndexSources.
+  bool isCurrentProcessIndexField(const FieldDecl *F) const;
+
   /// The qualified names listed for a role, without the leading "::", for
   /// matchers and for naming the API in diagnostics.
   llvm::ArrayRef<std::string> names(FnRole R) const;
@@ -233,7 +247,8 @@ private:
   std::vector<Pattern> FnPatterns, TypePatterns;
   llvm::StringMap<char> TpuEnumerators, PinnedEnumerators,
       SingleKindEnumerators, DeviceMemoryEnumerators, OkEnumerators,
-      StatusNames;
+      StatusNames, CurrentProcessFields;
+  mutable llvm::DenseMap<const FieldDecl *, bool> FieldCache;
   mutable llvm::DenseMap<const Type *, bool> StatusCache;
   std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;

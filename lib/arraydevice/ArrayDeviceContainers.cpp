@@ -143,6 +143,18 @@ void transferIndexWrite(const Stmt *St, State &S) {
   }
 }
 
+void elementWritten(const StorageLocation &Elem, State &S) {
+  llvm::SmallVector<const RecordStorageLocation *, 2> Ranges;
+  for (const auto &[Key, Loc] : S.Lattice.Accessors)
+    if (Loc == &Elem && std::get<2>(Key))
+      if (const auto *R = dyn_cast<RecordStorageLocation>(std::get<0>(Key)))
+        Ranges.push_back(R);
+  for (const RecordStorageLocation *R : Ranges)
+    for (llvm::StringRef F :
+         {kElemSingle, kElemAddressable, kElemTpu, kElemPinned})
+      forget(R, F, S.Env);
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//

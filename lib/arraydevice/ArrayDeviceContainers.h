@@ -44,6 +44,11 @@ void transferIndexedElement(const CallExpr *CE, State &S);
 const VarDecl *writtenIndexVariable(const Stmt &St);
 void transferIndexWrite(const Stmt *St, State &S);
 
+/// `v[i] = b`, `v[i].mutate()`: an element read through a subscript is
+/// written, so what was proven of every element of its container (after
+/// `all_of`, say) no longer holds.
+void elementWritten(const StorageLocation &Elem, State &S);
+
 /// A call of one of the standard algorithms above.
 bool isStdContainerAlgorithm(const CallExpr &CE);
 void transferStdContainerAlgorithm(const CallExpr *CE, State &S);

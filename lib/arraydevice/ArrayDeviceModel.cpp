@@ -9,6 +9,7 @@
 
 #include "lib/arraydevice/ArrayDeviceModel.h"
 
+#include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 #include "lib/arraydevice/ArrayDeviceSwitches.h"
@@ -317,6 +318,7 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
       !mayBeSummarisedCall(CS->getStmt(), S))
     return;
   transferSwitch()(*CS->getStmt(), S);
+  noteConditionalArm(*CS->getStmt(), S);
   // Collecting mode: remember each sink's subject and a fork of the state as
   // the fixpoint reaches it. The last visit of a block sees its fixpoint
   // state, so what is left per call when the run ends is what the

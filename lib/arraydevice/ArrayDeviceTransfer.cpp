@@ -10,6 +10,7 @@
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
 #include "lib/arraydevice/ArrayDeviceContainers.h"
+#include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceMemoryKinds.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
@@ -406,6 +407,7 @@ void transferAssignment(const CXXOperatorCallExpr *OCE, State &S) {
   if (!Dst)
     return;
   setOrigin(S, Dst, copiedOrigin(S.Lattice, Src, OCE->getArg(1)));
+  elementWritten(*Dst, S);
   S.Lattice.forgetAccessors(*Dst);
 }
 
@@ -429,6 +431,7 @@ void transferNonConstMemberCall(const CallExpr *CE, State &S) {
   default:
     break;
   }
+  elementWritten(*Recv, S);
   S.Lattice.forgetAccessors(*Recv);
   // A mutating call that returns a modelled value still produces it.
   if (TypeRole R = M.classifyPointee(CE->getType()); R != TypeRole::None)
@@ -530,7 +533,7 @@ void transferWrapInResult(const CXXConstructExpr *CCE, State &S) {
 /// of them: each fact is the chosen operand's, and the origin either's.
 void transferConditional(const AbstractConditionalOperator *CO, State &S) {
   Environment &Env = S.Env;
-  if (Env.getStorageLocation(*CO))
+  if (Env.getStorageLocation(*CO) || conditionalFromArms(*CO, S))
     return;
   auto *T = Env.get<RecordStorageLocation>(*CO->getTrueExpr());
   auto *F = Env.get<RecordStorageLocation>(*CO->getFalseExpr());
@@ -839,6 +842,17 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &) { return isIdentityCall(CE); },
           transferIdentity)
+      // Device::process_index(), current_topology().process_index
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return readsProcessIndex(S.Model, CE);
+          },
+          [](const CallExpr *CE, State &S) { transferProcessIndexRead(CE, S); })
+      .caseOf<MemberExpr>(
+          [](const MemberExpr &E, State &S) {
+            return readsProcessIndex(S.Model, E);
+          },
+          [](const MemberExpr *E, State &S) { transferProcessIndexRead(E, S); })
       // std::all_of, none_of, any_of, find_if, find_if_not, find
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &) { return isStdContainerAlgorithm(CE); },
@@ -960,6 +974,12 @@ StmtSwitch<State> makeTransferSwitch() {
             return writtenIndexVariable(E) != nullptr;
           },
           [](const BinaryOperator *E, State &S) { transferIndexWrite(E, S); })
+      // d.process_index() == current_topology().process_index
+      .caseOf<BinaryOperator>(
+          [](const BinaryOperator &E, State &S) {
+            return comparesProcessIndices(E, S.Env);
+          },
+          transferProcessIndexComparison)
       // a.num_devices() == 1, p == Platform::kTpu
       .caseOf<BinaryOperator>(
           [](const BinaryOperator &E, State &) { return E.isComparisonOp(); },
@@ -998,7 +1018,11 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   // Only comparisons of a value that remembers a fact.
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||
-                                    valueThroughCasts(BO->getRHS(), Env));
+                                    valueThroughCasts(BO->getRHS(), Env) ||
+                                    comparesProcessIndices(*BO, Env));
+  // A field holding this process's index.
+  if (isa<MemberExpr>(S))
+    return readsProcessIndex(M, *S);
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     return DS->isSingleDecl() && isa<VarDecl>(DS->getSingleDecl()) &&
            cast<VarDecl>(DS->getSingleDecl())->isCXXForRangeDecl();

@@ -251,3 +251,23 @@ void find_if_by_platform(const std::vector<Array> &v) {
     auto t = to_dlpack(*it);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but '*it' is not proven
 }
+
+// A write through a subscript: the element is no longer known to be like
+// every other.
+void all_of_then_element_written(std::vector<Array> &v, size_t i,
+                                 const Array &b) {
+  if (!std::all_of(v.begin(), v.end(), unsharded))
+    return;
+  v[i] = b;
+  for (const Array &a : v)
+    auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+// Reading through a non-const subscript writes nothing.
+void all_of_then_non_const_read(std::vector<Array> &v) {
+  if (!std::all_of(v.begin(), v.end(), unsharded))
+    return;
+  for (size_t i = 0; i < v.size(); ++i)
+    auto p = v[i].unsafe_buffer_pointer();
+}

@@ -1,4 +1,5 @@
 // RUN: %check_interop %s interop-tpu-dlpack-memory-kind %t -- -- -std=c++17 -I%S/Inputs
+// RUN: %check_interop -check-suffix=IMPORT %s interop-nonaddressable-dlpack-import %t.import -- -- -std=c++17 -I%S/Inputs
 
 // Issue 14, capability 5 (equivalent forms), the platform parts: a shard of
 // an array known to be on TPU is on TPU, in the array's memory kind (each
@@ -87,4 +88,91 @@ void shards_changed(const Array &a, const Array &other) {
   shards.push_back(other);
   for (const Array &shard : shards)
     auto t = to_dlpack(shard);
+}
+
+// The process-index parts (RUN with suffix IMPORT): a device is addressable
+// exactly when its process index (ProcessIndexFunctions) equals this
+// process's (CurrentProcessIndexSources: current_topology().process_index),
+// directly or through a variable.
+
+void process_index_equals(DLManagedTensorVersioned *t, size_t slot) {
+  const std::vector<Device> all = devices();
+  const Device &d = all[slot % all.size()];
+  if (d.process_index() != current_topology().process_index)
+    return;
+  auto r = from_dlpack(t, d);
+}
+
+void process_index_in_loop(DLManagedTensorVersioned *t) {
+  const int me = current_topology().process_index;
+  for (const Device &d : devices(Platform::kCpu))
+    if (d.process_index() == me)
+      auto r = from_dlpack(t, d);
+}
+
+void process_index_mirrored(DLManagedTensorVersioned *t, int id) {
+  Result<Device> named = device_by_id(Platform::kCuda, id);
+  if (!named.ok() || current_topology().process_index != named->process_index())
+    return;
+  auto r = from_dlpack(t, *named);
+}
+
+// Process 0 is not "this process".
+void process_index_zero(DLManagedTensorVersioned *t) {
+  const std::vector<Device> all = devices();
+  const Device &d = all.front();
+  if (d.process_index() == 0)
+    auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
+// Another device's process index says nothing about this one.
+void process_index_of_other_device(DLManagedTensorVersioned *t,
+                                   const Device &e) {
+  const std::vector<Device> all = devices();
+  const Device &d = all.front();
+  if (e.process_index() == current_topology().process_index)
+    auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
+// Two devices' indices compared: neither is known to be this process's.
+void process_index_of_two_devices(DLManagedTensorVersioned *t,
+                                  const Device &e) {
+  const std::vector<Device> all = devices();
+  const Device &d = all.front();
+  if (d.process_index() == e.process_index())
+    auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
+// The wrong way round: imports onto another process's device.
+void process_index_inverted(DLManagedTensorVersioned *t) {
+  const std::vector<Device> all = devices();
+  const Device &d = all.front();
+  if (d.process_index() != current_topology().process_index)
+    auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd'
+}
+
+// A conditional whose arms are calls: each arm's facts, temporaries
+// included, are those of its own path.
+void conditional_arm_temporary(DLManagedTensorVersioned *t, int id) {
+  Result<Device> preferred = device_by_id(Platform::kCuda, id);
+  const std::vector<Device> local = local_devices(Platform::kCuda);
+  if (!preferred.ok() || local.empty())
+    return;
+  const Device &d = preferred->is_addressable() ? *preferred : local.front();
+  auto r = from_dlpack(t, d);
+}
+
+// The condition is not the check: the first arm is not proven.
+void conditional_arm_unchecked(DLManagedTensorVersioned *t, int id, bool remote) {
+  Result<Device> preferred = device_by_id(Platform::kCuda, id);
+  const std::vector<Device> local = local_devices(Platform::kCuda);
+  if (!preferred.ok() || local.empty())
+    return;
+  const Device &d = remote ? *preferred : local.front();
+  auto r = from_dlpack(t, d);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:12: warning: 'from_dlpack' imports onto device 'd', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
 }

@@ -1,0 +1,184 @@
+//===--- ArrayDeviceEquivalentForms.cpp - other spellings of a fact -------===//
+
+#include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
+
+#include "lib/support/AstHelpers.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
+
+namespace clang::interop::arraydevice {
+
+using namespace clang::dataflow;
+
+namespace {
+
+/// Properties of an integer value: the device's addressability, for the
+/// index of the process owning it; literal true, for this process's index.
+constexpr llvm::StringLiteral kProcessOf = "process_of";
+constexpr llvm::StringLiteral kIsCurrentProcess = "is_current_process";
+
+const FieldDecl *memberField(const Stmt &St) {
+  const auto *ME = dyn_cast<MemberExpr>(&St);
+  return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+}
+
+/// The value of an operand with one of the two properties, looking through
+/// implicit casts and parentheses.
+Value *indexValue(const Expr *E, const Environment &Env) {
+  while (E) {
+    if (Value *V = Env.getValue(*E))
+      if (V->getProperty(kProcessOf) || V->getProperty(kIsCurrentProcess))
+        return V;
+    const auto *ICE = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
+    if (!ICE)
+      return nullptr;
+    E = ICE->getSubExpr();
+  }
+  return nullptr;
+}
+
+/// The device a process-index accessor is about: its receiver, or for a free
+/// function its first device argument.
+RecordStorageLocation *deviceOf(const CallExpr &CE, State &S) {
+  if (receiverOf(CE))
+    return receiverLoc(CE, S.Env);
+  for (unsigned I = 0, N = CE.getNumArgs(); I < N; ++I)
+    if (S.Model.classifyPointee(paramType(CE, I)) == TypeRole::Device)
+      return modelledObject(S.Model, objectLoc(*CE.getArg(I), S.Env), S);
+  return nullptr;
+}
+
+} // namespace
+
+bool readsProcessIndex(const ApiModel &M, const Stmt &St) {
+  if (const auto *CE = dyn_cast<CallExpr>(&St)) {
+    FnRoles R = M.classify(CE->getDirectCallee());
+    return R.has(FnRole::ProcessIndexOf) || R.has(FnRole::CurrentProcessIndex);
+  }
+  return M.isCurrentProcessIndexField(memberField(St));
+}
+
+void transferProcessIndexRead(const Stmt *St, State &S) {
+  Environment &Env = S.Env;
+  if (const auto *CE = dyn_cast<CallExpr>(St)) {
+    if (!CE->getType()->isIntegralOrEnumerationType())
+      return;
+    Value &V = Env.create<IntegerValue>();
+    if (S.Model.classify(CE->getDirectCallee()).has(FnRole::ProcessIndexOf)) {
+      BoolValue *Addressable = getBool(deviceOf(*CE, S), kAddressable, Env);
+      if (!Addressable)
+        return;
+      V.setProperty(kProcessOf, *Addressable);
+    } else {
+      V.setProperty(kIsCurrentProcess, Env.getBoolLiteralValue(true));
+    }
+    Env.setValue(*CE, V);
+    return;
+  }
+  // A field holding this process's index (current_topology().process_index):
+  // what a read of it gives.
+  const auto *ME = cast<MemberExpr>(St);
+  if (!ME->isGLValue() || !ME->getType()->isIntegralOrEnumerationType())
+    return;
+  StorageLocation *Loc = Env.getStorageLocation(*ME);
+  if (!Loc)
+    return;
+  if (Value *Old = Env.getValue(*Loc);
+      Old && Old->getProperty(kIsCurrentProcess))
+    return;
+  Value &V = Env.create<IntegerValue>();
+  V.setProperty(kIsCurrentProcess, Env.getBoolLiteralValue(true));
+  Env.setValue(*Loc, V);
+}
+
+bool comparesProcessIndices(const BinaryOperator &BO, const Environment &Env) {
+  if (BO.getOpcode() != BO_EQ && BO.getOpcode() != BO_NE)
+    return false;
+  Value *L = indexValue(BO.getLHS(), Env);
+  Value *R = indexValue(BO.getRHS(), Env);
+  if (!L || !R)
+    return false;
+  auto Owner = [](Value *V) { return V->getProperty(kProcessOf) != nullptr; };
+  return Owner(L) != Owner(R);
+}
+
+void transferProcessIndexComparison(const BinaryOperator *BO, State &S) {
+  Environment &Env = S.Env;
+  Value *L = indexValue(BO->getLHS(), Env);
+  Value *R = indexValue(BO->getRHS(), Env);
+  auto *Addressable = dyn_cast_or_null<BoolValue>(L->getProperty(kProcessOf));
+  if (!Addressable)
+    Addressable = dyn_cast_or_null<BoolValue>(R->getProperty(kProcessOf));
+  if (!Addressable)
+    return;
+  Env.setValue(*BO, BO->getOpcode() == BO_EQ ? *Addressable
+                                             : Env.makeNot(*Addressable));
+}
+
+namespace {
+
+/// A conditional whose arms are both calls (their statements are where
+/// noteConditionalArm() sees each arm end).
+bool armsAreCalls(const AbstractConditionalOperator &CO) {
+  return isa<CallExpr>(CO.getTrueExpr()->IgnoreParenImpCasts()) &&
+         isa<CallExpr>(CO.getFalseExpr()->IgnoreParenImpCasts());
+}
+
+} // namespace
+
+void noteConditionalArm(const Stmt &St, State &S) {
+  const auto *E = dyn_cast<CallExpr>(&St);
+  if (!E || !E->isGLValue() || S.Model.classify(E->getType()) == TypeRole::None)
+    return;
+  // The conditional above the call, through the casts to the arms' common
+  // type (`const Device &` and `Device &` arms) and parentheses.
+  const AbstractConditionalOperator *CO = nullptr;
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (int Up = 0; Up < 4 && !CO; ++Up) {
+    auto Parents = S.AST.getParents(Node);
+    if (Parents.size() != 1)
+      return;
+    Node = Parents[0];
+    CO = Node.get<AbstractConditionalOperator>();
+    if (!CO && !Node.get<ImplicitCastExpr>() && !Node.get<ParenExpr>())
+      return;
+  }
+  if (!CO || !CO->isGLValue() || !armsAreCalls(*CO) ||
+      (CO->getTrueExpr()->IgnoreParenImpCasts() != E &&
+       CO->getFalseExpr()->IgnoreParenImpCasts() != E))
+    return;
+  Environment &Env = S.Env;
+  auto *Arm = Env.get<RecordStorageLocation>(*E);
+  if (!Arm)
+    return;
+  RecordStorageLocation &Result =
+      S.Ctx.Stable.get(CO, CO->getType(), Env, /*Fresh=*/false);
+  for (const auto &Entry : Result.synthetic_fields()) {
+    if (!Entry.getValue()->getType()->isBooleanType())
+      continue;
+    BoolValue *V = getBool(Arm, Entry.getKey(), Env);
+    if (!V)
+      continue;
+    // A plain value of the same formula: the join of two arms correlates
+    // plain values with each arm's path, and gives up on a top value.
+    Env.setValue(*Entry.getValue(), Env.arena().makeBoolValue(V->formula()));
+  }
+  setOrigin(S, &Result, originOf(S.Lattice, Arm));
+}
+
+bool conditionalFromArms(const AbstractConditionalOperator &CO, State &S) {
+  if (!armsAreCalls(CO))
+    return false;
+  Environment &Env = S.Env;
+  RecordStorageLocation &Result =
+      S.Ctx.Stable.get(&CO, CO.getType(), Env, /*Fresh=*/false);
+  for (const auto &Entry : Result.synthetic_fields())
+    if (Entry.getValue()->getType()->isBooleanType() &&
+        !Env.getValue(*Entry.getValue()))
+      return false;
+  Env.setStorageLocation(CO, Result);
+  return true;
+}
+
+} // namespace clang::interop::arraydevice
