@@ -92,6 +92,20 @@ void transferProcessIndexRead(const Stmt *St, State &S) {
   Env.setValue(*Loc, V);
 }
 
+bool holdsCurrentProcessIndex(const VarDecl &V, const Environment &Env) {
+  Value *Val = Env.getValue(V);
+  return Val && Val->getProperty(kIsCurrentProcess);
+}
+
+void setCurrentProcessIndex(const VarDecl &V, Environment &Env) {
+  StorageLocation *Loc = Env.getStorageLocation(V);
+  if (!Loc || !V.getType()->isIntegralOrEnumerationType())
+    return;
+  Value &Val = Env.create<IntegerValue>();
+  Val.setProperty(kIsCurrentProcess, Env.getBoolLiteralValue(true));
+  Env.setValue(*Loc, Val);
+}
+
 bool comparesProcessIndices(const BinaryOperator &BO, const Environment &Env) {
   if (BO.getOpcode() != BO_EQ && BO.getOpcode() != BO_NE)
     return false;

@@ -25,6 +25,13 @@ namespace clang::interop::arraydevice {
 bool readsProcessIndex(const ApiModel &M, const Stmt &St);
 void transferProcessIndexRead(const Stmt *St, State &S);
 
+/// A lambda's integer capture: whether the captured variable holds this
+/// process's index where the lambda is created (`const int me =
+/// current_topology().process_index; [me](const Device &d) {...}`), and,
+/// in the lambda's body, giving its copy that value.
+bool holdsCurrentProcessIndex(const VarDecl &V, const Environment &Env);
+void setCurrentProcessIndex(const VarDecl &V, Environment &Env);
+
 /// `==` / `!=` of a device's process index and this process's.
 bool comparesProcessIndices(const BinaryOperator &BO, const Environment &Env);
 void transferProcessIndexComparison(const BinaryOperator *BO, State &S);

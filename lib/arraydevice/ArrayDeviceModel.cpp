@@ -286,6 +286,8 @@ void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
               Env.getBoolLiteralValue(F.Holds), Env);
     for (const auto &[Var, O] : Per->Seeds->Origins)
       setOrigin(S, Env.get<RecordStorageLocation>(*Var), O);
+    for (const VarDecl *Var : Per->Seeds->CurrentProcess)
+      setCurrentProcessIndex(*Var, Env);
   }
   if (Per->Switches.empty()) {
     transferElement(Elt, L, Env);

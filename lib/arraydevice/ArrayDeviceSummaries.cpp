@@ -2,6 +2,7 @@
 
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
+#include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceModel.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/engine/JudgedFunctions.h"
@@ -360,6 +361,19 @@ void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   std::sort(Out.ResultFacts.begin(), Out.ResultFacts.end());
 }
 
+/// A lambda's call operator capturing an integer variable by copy.
+bool capturesInteger(const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return false;
+  return llvm::any_of(MD->getParent()->captures(), [](const LambdaCapture &C) {
+    const auto *V = dyn_cast_or_null<VarDecl>(
+        C.capturesVariable() ? C.getCapturedVar() : nullptr);
+    return V && C.getCaptureKind() == LCK_ByCopy &&
+           V->getType()->isIntegralOrEnumerationType();
+  });
+}
+
 } // namespace
 
 const HelperSummary *HelperSummaries::of(const CallExpr &CE, const ApiModel &M,
@@ -383,13 +397,25 @@ const HelperSummary *HelperSummaries::ofPredicate(const FunctionDecl &FD,
                                                   unsigned Depth) {
   if (Depth >= kMaxSummaryDepth)
     return nullptr;
+  // A lambda with an integer capture: its copy of this process's index
+  // (from one run of the enclosing function) seeds a summary of its own.
+  // While the enclosing function runs, capturesOf() gives nothing, so that
+  // run always gets the unseeded summary.
+  if (capturesInteger(FD))
+    if (const CaptureFacts *C = capturesOf(FD, M, Ctx);
+        C && !C->CurrentProcess.empty()) {
+      CaptureFacts Seeds;
+      Seeds.CurrentProcess = C->CurrentProcess;
+      return ofDefinition(FD, M, Ctx, Depth, &Seeds);
+    }
   return ofDefinition(FD, M, Ctx, Depth);
 }
 
 const HelperSummary *HelperSummaries::ofDefinition(const FunctionDecl &Callee,
                                                    const ApiModel &M,
                                                    ASTContext &Ctx,
-                                                   unsigned Depth) {
+                                                   unsigned Depth,
+                                                   const CaptureFacts *Seeds) {
   const FunctionDecl *FD = Callee.getDefinition();
   if (!FD)
     return nullptr;
@@ -399,20 +425,21 @@ const HelperSummary *HelperSummaries::ofDefinition(const FunctionDecl &Callee,
     Cand->second = isCandidate(*FD, M, Ctx, Throws);
   if (!Cand->second)
     return nullptr;
-  auto [It, New] = Cache.try_emplace({FD, Depth});
+  auto &Summaries = Seeds ? SeededCache : Cache;
+  auto [It, New] = Summaries.try_emplace({FD, Depth});
   if (!New)
     return It->second.get();
   // Null while computed: a recursive call gets no summary.
-  std::unique_ptr<HelperSummary> S = compute(*FD, M, Ctx, Depth);
-  auto &Slot = Cache[{FD, Depth}];
+  std::unique_ptr<HelperSummary> S = compute(*FD, M, Ctx, Depth, Seeds);
+  auto &Slot = Summaries[{FD, Depth}];
   Slot = std::move(S);
   return Slot.get();
 }
 
-std::unique_ptr<HelperSummary> HelperSummaries::compute(const FunctionDecl &FD,
-                                                        const ApiModel &M,
-                                                        ASTContext &Ctx,
-                                                        unsigned Depth) {
+std::unique_ptr<HelperSummary>
+HelperSummaries::compute(const FunctionDecl &FD, const ApiModel &M,
+                         ASTContext &Ctx, unsigned Depth,
+                         const CaptureFacts *Seeds) {
   ++Runs;
   FlowBounds B = Bounds;
   B.MaxCFGBlocks = std::min(B.MaxCFGBlocks, kMaxSummaryBlocks);
@@ -429,8 +456,10 @@ std::unique_ptr<HelperSummary> HelperSummaries::compute(const FunctionDecl &FD,
   FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
       FD, Ctx,
       [&](ASTContext &C, Environment &Env, const AdornedCFG &CFG) {
-        return ArrayDeviceModel(C, Env, M, FactBits, /*Collect=*/false, &CFG,
-                                this, Depth + 1, /*RecordReturns=*/true);
+        ArrayDeviceModel A(C, Env, M, FactBits, /*Collect=*/false, &CFG, this,
+                           Depth + 1, /*RecordReturns=*/true);
+        A.seedCaptures(Seeds);
+        return A;
       },
       DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{nullptr, nullptr}, B,
       nullptr,
@@ -486,6 +515,12 @@ CaptureFacts factsAt(const LambdaExpr &LE, const ApiModel &M, Environment &Env,
     if (!C.capturesVariable())
       continue;
     const auto *V = dyn_cast_or_null<VarDecl>(C.getCapturedVar());
+    if (V && C.getCaptureKind() == LCK_ByCopy &&
+        V->getType()->isIntegralOrEnumerationType()) {
+      if (holdsCurrentProcessIndex(*V, Env))
+        Out.CurrentProcess.push_back(V);
+      continue;
+    }
     if (!V || !isObjectRole(M.classify(V->getType())) ||
         !captureIsStable(C, *V))
       continue;

@@ -112,6 +112,9 @@ struct CaptureFacts {
   };
   llvm::SmallVector<Seed, 4> Facts;
   llvm::SmallVector<std::pair<const VarDecl *, Origin>, 2> Origins;
+  /// Integer variables holding this process's index
+  /// (ArrayDeviceEquivalentForms.h).
+  llvm::SmallVector<const VarDecl *, 1> CurrentProcess;
 };
 
 /// The summaries of one translation unit, for one configuration.
@@ -128,8 +131,10 @@ public:
 
   /// The summary of a predicate handed to a standard algorithm
   /// (ArrayDeviceContainers.h): a function, or a lambda's call operator,
-  /// whose facts about its parameter hold whatever it captured; null when
-  /// it has none.
+  /// whose facts about its parameter hold whatever it captured, except
+  /// that a lambda's integer copy of this process's index is known to be
+  /// one (capturesOf; such a predicate has its own summary); null when it
+  /// has none.
   const HelperSummary *ofPredicate(const FunctionDecl &FD, const ApiModel &M,
                                    ASTContext &Ctx, unsigned Depth);
 
@@ -145,10 +150,12 @@ public:
 private:
   const HelperSummary *ofDefinition(const FunctionDecl &Callee,
                                     const ApiModel &M, ASTContext &Ctx,
-                                    unsigned Depth);
+                                    unsigned Depth,
+                                    const CaptureFacts *Seeds = nullptr);
   std::unique_ptr<HelperSummary> compute(const FunctionDecl &FD,
                                          const ApiModel &M, ASTContext &Ctx,
-                                         unsigned Depth);
+                                         unsigned Depth,
+                                         const CaptureFacts *Seeds = nullptr);
 
   FlowBounds Bounds;
   unsigned FactBits;
@@ -158,6 +165,10 @@ private:
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
                  std::unique_ptr<HelperSummary>>
       Cache;
+  /// The same, for lambda predicates seeded with their integer captures.
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
+                 std::unique_ptr<HelperSummary>>
+      SeededCache;
   /// Per enclosing function: its lambdas' capture facts, by closure class.
   llvm::DenseMap<
       const FunctionDecl *,

@@ -155,6 +155,44 @@ void process_index_inverted(DLManagedTensorVersioned *t) {
   // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device 'd'
 }
 
+// A find_if predicate comparing with a lambda's copy of this process's
+// index: the match is addressable.
+void process_index_captured(DLManagedTensorVersioned *t) {
+  const int me = current_topology().process_index;
+  const std::vector<Device> all = devices();
+  auto it = std::find_if(all.begin(), all.end(), [me](const Device &d) {
+    return d.process_index() == me;
+  });
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+}
+
+// The copy is the variable's value where the lambda is created.
+void process_index_captured_after_change(DLManagedTensorVersioned *t) {
+  int me = current_topology().process_index;
+  me = 0;
+  const std::vector<Device> all = devices();
+  auto it = std::find_if(all.begin(), all.end(), [me](const Device &d) {
+    return d.process_index() == me;
+  });
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device '*it', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
+// Another device's index captured says nothing.
+void process_index_captured_other(DLManagedTensorVersioned *t,
+                                  const Device &e) {
+  const int theirs = e.process_index();
+  const std::vector<Device> all = devices();
+  auto it = std::find_if(all.begin(), all.end(), [theirs](const Device &d) {
+    return d.process_index() == theirs;
+  });
+  if (it != all.end())
+    auto r = from_dlpack(t, *it);
+  // CHECK-MESSAGES-IMPORT: :[[@LINE-1]]:14: warning: 'from_dlpack' imports onto device '*it', taken from a list of every process's devices, with no addressability check on this path [interop-nonaddressable-dlpack-import]
+}
+
 // A conditional whose arms are calls: each arm's facts, temporaries
 // included, are those of its own path.
 void conditional_arm_temporary(DLManagedTensorVersioned *t, int id) {
