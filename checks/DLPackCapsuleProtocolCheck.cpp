@@ -63,8 +63,23 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     }
     return;
   }
-  if (K == CapsuleCall::GetPointer && Call.getNumArgs() == 2) {
-    CapsuleName Name = classifyCapsuleName(Call.getArg(1), Ctx);
+  CapsuleCallView V = viewCapsuleCall(&Call);
+  if (K == CapsuleCall::GetPointer && V.CurrentName) {
+    // pybind11's get_pointer(), nanobind's data(): read under the current
+    // name, a check only when the code compares name() first. A DLPack read
+    // only when the pointer is read as a managed tensor.
+    if (memberReadAs(Call, pointerCastOf(Call)) == DLPackRecord::None ||
+        nameComparedBefore(Call, Ctx))
+      return;
+    diag(Call.getBeginLoc(),
+         "pointer taken from the capsule without checking its name; a "
+         "consumed ('used_dltensor') or foreign capsule is read as a live "
+         "tensor")
+        << Call.getSourceRange();
+    return;
+  }
+  if (K == CapsuleCall::GetPointer && V.Name) {
+    CapsuleName Name = classifyCapsuleName(V.Name, Ctx);
     // Read as a struct of the library's own: not a DLPack capsule.
     if (const ExplicitCastExpr *Cast = pointerCastOf(Call)) {
       QualType Pointee = Cast->getType()->getPointeeType();
@@ -85,7 +100,10 @@ void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
                                                   const CallExpr &GetPointer,
                                                   ASTContext &Ctx) {
   // The struct the consumer reads the pointer as must match the name.
-  CapsuleName Name = classifyCapsuleName(GetPointer.getArg(1), Ctx);
+  CapsuleCallView V = viewCapsuleCall(&GetPointer);
+  if (!V.Name)
+    return;
+  CapsuleName Name = classifyCapsuleName(V.Name, Ctx);
   DLPackRecord As = classifyDLPackPointee(Cast.getType());
   if (isUnconsumedName(Name) && isManagedTensor(As) &&
       capsuleNameFor(As) != unconsumedNameText(Name))

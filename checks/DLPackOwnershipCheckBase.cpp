@@ -129,7 +129,7 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     const FunctionDecl &FD = *Work[I];
     for (const CallExpr *Call : Sites[I].CapsuleCalls)
       if (Judged.insert(Call).second)
-        checkCapsuleCall(*Call, classifyCapsuleCall(Call), *Ctx);
+        checkCapsuleCall(*Call, viewCapsuleCall(Call).Op, *Ctx);
     for (const CXXConstructExpr *E : Sites[I].CapsuleConstructs)
       if (Judged.insert(E).second)
         checkCapsuleConstruct(*E, *Ctx);

@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -30,6 +31,71 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
              CapsuleCall::ErrRestore)
       .Case("PyErr_Clear", CapsuleCall::ErrClear)
       .Default(CapsuleCall::None);
+}
+
+/// The class of a pybind11 or nanobind capsule method: "pybind11" or
+/// "nanobind", empty otherwise.
+static llvm::StringRef capsuleLibrary(const CXXMethodDecl *MD) {
+  const CXXRecordDecl *RD = MD ? MD->getParent() : nullptr;
+  if (!RD || !RD->getIdentifier() || RD->getName() != "capsule")
+    return {};
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  if (!NS || !NS->getIdentifier())
+    return {};
+  if (NS->getName() == "pybind11" || NS->getName() == "nanobind")
+    return NS->getName();
+  return {};
+}
+
+CapsuleCallView viewCapsuleCall(const CallExpr *Call) {
+  CapsuleCallView V;
+  if (!Call)
+    return V;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    llvm::StringRef Lib = capsuleLibrary(MD);
+    if (Lib.empty() || !MD->getIdentifier())
+      return V;
+    llvm::StringRef Method = MD->getName();
+    V.Member = true;
+    V.Capsule = MC->getImplicitObjectArgument();
+    if (Method == "name" && MC->getNumArgs() == 0) {
+      V.Op = CapsuleCall::GetName;
+    } else if (Method == (Lib == "pybind11" ? "get_pointer" : "data") &&
+               MC->getNumArgs() == 0) {
+      V.Op = CapsuleCall::GetPointer;
+      V.CurrentName = true;
+    } else if (Lib == "pybind11" && Method == "set_name" &&
+               MC->getNumArgs() == 1) {
+      V.Op = CapsuleCall::SetName;
+      V.Name = MC->getArg(0);
+    } else {
+      V.Member = false;
+      V.Capsule = nullptr;
+    }
+    return V;
+  }
+  V.Op = classifyCapsuleCall(Call);
+  switch (V.Op) {
+  case CapsuleCall::New:
+    if (Call->getNumArgs() >= 2)
+      V.Name = Call->getArg(1);
+    break;
+  case CapsuleCall::GetPointer:
+  case CapsuleCall::SetName:
+  case CapsuleCall::IsValid:
+    if (Call->getNumArgs() == 2)
+      V.Name = Call->getArg(1);
+    [[fallthrough]];
+  case CapsuleCall::GetName:
+  case CapsuleCall::SetDestructor:
+    if (Call->getNumArgs() >= 1)
+      V.Capsule = Call->getArg(0);
+    break;
+  default:
+    break;
+  }
+  return V;
 }
 
 bool raisesPythonError(const CallExpr *Call) {
@@ -197,7 +263,7 @@ CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   if (isNullConstant(E, Ctx))
     return CapsuleName::Null;
   if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
-    if (classifyCapsuleCall(Call) == CapsuleCall::GetName)
+    if (viewCapsuleCall(Call).Op == CapsuleCall::GetName)
       return CapsuleName::FromGetName;
   std::optional<std::string> S = constantString(E, Ctx);
   if (!S)
@@ -375,22 +441,88 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
   return true;
 }
 
+DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast) {
+  DLPackRecord As =
+      classifyDLPackPointee(Cast ? Cast->getType() : Get.getType());
+  return isManagedTensor(As) ? As : DLPackRecord::None;
+}
+
+bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
+  CapsuleCallView V = viewCapsuleCall(&Get);
+  const ValueDecl *Root = capsuleRoot(V.Capsule);
+  if (!Root)
+    return false;
+  const auto *FD = dyn_cast<FunctionDecl>(Root->getDeclContext());
+  if (!FD || !FD->getBody())
+    return false;
+  class Compares : public RecursiveASTVisitor<Compares> {
+  public:
+    Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx)
+        : Get(Get), Root(Root), Ctx(Ctx) {}
+    /// Whether E is, or holds, an earlier name read of Root's capsule.
+    bool readsName(const Expr *E) const {
+      bool Found = false;
+      class Reads : public RecursiveASTVisitor<Reads> {
+      public:
+        Reads(const Compares &C, bool &Found) : C(C), Found(Found) {}
+        bool VisitCallExpr(CallExpr *Call) {
+          CapsuleCallView N = viewCapsuleCall(Call);
+          if (N.Op == CapsuleCall::GetName &&
+              capsuleRoot(N.Capsule) == C.Root &&
+              C.Ctx.getSourceManager().isBeforeInTranslationUnit(
+                  Call->getBeginLoc(), C.Get.getBeginLoc()))
+            Found = true;
+          return !Found;
+        }
+        const Compares &C;
+        bool &Found;
+      } R(*this, Found);
+      R.TraverseStmt(const_cast<Expr *>(E));
+      return Found;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isEqualityOp() &&
+          (readsName(BO->getLHS()) || readsName(BO->getRHS())))
+        Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (viewCapsuleCall(Call).Op != CapsuleCall::None)
+        return true;
+      for (const Expr *Arg : Call->arguments())
+        if (readsName(Arg))
+          Found = true;
+      return !Found;
+    }
+    const CallExpr &Get;
+    const ValueDecl *Root;
+    ASTContext &Ctx;
+    bool Found = false;
+  } C(Get, Root, Ctx);
+  C.TraverseStmt(FD->getBody());
+  return C.Found;
+}
+
 namespace {
 class ConsumptionFinder : public RecursiveASTVisitor<ConsumptionFinder> {
 public:
   explicit ConsumptionFinder(ASTContext &Ctx) : Ctx(Ctx) {}
 
   bool VisitCallExpr(CallExpr *Call) {
-    switch (classifyCapsuleCall(Call)) {
+    CapsuleCallView V = viewCapsuleCall(Call);
+    switch (V.Op) {
     case CapsuleCall::GetPointer:
-      if (Call->getNumArgs() == 2 &&
-          isUnconsumedName(classifyCapsuleName(Call->getArg(1), Ctx)))
-        Gets.push_back({Call, capsuleRoot(Call->getArg(0))});
+      // A member read is a DLPack one when read as a managed tensor (its
+      // cast is seen first, by VisitExplicitCastExpr).
+      if ((V.Name && isUnconsumedName(classifyCapsuleName(V.Name, Ctx))) ||
+          (V.CurrentName &&
+           (MemberDLPackReads.contains(Call) ||
+            memberReadAs(*Call, nullptr) != DLPackRecord::None)))
+        Gets.push_back({Call, capsuleRoot(V.Capsule)});
       return true;
     case CapsuleCall::SetName:
-      if (Call->getNumArgs() == 2 &&
-          isUsedName(classifyCapsuleName(Call->getArg(1), Ctx)))
-        Claimed.insert(capsuleRoot(Call->getArg(0)));
+      if (V.Name && isUsedName(classifyCapsuleName(V.Name, Ctx)))
+        Claimed.insert(capsuleRoot(V.Capsule));
       return true;
     case CapsuleCall::SetDestructor:
       if (Call->getNumArgs() == 2 &&
@@ -413,6 +545,14 @@ public:
       Passed.push_back(Arg);
     return true;
   }
+  bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
+    const auto *Call =
+        dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
+    if (Call && viewCapsuleCall(Call).CurrentName &&
+        memberReadAs(*Call, Cast) != DLPackRecord::None)
+      MemberDLPackReads.insert(Call);
+    return true;
+  }
   /// A lambda is a function of its own (an inline capsule destructor is
   /// judged as a destructor, not as part of the producer around it): only
   /// its captures' initialisers belong to this body.
@@ -429,8 +569,8 @@ public:
     for (int Depth = 0; Arg && Depth < 4; ++Depth) {
       Arg = Arg->IgnoreParenCasts();
       if (const auto *Call = dyn_cast<CallExpr>(Arg))
-        return classifyCapsuleCall(Call) == CapsuleCall::GetPointer ? Call
-                                                                    : nullptr;
+        return viewCapsuleCall(Call).Op == CapsuleCall::GetPointer ? Call
+                                                                   : nullptr;
       const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       if (!VD || !VD->hasLocalStorage())
@@ -457,6 +597,7 @@ public:
   ASTContext &Ctx;
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
+  llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
   std::vector<const Expr *> Passed;
   llvm::DenseMap<const VarDecl *, const Expr *> Assigned;
 };
@@ -552,7 +693,7 @@ class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
   CapsuleSites Sites;
   bool VisitCallExpr(CallExpr *Call) {
-    switch (classifyCapsuleCall(Call)) {
+    switch (viewCapsuleCall(Call).Op) {
     case CapsuleCall::New:
     case CapsuleCall::SetDestructor:
     case CapsuleCall::GetPointer:
@@ -598,8 +739,10 @@ public:
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
     const auto *Call =
         dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
-    if (Call && Call->getNumArgs() == 2 &&
-        classifyCapsuleCall(Call) == CapsuleCall::GetPointer)
+    if (!Call)
+      return true;
+    CapsuleCallView V = viewCapsuleCall(Call);
+    if (V.Op == CapsuleCall::GetPointer && (V.Name || V.CurrentName))
       Sites.PointerCasts.push_back({Cast, Call});
     return true;
   }

@@ -42,6 +42,40 @@ enum class CapsuleCall {
 /// Classifies a call by its callee's name.
 CapsuleCall classifyCapsuleCall(const CallExpr *Call);
 
+/// One capsule-API call in any of its spellings: C
+/// (`PyCapsule_GetPointer(c, name)`, `PyCapsule_SetName(c, name)`,
+/// `PyCapsule_GetName(c)`), pybind11 (`cap.get_pointer()`, `cap.name()`,
+/// `cap.set_name(name)`) and nanobind (`cap.data()`, `cap.name()`): the
+/// operation, the capsule and the name it reads or writes under.
+struct CapsuleCallView {
+  CapsuleCall Op = CapsuleCall::None;
+  /// The capsule: the C call's first argument, or the member call's object.
+  const Expr *Capsule = nullptr;
+  /// The name argument (C's second, set_name's only one); null when none.
+  const Expr *Name = nullptr;
+  /// The pointer is read under the capsule's current name, whatever it is
+  /// (pybind11's get_pointer(), nanobind's data()): no name check at all.
+  bool CurrentName = false;
+  /// A pybind11 or nanobind member call.
+  bool Member = false;
+};
+/// The view of Call; Op is None for anything but the capsule API.
+CapsuleCallView viewCapsuleCall(const CallExpr *Call);
+
+/// For a member read of a capsule's pointer (viewCapsuleCall: Member,
+/// GetPointer): the managed-tensor struct it is read as (its explicit cast
+/// Cast, else get_pointer<T>'s T), DLPackRecord::None otherwise. A member
+/// read is a DLPack one only when it reads a DLPack managed tensor: a
+/// pointer read as `void *` or as a struct of the library's own (nanobind
+/// capsules of FFI handlers) is not a DLPack capsule.
+DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast);
+
+/// True when the function around Get (a pointer read of a capsule rooted
+/// at a variable or parameter) compares that capsule's name before Get: a
+/// name read (`cap.name()`, `PyCapsule_GetName(c)`) that is an operand of
+/// `==` / `!=` or an argument of a call (strcmp), earlier in the source.
+bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx);
+
 /// True when Call raises a new Python exception (PyErr_SetString,
 /// PyErr_Format, PyErr_SetObject, PyErr_SetNone, PyErr_NoMemory, ...): it
 /// replaces any exception in flight.

@@ -367,7 +367,7 @@ bool mentionsOwnershipIn(const Stmt *Body) {
     bool Found = false;
     bool shouldVisitLambdaBody() const { return true; }
     bool VisitCallExpr(CallExpr *E) {
-      if (classifyCapsuleCall(E) != CapsuleCall::None ||
+      if (viewCapsuleCall(E).Op != CapsuleCall::None ||
           isManagedPointer(E->getType()) || isDeleterCall(E) ||
           mayBeReleaseCall(E))
         Found = true;

@@ -1,11 +1,15 @@
 // Mock of the part of pybind11's capsule API the DLPack checks model: a
-// capsule made from a pointer, a name and a destructor of the PyObject.
+// capsule made from a pointer, a name and a destructor of the PyObject, and
+// its consumer side: get_pointer(), name(), set_name().
 #pragma once
 #include <Python.h>
 namespace pybind11 {
 class object {
 public:
   PyObject *ptr() const;
+  object attr(const char *name) const;
+  object operator()() const;
+  template <typename T> T cast() const;
 };
 class capsule : public object {
 public:

@@ -1,0 +1,77 @@
+// RUN: %check_interop %s interop-dlpack-capsule-protocol,interop-dlpack-deleter-ownership %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
+
+// pybind11's consumer side (shared/patterns/fn11): `cap.get_pointer()` reads
+// the capsule under its current name, like PyCapsule_GetPointer(c,
+// PyCapsule_GetName(c)): no check unless the code compares `name()` first;
+// `cap.set_name("used_dltensor")` claims the capsule like PyCapsule_SetName.
+// A pointer read as a struct that is not a DLPack one is no DLPack capsule.
+
+#include <dlpack/dlpack.h>
+#include <pybind11/pybind11.h>
+
+#include <cstring>
+#include <utility>
+
+namespace py = pybind11;
+struct Owned {
+  explicit Owned(DLManagedTensor &&t);
+  DLManagedTensor copy;
+};
+
+// fn11: the name is never checked.
+bool import_obj(py::object obj, Owned *&out) {
+  py::capsule cap = obj.attr("__dlpack__")().cast<py::capsule>();
+  auto *mt = static_cast<DLManagedTensor *>(cap.get_pointer());
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
+  if (!mt)
+    return false;
+  out = new Owned{std::move(*mt)};
+  cap.set_name("used_dltensor");
+  return true;
+}
+
+// fn11: the destructor never deletes.
+py::capsule export_leaky(DLManagedTensor *mt) {
+  return py::capsule(mt, "dltensor", [](PyObject *) {});
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: capsule destructor lambda never calls the tensor's deleter; an unconsumed capsule leaks the tensor [interop-dlpack-deleter-ownership]
+  // CHECK-MESSAGES: :[[@LINE-2]]:38: note: destructor defined here
+}
+
+void import_tensor(DLManagedTensor *t);
+
+// The name compared before the read (XLA's consumer): checked.
+bool import_checked(py::capsule cap) {
+  if (std::strcmp(cap.name(), "dltensor") != 0)
+    return false;
+  auto *mt = static_cast<DLManagedTensor *>(cap.get_pointer());
+  import_tensor(mt);
+  cap.set_name("used_dltensor");
+  return true;
+}
+
+// The template spelling reads a managed tensor too; it is not claimed.
+void import_template(py::capsule cap) {
+  DLManagedTensor *mt = cap.get_pointer<DLManagedTensor>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:25: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
+  import_tensor(mt);
+}
+
+// Claimed by set_name after the import: no consumption finding.
+void import_claimed(py::capsule cap) {
+  if (std::strcmp(cap.name(), "dltensor"))
+    return;
+  DLManagedTensor *mt = cap.get_pointer<DLManagedTensor>();
+  import_tensor(mt);
+  cap.set_name("used_dltensor");
+}
+
+// A capsule of the library's own, read as its own struct or as void *: no
+// DLPack capsule (jaxlib's FFI handler capsules).
+struct Handler {
+  void (*run)(void *);
+};
+void run_handler(py::capsule cap) {
+  auto *h = static_cast<Handler *>(cap.get_pointer());
+  h->run(cap.get_pointer());
+}
