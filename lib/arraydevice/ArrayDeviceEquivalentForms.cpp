@@ -26,16 +26,9 @@ const FieldDecl *memberField(const Stmt &St) {
 /// The value of an operand with one of the two properties, looking through
 /// implicit casts and parentheses.
 Value *indexValue(const Expr *E, const Environment &Env) {
-  while (E) {
-    if (Value *V = Env.getValue(*E))
-      if (V->getProperty(kProcessOf) || V->getProperty(kIsCurrentProcess))
-        return V;
-    const auto *ICE = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
-    if (!ICE)
-      return nullptr;
-    E = ICE->getSubExpr();
-  }
-  return nullptr;
+  return valueThroughCasts(E, Env, [](const Value &V) {
+    return V.getProperty(kProcessOf) || V.getProperty(kIsCurrentProcess);
+  });
 }
 
 /// The device a process-index accessor is about: its receiver, or for a free

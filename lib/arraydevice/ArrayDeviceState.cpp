@@ -206,12 +206,16 @@ BoolValue *linkedFact(const Value &V, llvm::StringRef *Property) {
   return nullptr;
 }
 
-/// The value of an expression, looking through implicit casts when the
-/// framework did not carry it over.
 Value *valueThroughCasts(const Expr *E, const Environment &Env) {
+  return valueThroughCasts(
+      E, Env, [](const Value &V) { return linkedFact(V) != nullptr; });
+}
+
+Value *valueThroughCasts(const Expr *E, const Environment &Env,
+                         llvm::function_ref<bool(const Value &)> Wanted) {
   while (E) {
     if (Value *V = Env.getValue(*E))
-      if (linkedFact(*V))
+      if (Wanted(*V))
         return V;
     const auto *ICE = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
     if (!ICE)

@@ -196,9 +196,13 @@ Origin originOf(const ArrayDeviceLattice &L, const StorageLocation *Loc);
 Origin copiedOrigin(const ArrayDeviceLattice &L,
                     const RecordStorageLocation *Src, const Expr *SrcExpr);
 
-/// The value of an expression, looking through implicit casts when the
-/// framework did not carry it over.
+/// The value of an expression that carries a fact (linkedFact), looking
+/// through implicit casts when the framework did not carry it over.
 Value *valueThroughCasts(const Expr *E, const Environment &Env);
+
+/// The same walk for the first value Wanted accepts.
+Value *valueThroughCasts(const Expr *E, const Environment &Env,
+                         llvm::function_ref<bool(const Value &)> Wanted);
 
 /// The formula of one enumerator fact (pinned host, TPU, device memory) of
 /// an argument: a literal for an enumerator (\p Has says whether it has the
