@@ -442,13 +442,7 @@ private:
     if (const auto *SC = dyn_cast<SwitchCase>(S))
       return exec(SC->getSubStmt());
     if (const auto *E = dyn_cast<Expr>(S)) {
-      const Expr *X = ignoreTemporaries(E);
-      if (isa<CXXThrowExpr>(X))
-        return 0;
-      if (const auto *CE = dyn_cast<CallExpr>(X))
-        if (const FunctionDecl *F = CE->getDirectCallee(); F && F->isNoReturn())
-          return 0;
-      return Falls;
+      return neverReturns(*ignoreTemporaries(E)) ? 0 : Falls;
     }
     Failed = true;
     return 0;

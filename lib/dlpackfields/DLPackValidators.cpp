@@ -2,6 +2,8 @@
 
 #include "lib/dlpackfields/DLPackValidators.h"
 
+#include "lib/support/AstHelpers.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -26,11 +28,7 @@ bool alwaysExits(const Stmt *S) {
     E = E->IgnoreParenImpCasts();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
       E = EWC->getSubExpr()->IgnoreParenImpCasts();
-    if (isa<CXXThrowExpr>(E))
-      return true;
-    if (const auto *CE = dyn_cast<CallExpr>(E))
-      if (const FunctionDecl *FD = CE->getDirectCallee())
-        return FD->isNoReturn();
+    return neverReturns(*E);
   }
   return false;
 }

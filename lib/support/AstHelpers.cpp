@@ -186,6 +186,14 @@ void forEachInitializerExpr(const FunctionDecl &FD,
   }
 }
 
+bool neverReturns(const Expr &E) {
+  if (isa<CXXThrowExpr>(E))
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(&E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->isNoReturn();
+}
+
 bool isJump(const Stmt *S) {
   if (!S)
     return false;

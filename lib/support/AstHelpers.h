@@ -106,6 +106,11 @@ void forEachInitializerExpr(const FunctionDecl &FD,
 /// break, return, continue, goto or throw, or a call of a noreturn function.
 bool isJump(const Stmt *S);
 
+/// True for an expression that never returns to its caller: a throw, or a
+/// direct call of a noreturn function. E is taken as it is (no parentheses,
+/// casts or cleanups stripped): callers strip what their context allows.
+bool neverReturns(const Expr &E);
+
 /// The operator that compares the same operands the other way round (`a < b`
 /// is `b > a`); any other operator is returned as it is. Not
 /// BinaryOperator::reverseComparisonOp, which is unreachable for C++20's
