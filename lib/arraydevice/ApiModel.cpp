@@ -200,9 +200,62 @@ TypeRole ApiModel::classifyRecord(const CXXRecordDecl *RD) const {
         Visit(A);
       }
     }
+    if (Elem == TypeRole::None && heldRecordOf(CTSD))
+      Elem = TypeRole::HolderRange;
     return Elem;
   }
   return TypeRole::None;
+}
+
+llvm::ArrayRef<const FieldDecl *>
+ApiModel::heldFields(const CXXRecordDecl *RD) const {
+  if (!RD)
+    return {};
+  RD = RD->getDefinition();
+  if (!RD)
+    return {};
+  auto [It, Inserted] = HeldFieldCache.try_emplace(RD);
+  if (!Inserted)
+    return It->second;
+  // A specialisation is a range of its own, not a holder; a class of the
+  // model is an element.
+  llvm::SmallVector<const FieldDecl *, 2> Held;
+  if (!isa<ClassTemplateSpecializationDecl>(RD) && !RD->isLambda())
+    for (const FieldDecl *F : RD->fields()) {
+      QualType T = F->getType();
+      if (T->isPointerType() || T->isReferenceType())
+        continue;
+      TypeRole R = classify(T);
+      if (R == TypeRole::Array || R == TypeRole::Device)
+        Held.push_back(F);
+      if (Held.size() == 4)
+        break;
+    }
+  // The map may have grown while the fields were classified.
+  return HeldFieldCache[RD] = std::move(Held);
+}
+
+const CXXRecordDecl *ApiModel::heldRecordOf(QualType T) const {
+  return T.isNull()
+             ? nullptr
+             : heldRecordOf(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+const CXXRecordDecl *ApiModel::heldRecordOf(const CXXRecordDecl *RD) const {
+  const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!CTSD)
+    return nullptr;
+  for (const TemplateArgument &A : CTSD->getTemplateArgs().asArray()) {
+    if (A.getKind() != TemplateArgument::Type)
+      continue;
+    QualType E = A.getAsType();
+    if (const auto *PT = E->getAs<PointerType>())
+      E = PT->getPointeeType();
+    const CXXRecordDecl *RD = E->getAsCXXRecordDecl();
+    if (RD && classify(E) == TypeRole::None && !heldFields(RD).empty())
+      return RD->getDefinition();
+  }
+  return nullptr;
 }
 
 TypeRole ApiModel::classify(QualType T) const {

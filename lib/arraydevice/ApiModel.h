@@ -21,6 +21,7 @@
 #include "clang/AST/Type.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Regex.h"
@@ -45,6 +46,10 @@ enum class TypeRole : unsigned char {
   DeviceRange,
   /// The same over arrays (the list of an array's shards, for instance).
   ArrayRange,
+  /// A container, view or iterator over records that hold a device or an
+  /// array by value in a field (`std::vector<Entry>` with `Array array;`):
+  /// what is proven of that field of every element (heldFields()).
+  HolderRange,
 };
 
 /// The roles a function can play in the model. One function may play
@@ -214,6 +219,12 @@ public:
   bool isPlatformEnum(QualType T) const;
   bool isMemoryKindEnum(QualType T) const;
   bool isShardingKindEnum(QualType T) const;
+  /// The fields of \p RD that hold a device or an array by value (its own,
+  /// not its bases'; at most four), for ranges over such records.
+  llvm::ArrayRef<const FieldDecl *> heldFields(const CXXRecordDecl *RD) const;
+  /// The record a HolderRange type ranges over (null for any other type).
+  const CXXRecordDecl *heldRecordOf(QualType T) const;
+  const CXXRecordDecl *heldRecordOf(const CXXRecordDecl *RD) const;
   /// True for one of StatusTypes (after stripping references and sugar).
   bool isStatusType(QualType T) const;
   /// Whether `E` makes a status an error: an enumerator of the enumeration
@@ -253,6 +264,9 @@ private:
   std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
   mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;
+  mutable llvm::DenseMap<const CXXRecordDecl *,
+                         llvm::SmallVector<const FieldDecl *, 2>>
+      HeldFieldCache;
   /// Per enum: bit 0 platform enum, bit 1 memory-kind enum, bit 2
   /// sharding-kind enum.
   mutable llvm::DenseMap<const EnumDecl *, unsigned char> EnumCache;

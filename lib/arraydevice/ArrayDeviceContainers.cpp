@@ -158,6 +158,167 @@ void elementWritten(const StorageLocation &Elem, State &S) {
 namespace {
 
 //===----------------------------------------------------------------------===//
+// std::optional: a range of at most one element
+//===----------------------------------------------------------------------===//
+
+/// The element role of `std::optional<E>` (E a device or an array), or None.
+/// ApiModel classifies such an optional as a range by its argument; what
+/// this file adds is what its constructors and mutators put in it.
+TypeRole optionalElementRole(const ApiModel &M, QualType T) {
+  const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!CTSD || !CTSD->isInStdNamespace() ||
+      !CTSD->getDeclName().isIdentifier() || CTSD->getName() != "optional" ||
+      CTSD->getTemplateArgs().size() != 1 ||
+      CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return TypeRole::None;
+  QualType E = CTSD->getTemplateArgs()[0].getAsType();
+  if (E->isPointerType())
+    return TypeRole::None;
+  TypeRole R = M.classify(E);
+  return isElementRole(R) ? R : TypeRole::None;
+}
+
+bool isNullopt(const Expr &E) {
+  const CXXRecordDecl *RD =
+      E.getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getDeclName().isIdentifier() &&
+         RD->getName() == "nullopt_t";
+}
+
+/// What a statement does with an optional: puts nothing in it
+/// (`optional<T> o;`, `o = std::nullopt`, `o.reset()`), puts a value in it
+/// (`optional<T> o = a;`, `o = a`, `o.emplace(a)`, with `a` of the element's
+/// type), or tests it (`o.has_value()`, `o.operator bool()`).
+struct OptionalContents {
+  const Expr *Optional = nullptr; ///< The optional written (null: a
+                                  ///< construction, see Construct).
+  const CXXConstructExpr *Construct = nullptr;
+  const Expr *Value = nullptr; ///< Null: the optional is empty.
+  bool Test = false;
+};
+
+std::optional<OptionalContents> optionalContents(const ApiModel &M,
+                                                 const Stmt &St) {
+  auto Holds = [&](QualType Opt, const Expr *V) {
+    TypeRole R = optionalElementRole(M, Opt);
+    return R != TypeRole::None && !V->getType()->isPointerType() &&
+           M.classify(V->getType()) == R;
+  };
+  if (const auto *CCE = dyn_cast<CXXConstructExpr>(&St)) {
+    if (optionalElementRole(M, CCE->getType()) == TypeRole::None)
+      return std::nullopt;
+    if (CCE->getNumArgs() == 0 ||
+        (CCE->getNumArgs() == 1 && isNullopt(*CCE->getArg(0))))
+      return OptionalContents{nullptr, CCE, nullptr};
+    if (CCE->getNumArgs() == 1 && Holds(CCE->getType(), CCE->getArg(0)))
+      return OptionalContents{nullptr, CCE, CCE->getArg(0)};
+    return std::nullopt;
+  }
+  const auto *CE = dyn_cast<CallExpr>(&St);
+  const auto *MD =
+      CE ? dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee()) : nullptr;
+  const Expr *Opt = CE ? receiverOf(*CE) : nullptr;
+  if (!MD || !Opt || MD->isStatic() ||
+      optionalElementRole(M, MD->getThisType()->getPointeeType()) ==
+          TypeRole::None)
+    return std::nullopt;
+  // The arguments after the object argument of an operator call.
+  llvm::ArrayRef<const Expr *> Args(CE->getArgs(), CE->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(CE))
+    Args = Args.drop_front();
+  QualType T = MD->getThisType()->getPointeeType();
+  if (MD->getOverloadedOperator() == OO_Equal && Args.size() == 1) {
+    if (isNullopt(*Args[0]))
+      return OptionalContents{Opt, nullptr, nullptr};
+    if (Holds(T, Args[0]))
+      return OptionalContents{Opt, nullptr, Args[0]};
+    return std::nullopt;
+  }
+  if (isa<CXXConversionDecl>(MD) && MD->getReturnType()->isBooleanType())
+    return OptionalContents{Opt, nullptr, nullptr, /*Test=*/true};
+  if (!MD->getDeclName().isIdentifier())
+    return std::nullopt;
+  if (MD->getName() == "has_value" && Args.empty())
+    return OptionalContents{Opt, nullptr, nullptr, /*Test=*/true};
+  if (MD->getName() == "reset" && Args.empty())
+    return OptionalContents{Opt, nullptr, nullptr};
+  if (MD->getName() == "emplace" && Args.size() == 1 && Holds(T, Args[0]))
+    return OptionalContents{Opt, nullptr, Args[0]};
+  return std::nullopt;
+}
+
+} // namespace
+
+bool isOptionalTestConversion(const ApiModel &M, const ImplicitCastExpr &ICE) {
+  if (ICE.getCastKind() != CK_UserDefinedConversion)
+    return false;
+  std::optional<OptionalContents> C =
+      optionalContents(M, *ICE.getSubExpr()->IgnoreParens());
+  return C && C->Test;
+}
+
+void transferOptionalTestConversion(const ImplicitCastExpr *ICE, State &S) {
+  if (BoolValue *V = S.Env.get<BoolValue>(*ICE->getSubExpr()->IgnoreParens()))
+    S.Env.setValue(*ICE, *V);
+}
+
+bool isOptionalOfElement(const ApiModel &M, QualType T) {
+  return optionalElementRole(M, T) != TypeRole::None;
+}
+
+bool changesOptionalContents(const ApiModel &M, const Stmt &St) {
+  return optionalContents(M, St).has_value();
+}
+
+void transferOptionalContents(const Stmt *St, State &S) {
+  Environment &Env = S.Env;
+  std::optional<OptionalContents> C = optionalContents(S.Model, *St);
+  if (!C)
+    return;
+  RecordStorageLocation *Opt = C->Construct
+                                   ? &Env.getResultObjectLocation(*C->Construct)
+                                   : objectLoc(*C->Optional, Env);
+  if (!Opt)
+    return;
+  if (C->Test) {
+    if (BoolValue *Engaged = getBool(Opt, kEngaged, Env))
+      Env.setValue(*cast<Expr>(St), *Engaged);
+    return;
+  }
+  S.Lattice.forgetAccessors(*Opt);
+  forget(Opt, kSingle, Env);
+  setBool(Opt, kEngaged, Env.getBoolLiteralValue(C->Value != nullptr), Env);
+  if (!C->Value) {
+    // No element: whatever is said of every element holds (dereferencing
+    // an empty optional is undefined, so no path through one is judged).
+    BoolValue &True = Env.getBoolLiteralValue(true);
+    for (llvm::StringRef F :
+         {kElemSingle, kElemAddressable, kElemTpu, kElemPinned})
+      if (field(*Opt, F))
+        setBool(Opt, F, True, Env);
+    return;
+  }
+  // One element: the value's facts are its element's, its origin the
+  // optional's.
+  RecordStorageLocation *V = objectLoc(*C->Value, Env);
+  for (auto [One, Every] :
+       {std::pair{kSingle, kElemSingle},
+        std::pair{kAddressable, kElemAddressable}, std::pair{kTpu, kElemTpu},
+        std::pair{kPinned, kElemPinned}}) {
+    if (!field(*Opt, Every))
+      continue;
+    if (BoolValue *B = V ? getBool(V, One, Env) : nullptr)
+      setBool(Opt, Every, *B, Env);
+    else
+      forget(Opt, Every, Env);
+  }
+  setOrigin(S, Opt, copiedOrigin(S.Lattice, V, C->Value));
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
 // Standard algorithms
 //===----------------------------------------------------------------------===//
 
@@ -227,14 +388,16 @@ struct ElementFact {
 constexpr ElementFact kElementFacts[] = {{kSingle, kElemSingle},
                                          {kAddressable, kElemAddressable}};
 
-/// Whether the predicate's body proves `Field` of its argument when its
-/// result is `W` (or on every return).
+/// Whether the predicate's body proves `Field` of its argument (or, with
+/// \p Held, of that field of its argument) when its result is `W` (or on
+/// every return).
 bool predicateProves(const HelperSummary &Sum, HelperSummary::When W,
-                     llvm::StringRef Field) {
+                     llvm::StringRef Field, const FieldDecl *Held = nullptr) {
   return llvm::any_of(Sum.Facts, [&](const HelperSummary::Fact &F) {
     const HelperSummary::Subject &Sub = Sum.Subjects[F.Subject];
-    return Sub.Param == 0 && Sub.Fields.empty() && F.Holds &&
-           F.Field == Field &&
+    bool Names = Held ? Sub.Fields.size() == 1 && Sub.Fields[0] == Held
+                      : Sub.Fields.empty();
+    return Sub.Param == 0 && Names && F.Holds && F.Field == Field &&
            (F.Cond == W || F.Cond == HelperSummary::When::After);
   });
 }
@@ -270,14 +433,26 @@ void transferStdContainerAlgorithm(const CallExpr *CE, State &S) {
     const Expr *First = containerOf(CE->getArg(0), /*End=*/false);
     const Expr *Last = containerOf(CE->getArg(1), /*End=*/true);
     RecordStorageLocation *C = First ? objectLoc(*First, Env) : nullptr;
+    TypeRole Role = roleOf(M, C);
     if (!Sum || !C || !Last || objectLoc(*Last, Env) != C ||
-        !isRangeRole(roleOf(M, C)))
+        !(isRangeRole(Role) || Role == TypeRole::HolderRange))
       return;
     auto W = Alg == Algorithm::AllOf ? HelperSummary::When::IfTrue
                                      : HelperSummary::When::IfFalse;
     Arena &A = Env.arena();
     const Formula &R = resultOf(*CE, Env).formula();
     const Formula &Every = Alg == Algorithm::AnyOf ? A.makeNot(R) : R;
+    if (Role == TypeRole::HolderRange) {
+      // Over records holding an array or a device: what the predicate
+      // proves of a held field (`e.array.is_single_device()`), for that
+      // field of every element.
+      for (const FieldDecl *Held : M.heldFields(M.heldRecordOf(C->getType())))
+        for (const ElementFact &F : kElementFacts)
+          if (predicateProves(*Sum, W, F.One, Held))
+            if (BoolValue *All = getBool(C, heldFact(F.Every, *Held), Env))
+              Env.assume(A.makeImplies(Every, All->formula()));
+      return;
+    }
     for (const ElementFact &F : kElementFacts)
       if (predicateProves(*Sum, W, F.One))
         if (BoolValue *All = getBool(C, F.Every, Env))

@@ -12,6 +12,9 @@
 //   - `std::all_of`, `std::none_of`, `std::any_of` over `[C.begin(),
 //     C.end())` prove, under their result, what their predicate proves of
 //     its argument for every element of C (`single`, `addressable`);
+//   - a `std::optional` of a device or an array is a range of at most one
+//     element: empty when default-constructed, reset or given
+//     `std::nullopt`, and holding a value's facts once given one;
 //   - `std::find_if`, `std::find_if_not`, `std::find` return a position in
 //     the searched list: the element keeps the list's provenance (a device
 //     of every process stays one) and what is proven of every element, and
@@ -48,6 +51,24 @@ void transferIndexWrite(const Stmt *St, State &S);
 /// written, so what was proven of every element of its container (after
 /// `all_of`, say) no longer holds.
 void elementWritten(const StorageLocation &Elem, State &S);
+
+/// `std::optional<T> o;`, `o = std::nullopt`, `o.reset()` (empty), and
+/// `std::optional<T> o = a;`, `o = a`, `o.emplace(a)` (holding `a`), T a
+/// device or an array: an optional is a range of at most one element, so
+/// an empty one proves of "every element" whatever is asked, and one
+/// holding `a` has `a`'s facts. `o ? *o : b` is then proven when `a` and
+/// `b` are.
+/// `o.has_value()` and `o.operator bool()` read whether it holds a value
+/// (kEngaged), so the path where `*o` is taken is the one where it does.
+bool changesOptionalContents(const ApiModel &M, const Stmt &St);
+void transferOptionalContents(const Stmt *St, State &S);
+/// `if (o)`, `o ? *o : a`: the contextual conversion carries the test's
+/// value (the framework gives a user-defined conversion none).
+bool isOptionalTestConversion(const ApiModel &M, const ImplicitCastExpr &ICE);
+void transferOptionalTestConversion(const ImplicitCastExpr *ICE, State &S);
+/// Whether T is a std::optional of a device or an array (it then has
+/// kEngaged).
+bool isOptionalOfElement(const ApiModel &M, QualType T);
 
 /// A call of one of the standard algorithms above.
 bool isStdContainerAlgorithm(const CallExpr &CE);

@@ -125,22 +125,32 @@ void transferProcessIndexComparison(const BinaryOperator *BO, State &S) {
 
 namespace {
 
-/// A conditional whose arms are both calls (their statements are where
-/// noteConditionalArm() sees each arm end).
-bool armsAreCalls(const AbstractConditionalOperator &CO) {
-  return isa<CallExpr>(CO.getTrueExpr()->IgnoreParenImpCasts()) &&
-         isa<CallExpr>(CO.getFalseExpr()->IgnoreParenImpCasts());
+/// A conditional whose arms are calls or name objects (their statements are
+/// where noteConditionalArm() sees each arm end), one of them a call: two
+/// named objects keep their facts through the join on their own.
+bool armsAreNoted(const AbstractConditionalOperator &CO) {
+  const Expr *T = CO.getTrueExpr()->IgnoreParenImpCasts();
+  const Expr *F = CO.getFalseExpr()->IgnoreParenImpCasts();
+  auto Noted = [](const Expr *E) {
+    return isa<CallExpr, DeclRefExpr, MemberExpr>(E);
+  };
+  return Noted(T) && Noted(F) && (isa<CallExpr>(T) || isa<CallExpr>(F));
 }
 
 } // namespace
 
 void noteConditionalArm(const Stmt &St, State &S) {
-  const auto *E = dyn_cast<CallExpr>(&St);
-  if (!E || !E->isGLValue() || S.Model.classify(E->getType()) == TypeRole::None)
+  const auto *E = dyn_cast<Expr>(&St);
+  if (!E || !isa<CallExpr, DeclRefExpr, MemberExpr>(E) || !E->isGLValue() ||
+      S.Model.classify(E->getType()) == TypeRole::None)
     return;
   // The conditional above the call, through the casts to the arms' common
-  // type (`const Device &` and `Device &` arms) and parentheses.
-  const AbstractConditionalOperator *CO = nullptr;
+  // type (`const Device &` and `Device &` arms) and parentheses; for an arm
+  // naming an object, the one the function's body scan recorded.
+  const AbstractConditionalOperator *CO =
+      isa<CallExpr>(E) ? nullptr : S.Ctx.ConditionalArms.lookup(E);
+  if (!isa<CallExpr>(E) && !CO)
+    return;
   DynTypedNode Node = DynTypedNode::create(*E);
   for (int Up = 0; Up < 4 && !CO; ++Up) {
     auto Parents = S.AST.getParents(Node);
@@ -151,12 +161,13 @@ void noteConditionalArm(const Stmt &St, State &S) {
     if (!CO && !Node.get<ImplicitCastExpr>() && !Node.get<ParenExpr>())
       return;
   }
-  if (!CO || !CO->isGLValue() || !armsAreCalls(*CO) ||
+  if (!CO || !CO->isGLValue() || !armsAreNoted(*CO) ||
       (CO->getTrueExpr()->IgnoreParenImpCasts() != E &&
        CO->getFalseExpr()->IgnoreParenImpCasts() != E))
     return;
   Environment &Env = S.Env;
   auto *Arm = Env.get<RecordStorageLocation>(*E);
+
   if (!Arm)
     return;
   RecordStorageLocation &Result =
@@ -167,6 +178,7 @@ void noteConditionalArm(const Stmt &St, State &S) {
     BoolValue *V = getBool(Arm, Entry.getKey(), Env);
     if (!V)
       continue;
+
     // A plain value of the same formula: the join of two arms correlates
     // plain values with each arm's path, and gives up on a top value.
     Env.setValue(*Entry.getValue(), Env.arena().makeBoolValue(V->formula()));
@@ -175,7 +187,7 @@ void noteConditionalArm(const Stmt &St, State &S) {
 }
 
 bool conditionalFromArms(const AbstractConditionalOperator &CO, State &S) {
-  if (!armsAreCalls(CO))
+  if (!armsAreNoted(CO))
     return false;
   Environment &Env = S.Env;
   RecordStorageLocation &Result =

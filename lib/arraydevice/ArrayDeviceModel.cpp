@@ -9,6 +9,8 @@
 
 #include "lib/arraydevice/ArrayDeviceModel.h"
 
+#include "lib/arraydevice/ArrayDeviceContainers.h"
+
 #include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
@@ -140,9 +142,17 @@ SinkFact proveSink(const SinkSubject &S, const Environment &Env) {
 /// lambdas in it, which are analysed as functions of their own).
 class RangeForCollector : public RecursiveASTVisitor<RangeForCollector> {
 public:
-  explicit RangeForCollector(
-      llvm::DenseMap<const VarDecl *, const VarDecl *> &Map)
-      : Map(Map) {}
+  explicit RangeForCollector(TransferContext &Ctx)
+      : Map(Ctx.RangeFors), Arms(Ctx.ConditionalArms) {}
+  bool VisitConditionalOperator(ConditionalOperator *CO) {
+    if (CO->isGLValue())
+      for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()}) {
+        const Expr *E = Arm->IgnoreParenImpCasts();
+        if (isa<DeclRefExpr, MemberExpr>(E))
+          Arms[E] = CO;
+      }
+    return true;
+  }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     const VarDecl *Loop = S->getLoopVariable();
@@ -155,6 +165,7 @@ public:
 
 private:
   llvm::DenseMap<const VarDecl *, const VarDecl *> &Map;
+  llvm::DenseMap<const Expr *, const AbstractConditionalOperator *> &Arms;
 };
 
 /// The synthetic fields of a type: the facts tracked for what it models.
@@ -171,6 +182,8 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
     Fields[kOk] = Ctx.BoolTy;
     return Fields;
   }
+  if (isOptionalOfElement(M, Ty))
+    Fields[kEngaged] = Ctx.BoolTy;
   switch (M.classify(Ty)) {
   case TypeRole::Array:
   case TypeRole::Sharding:
@@ -193,6 +206,14 @@ llvm::StringMap<QualType> syntheticFields(const ApiModel &M, ASTContext &Ctx,
     Add(Single, kElemSingle);
     Add(Tpu, kElemTpu);
     Add(Tpu, kElemPinned);
+    break;
+  case TypeRole::HolderRange:
+    for (const FieldDecl *F : M.heldFields(M.heldRecordOf(Ty))) {
+      bool Array = M.classify(F->getType()) == TypeRole::Array;
+      if (Array ? Single : Addressable)
+        Fields[heldFact(Array ? kElemSingle : kElemAddressable, *F)] =
+            Ctx.BoolTy;
+    }
     break;
   case TypeRole::Result: {
     const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
@@ -230,7 +251,7 @@ ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
   }
   if (const FunctionDecl *FD = Env.getCurrentFunc())
     if (Stmt *Body = FD->getBody())
-      RangeForCollector(Per->Transfer.RangeFors).TraverseStmt(Body);
+      RangeForCollector(Per->Transfer).TraverseStmt(Body);
   const ApiModel *P = &M;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
       [P, &Ctx, Facts](QualType Ty) {
@@ -316,6 +337,9 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
       return;
     }
   State S{L, Env, Per->Transfer, Model, getASTContext()};
+  if (isa<DeclRefExpr, MemberExpr>(CS->getStmt()) &&
+      Per->Transfer.ConditionalArms.count(cast<Expr>(CS->getStmt())))
+    noteConditionalArm(*CS->getStmt(), S);
   if (!mayMatter(Model, CS->getStmt(), L, Env) &&
       !mayBeSummarisedCall(CS->getStmt(), S))
     return;

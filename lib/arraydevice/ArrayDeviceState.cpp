@@ -52,6 +52,10 @@ void setBool(const RecordStorageLocation *Loc, llvm::StringRef Name,
 }
 
 /// Copies field `Name` from `From` to `To` (both may lack it).
+std::string heldFact(llvm::StringRef Every, const FieldDecl &Field) {
+  return (Every + "." + Field.getName()).str();
+}
+
 void copyBool(const RecordStorageLocation *From,
               const RecordStorageLocation *To, llvm::StringRef Name,
               Environment &Env) {

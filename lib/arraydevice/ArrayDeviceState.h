@@ -52,6 +52,12 @@ inline constexpr llvm::StringLiteral kElemTpu = "elem_tpu";
 // its platform, in its memory kind).
 inline constexpr llvm::StringLiteral kElemSingle = "elem_single";
 inline constexpr llvm::StringLiteral kElemPinned = "elem_pinned";
+// Ranges of records holding a device or an array (TypeRole::HolderRange):
+// kElemSingle / kElemAddressable of one held field of every element, under
+// the name heldFact() gives.
+std::string heldFact(llvm::StringRef Every, const FieldDecl &Field);
+// std::optional<T> of a device or an array: it holds a value.
+inline constexpr llvm::StringLiteral kEngaged = "engaged";
 // Result<T>: the value it holds.
 inline constexpr llvm::StringLiteral kValue = "value";
 // Status (StatusTypes): not an error.
@@ -120,6 +126,11 @@ struct TransferContext {
   /// Loop variable of each range-based for -> the variable bound to its
   /// range (`for (const Device &d : devices())`).
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeFors;
+  /// Each arm of a glvalue conditional that names an object (`a`, `h.a`,
+  /// after parentheses and implicit casts) -> the conditional: such an arm
+  /// ends where that expression is evaluated (noteConditionalArm()).
+  llvm::DenseMap<const Expr *, const AbstractConditionalOperator *>
+      ConditionalArms;
   StableObjects Stable;
 };
 

@@ -48,7 +48,8 @@ bool onRange(const ApiModel &M, const CallExpr &CE) {
   if (!R)
     return false;
   TypeRole Role = M.classifyPointee(R->getType());
-  return Role == TypeRole::DeviceRange || Role == TypeRole::ArrayRange;
+  return Role == TypeRole::DeviceRange || Role == TypeRole::ArrayRange ||
+         Role == TypeRole::HolderRange;
 }
 
 /// operator* / operator-> of a range: an iterator or smart pointer whose
@@ -271,6 +272,39 @@ void initDerivedRange(State &S, const RecordStorageLocation *From,
   setOrigin(S, To, originOf(S.Lattice, From));
 }
 
+bool sameRecord(QualType T, const CXXRecordDecl *RD) {
+  const CXXRecordDecl *Of = T->getAsCXXRecordDecl();
+  return Of && RD && Of->getCanonicalDecl() == RD->getCanonicalDecl();
+}
+
+/// An element of a range of holders (`for (const Entry &e : entries)`):
+/// each held field gets what is proven of that field of every element, as
+/// a literal (as initElement does for a device or an array).
+void initHolder(const ApiModel &M, State &S, const RecordStorageLocation *Range,
+                const RecordStorageLocation *Elem) {
+  const CXXRecordDecl *RD = M.heldRecordOf(Range->getType());
+  if (!RD || !sameRecord(Elem->getType(), RD))
+    return;
+  Environment &Env = S.Env;
+  for (const auto &[Decl, Child] : Elem->children()) {
+    const auto *F = dyn_cast<FieldDecl>(Decl);
+    auto *Held = dyn_cast_or_null<RecordStorageLocation>(Child);
+    if (!F || !Held || !llvm::is_contained(M.heldFields(RD), F))
+      continue;
+    for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
+                            std::pair{kElemSingle, kSingle}})
+      if (BoolValue *V = peekBool(Range, heldFact(All, *F), Env))
+        if (provenForEveryElement(*V, Env))
+          setBool(Held, One, Env.getBoolLiteralValue(true), Env);
+  }
+}
+
+/// Replaces every fact of a range of holders by an unknown.
+void forgetHeld(const RecordStorageLocation &Range, Environment &Env) {
+  for (const auto &Entry : Range.synthetic_fields())
+    forget(&Range, Entry.getKey(), Env);
+}
+
 } // namespace
 
 /// Applies the element/derived-range rule to whatever `Loc` holds.
@@ -285,6 +319,16 @@ void initFromRange(const ApiModel &M, State &S,
   case TypeRole::DeviceRange:
   case TypeRole::ArrayRange:
     initDerivedRange(S, Range, Loc);
+    break;
+  case TypeRole::HolderRange:
+    // An iterator or view over the same holders shares their facts.
+    if (Range && Loc && Range != Loc)
+      for (const auto &Entry : Loc->synthetic_fields())
+        copyBool(Range, Loc, Entry.getKey(), S.Env);
+    break;
+  case TypeRole::None:
+    if (Range && Loc && roleOf(M, Range) == TypeRole::HolderRange)
+      initHolder(M, S, Range, Loc);
     break;
   default:
     break;
@@ -352,6 +396,16 @@ void transferRangeCall(const CallExpr *CE, State &S) {
     initFromRange(M, S, Range, returnedObject(*CE, S));
     return;
   }
+  // entries[i], entries.front(), entries.begin() of a range of holders: an
+  // element, as for a range of arrays.
+  if (const CXXRecordDecl *Held = M.heldRecordOf(Range->getType())) {
+    QualType E =
+        T->isPointerType() ? T->getPointeeType() : T.getNonReferenceType();
+    if (sameRecord(E, Held)) {
+      initFromRange(M, S, Range, returnedObject(*CE, S));
+      return;
+    }
+  }
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
   if (T->isIntegerType() && MD && MD->getDeclName().isIdentifier() &&
       MD->getName() == "size") {
@@ -363,6 +417,8 @@ void transferRangeCall(const CallExpr *CE, State &S) {
     return;
   }
   if (MD && !MD->isConst()) {
+    if (roleOf(M, Range) == TypeRole::HolderRange)
+      forgetHeld(*Range, S.Env);
     for (llvm::StringRef F :
          {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
       forget(Range, F, S.Env);
@@ -537,16 +593,21 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
     return;
   auto *T = Env.get<RecordStorageLocation>(*CO->getTrueExpr());
   auto *F = Env.get<RecordStorageLocation>(*CO->getFalseExpr());
+
   if (!T || !F)
     return;
   RecordStorageLocation &Result = S.Ctx.Stable.get(CO, CO->getType(), Env);
   Env.setStorageLocation(*CO, Result);
+  // A condition the framework has no value for (`opt ? *opt : a`, through
+  // an operator bool it does not model) still picks one of the arms.
   auto *Cond = Env.get<BoolValue>(*CO->getCond());
+  if (!Cond)
+    Cond = &Env.makeAtomicBoolValue();
   Arena &A = Env.arena();
   for (const auto &Entry : Result.synthetic_fields()) {
     BoolValue *VT = getBool(T, Entry.getKey(), Env);
     BoolValue *VF = getBool(F, Entry.getKey(), Env);
-    if (!VT || !VF || !Cond)
+    if (!VT || !VF)
       continue;
     BoolValue &J = Env.makeAtomicBoolValue();
     const Formula &C = Cond->formula();
@@ -853,6 +914,13 @@ StmtSwitch<State> makeTransferSwitch() {
             return readsProcessIndex(S.Model, E);
           },
           [](const MemberExpr *E, State &S) { transferProcessIndexRead(E, S); })
+      // o = a, o.reset(), o.emplace(a) on a std::optional of a device or an
+      // array
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return changesOptionalContents(S.Model, CE);
+          },
+          [](const CallExpr *CE, State &S) { transferOptionalContents(CE, S); })
       // std::all_of, none_of, any_of, find_if, find_if_not, find
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &) { return isStdContainerAlgorithm(CE); },
@@ -939,6 +1007,20 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return hasModelledType(S.Model, CE); },
                         transferProducer)
+      // if (o), o ? *o : a on a std::optional of a device or an array
+      .caseOf<ImplicitCastExpr>(
+          [](const ImplicitCastExpr &E, State &S) {
+            return isOptionalTestConversion(S.Model, E);
+          },
+          transferOptionalTestConversion)
+      // std::optional<Array> o; std::optional<Array> o = a;
+      .caseOf<CXXConstructExpr>(
+          [](const CXXConstructExpr &E, State &S) {
+            return changesOptionalContents(S.Model, E);
+          },
+          [](const CXXConstructExpr *E, State &S) {
+            transferOptionalContents(E, S);
+          })
       // Array b(a), Device d = devs[3]
       .caseOf<CXXConstructExpr>(
           [](const CXXConstructExpr &E, State &S) {
@@ -1009,8 +1091,8 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
     return false;
   }
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(S))
-    return CCE->getNumArgs() >= 1 &&
-           M.classify(CCE->getType()) != TypeRole::None;
+    return M.classify(CCE->getType()) != TypeRole::None &&
+           (CCE->getNumArgs() >= 1 || changesOptionalContents(M, *CCE));
   // A write to an index variable, while elements are cached.
   if (isa<UnaryOperator, BinaryOperator>(S) && !L.Accessors.empty() &&
       writtenIndexVariable(*S))
@@ -1023,6 +1105,9 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   // A field holding this process's index.
   if (isa<MemberExpr>(S))
     return readsProcessIndex(M, *S);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S))
+    return ICE->getCastKind() == CK_UserDefinedConversion &&
+           isOptionalTestConversion(M, *ICE);
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     return DS->isSingleDecl() && isa<VarDecl>(DS->getSingleDecl()) &&
            cast<VarDecl>(DS->getSingleDecl())->isCXXForRangeDecl();

@@ -113,7 +113,67 @@ void all_of_capturing(const std::vector<Array> &v, int limit) {
     auto t = to_dlpack(a);
 }
 
+// Containers of records that hold an array or a device in a field: what the
+// predicate proves of that field holds of it in every element.
+struct Named {
+  const char *name;
+  Array array;
+};
+bool one_device(const Named &n) { return n.array.is_single_device(); }
+
+void all_of_holders_then_loop(const std::vector<Named> &v) {
+  if (!std::all_of(v.begin(), v.end(), one_device))
+    return;
+  for (const Named &n : v)
+    auto t = to_dlpack(n.array);
+}
+
+void all_of_holders_then_subscript(const std::vector<Named> &v) {
+  if (!std::all_of(v.begin(), v.end(), one_device))
+    return;
+  for (size_t i = 0; i < v.size(); ++i)
+    auto p = v[i].array.unsafe_buffer_pointer();
+}
+
+struct Target {
+  Device device;
+  int rank;
+};
+
+void all_of_addressable_holders(DLManagedTensorVersioned *t,
+                                const std::vector<Target> &targets) {
+  if (!std::all_of(targets.begin(), targets.end(), [](const Target &x) {
+        return x.device.is_addressable();
+      }))
+    return;
+  for (const Target &x : targets)
+    auto r = from_dlpack(t, x.device);
+}
+
 // --- What does not carry ---------------------------------------------------
+
+struct Both {
+  Array first;
+  Array second;
+};
+
+void all_of_other_held_field(const std::vector<Both> &v) {
+  if (!std::all_of(v.begin(), v.end(),
+                   [](const Both &b) { return b.first.is_single_device(); }))
+    return;
+  for (const Both &b : v)
+    auto t = to_dlpack(b.second);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'b.second' is not proven
+}
+
+void holders_changed(std::vector<Named> &v, const Named &extra) {
+  if (!std::all_of(v.begin(), v.end(), one_device))
+    return;
+  v.push_back(extra);
+  for (const Named &n : v)
+    auto t = to_dlpack(n.array);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'n.array' is not proven
+}
 
 void other_index_variable(const std::vector<Array> &v) {
   for (size_t i = 0; i < v.size(); ++i) {

@@ -47,10 +47,14 @@ namespace mine {
 template <class T> struct Span { T *begin() const; };
 struct MyArray : interop::Array {};
 enum Kind { kPinned, kOther };
+struct Entry { const char *name; interop::Array array; interop::Device *by_ptr; };
+struct Plain { int x; };
 }
 void use(interop::Result<interop::Array> r, std::vector<interop::Device> v,
          mine::Span<const interop::Device *> s, mine::MyArray m,
-         std::vector<interop::Array> shards, int plain);
+         std::vector<interop::Array> shards, int plain,
+         std::vector<mine::Entry> entries, std::vector<mine::Plain> plains,
+         mine::Entry entry);
 void call(interop::Result<interop::Array> &r) { r.value(); }
 )cpp",
         {"-std=c++17", "-I" INTEROP_TEST_INPUTS}, "model.cpp");
@@ -79,6 +83,22 @@ TEST_F(ModelOnCode, ClassifiesTypes) {
       << "a class derived from a modelled array is an array";
   EXPECT_EQ(M.classify(paramType(4)), TypeRole::ArrayRange);
   EXPECT_EQ(M.classify(paramType(5)), TypeRole::None);
+}
+
+TEST_F(ModelOnCode, RangesOfRecordsHoldingArraysNameTheHeldFields) {
+  ApiModel M{ApiModelOptions()};
+  EXPECT_EQ(M.classify(paramType(6)), TypeRole::HolderRange);
+  EXPECT_EQ(M.classify(paramType(7)), TypeRole::None)
+      << "a range of records holding nothing modelled is not modelled";
+  EXPECT_EQ(M.classify(paramType(8)), TypeRole::None)
+      << "the holder itself is not a range";
+  const CXXRecordDecl *Held = M.heldRecordOf(paramType(6));
+  ASSERT_NE(Held, nullptr);
+  EXPECT_EQ(Held->getName(), "Entry");
+  llvm::ArrayRef<const FieldDecl *> Fields = M.heldFields(Held);
+  ASSERT_EQ(Fields.size(), 1u) << "a pointer field is not held by value";
+  EXPECT_EQ(Fields[0]->getName(), "array");
+  EXPECT_EQ(M.heldRecordOf(paramType(4)), nullptr);
 }
 
 TEST_F(ModelOnCode, ClassifiesFunctionsByQualifiedName) {

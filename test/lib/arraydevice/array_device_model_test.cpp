@@ -505,6 +505,50 @@ void f(const Array &a) {
             "");
 }
 
+// A std::optional of an array is a range of at most one element, with an
+// engaged flag its tests read.
+TEST(ArrayDeviceModel, OptionalHoldsAtMostOneElement) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+void f(const Array &a, const Device &d) {
+  std::optional<Array> o;
+  auto t0 = to_dlpack(*o); // [[single=holds]]
+  o = a;
+  auto t1 = to_dlpack(*o); // [[single=unknown]]
+  o = *gather(a, d);
+  auto t2 = to_dlpack(*o); // [[single=holds]]
+  o.reset();
+  o.emplace(a);
+  auto t3 = to_dlpack(o.value()); // [[single=unknown]]
+  if (!a.is_single_device())
+    o = std::nullopt;
+  const Array &p = o ? *o : a;
+  auto t4 = to_dlpack(p); // [[single=unknown]]
+  if (o.has_value())
+    auto t5 = to_dlpack(*o); // [[single=holds]]
+}
+)cpp"),
+            "");
+}
+
+TEST(ArrayDeviceModel, RangesOfHoldersKeepWhatAllOfProvesOfAField) {
+  EXPECT_EQ(interopSnippet(R"cpp(
+struct Entry { int id; Array array; Array other; };
+bool ok(const Entry &e) { return e.array.is_single_device(); }
+void f(std::vector<Entry> &v, const Entry &extra) {
+  if (!std::all_of(v.begin(), v.end(), ok))
+    return;
+  for (const Entry &e : v) {
+    auto t1 = to_dlpack(e.array); // [[single=holds]]
+    auto t2 = to_dlpack(e.other); // [[single=unknown]]
+  }
+  v.push_back(extra);
+  for (const Entry &e : v)
+    auto t3 = to_dlpack(e.array); // [[single=unknown]]
+}
+)cpp"),
+            "");
+}
+
 TEST(ArrayDeviceModel, ReassignmentInvalidates) {
   EXPECT_EQ(interopSnippet(R"cpp(
 Array make();

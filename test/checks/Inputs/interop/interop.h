@@ -45,12 +45,21 @@ template <class T> T &&move(T &t) noexcept;
 // Issue 14 drafts: std::optional (declarations) and the quantifiers and
 // searches of <algorithm> (minimal bodies: templates taking lambdas must be
 // defined).
+struct nullopt_t {
+  explicit constexpr nullopt_t(int) {}
+};
+inline constexpr nullopt_t nullopt{0};
 template <class T> class optional {
 public:
   optional();
+  optional(nullopt_t);
   optional(const T &);
+  optional(const optional &);
+  optional &operator=(const optional &);
+  optional &operator=(nullopt_t);
   optional &operator=(const T &);
   optional &operator=(T &&);
+  T &emplace(const T &);
   explicit operator bool() const;
   bool has_value() const;
   void reset();
