@@ -5,7 +5,6 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
 
 namespace clang::interop::arraydevice {
 
@@ -140,34 +139,22 @@ bool armsAreNoted(const AbstractConditionalOperator &CO) {
 } // namespace
 
 void noteConditionalArm(const Stmt &St, State &S) {
+  // The conditional the arm belongs to, through the casts to the arms'
+  // common type (`const Device &` and `Device &` arms) and parentheses, as
+  // the function's body scan recorded it (asking the AST for parents would
+  // build the parent map of the whole translation unit).
   const auto *E = dyn_cast<Expr>(&St);
-  if (!E || !isa<CallExpr, DeclRefExpr, MemberExpr>(E) || !E->isGLValue() ||
+  const AbstractConditionalOperator *CO =
+      E ? S.Ctx.ConditionalArms.lookup(E) : nullptr;
+  if (!CO || !E->isGLValue() ||
       S.Model.classify(E->getType()) == TypeRole::None)
     return;
-  // The conditional above the call, through the casts to the arms' common
-  // type (`const Device &` and `Device &` arms) and parentheses; for an arm
-  // naming an object, the one the function's body scan recorded.
-  const AbstractConditionalOperator *CO =
-      isa<CallExpr>(E) ? nullptr : S.Ctx.ConditionalArms.lookup(E);
-  if (!isa<CallExpr>(E) && !CO)
-    return;
-  DynTypedNode Node = DynTypedNode::create(*E);
-  for (int Up = 0; Up < 4 && !CO; ++Up) {
-    auto Parents = S.AST.getParents(Node);
-    if (Parents.size() != 1)
-      return;
-    Node = Parents[0];
-    CO = Node.get<AbstractConditionalOperator>();
-    if (!CO && !Node.get<ImplicitCastExpr>() && !Node.get<ParenExpr>())
-      return;
-  }
-  if (!CO || !CO->isGLValue() || !armsAreNoted(*CO) ||
+  if (!CO->isGLValue() || !armsAreNoted(*CO) ||
       (CO->getTrueExpr()->IgnoreParenImpCasts() != E &&
        CO->getFalseExpr()->IgnoreParenImpCasts() != E))
     return;
   Environment &Env = S.Env;
   auto *Arm = Env.get<RecordStorageLocation>(*E);
-
   if (!Arm)
     return;
   RecordStorageLocation &Result =
@@ -178,7 +165,6 @@ void noteConditionalArm(const Stmt &St, State &S) {
     BoolValue *V = getBool(Arm, Entry.getKey(), Env);
     if (!V)
       continue;
-
     // A plain value of the same formula: the join of two arms correlates
     // plain values with each arm's path, and gives up on a top value.
     Env.setValue(*Entry.getValue(), Env.arena().makeBoolValue(V->formula()));

@@ -148,7 +148,7 @@ public:
     if (CO->isGLValue())
       for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()}) {
         const Expr *E = Arm->IgnoreParenImpCasts();
-        if (isa<DeclRefExpr, MemberExpr>(E))
+        if (isa<CallExpr, DeclRefExpr, MemberExpr>(E))
           Arms[E] = CO;
       }
     return true;

@@ -126,9 +126,10 @@ struct TransferContext {
   /// Loop variable of each range-based for -> the variable bound to its
   /// range (`for (const Device &d : devices())`).
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeFors;
-  /// Each arm of a glvalue conditional that names an object (`a`, `h.a`,
-  /// after parentheses and implicit casts) -> the conditional: such an arm
-  /// ends where that expression is evaluated (noteConditionalArm()).
+  /// Each arm of a glvalue conditional that is a call or names an object
+  /// (`f()`, `a`, `h.a`, after parentheses and implicit casts) -> the
+  /// conditional: such an arm ends where that expression is evaluated
+  /// (noteConditionalArm()).
   llvm::DenseMap<const Expr *, const AbstractConditionalOperator *>
       ConditionalArms;
   StableObjects Stable;
