@@ -235,6 +235,20 @@ void transferSingleDeviceProducer(const CallExpr *CE, State &S) {
   }
 }
 
+/// Sets on `Elem` each fact (single, addressable) proven of every element of
+/// `Range`, read from the range's field `FieldOf(every-element fact)`.
+void carryProvenForEvery(
+    State &S, const RecordStorageLocation *Range,
+    const RecordStorageLocation *Elem,
+    llvm::function_ref<std::string(llvm::StringRef)> FieldOf) {
+  Environment &Env = S.Env;
+  for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
+                          std::pair{kElemSingle, kSingle}})
+    if (BoolValue *V = peekBool(Range, FieldOf(All), Env))
+      if (provenForEveryElement(*V, Env))
+        setBool(Elem, One, Env.getBoolLiteralValue(true), Env);
+}
+
 /// An element of a range: inherits what is proven of every element, and the
 /// range's provenance.
 void initElement(State &S, const RecordStorageLocation *Range,
@@ -246,11 +260,8 @@ void initElement(State &S, const RecordStorageLocation *Range,
   // the path proves, as after `if (!all_of(...)) return;`), as a literal: a
   // guard on one element (devs[0].is_addressable()) says nothing about
   // another, which sharing the range's formula would say.
-  for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
-                          std::pair{kElemSingle, kSingle}})
-    if (BoolValue *V = peekBool(Range, All, Env))
-      if (provenForEveryElement(*V, Env))
-        setBool(Elem, One, Env.getBoolLiteralValue(true), Env);
+  carryProvenForEvery(S, Range, Elem,
+                      [](llvm::StringRef All) { return All.str(); });
   // Platforms are a fact of every element where a range has one at all
   // (a platform argument, the sharding's platform, the array's for shards).
   if (BoolValue *All = peekBool(Range, kElemTpu, Env))
@@ -285,17 +296,13 @@ void initHolder(const ApiModel &M, State &S, const RecordStorageLocation *Range,
   const CXXRecordDecl *RD = M.heldRecordOf(Range->getType());
   if (!RD || !sameRecord(Elem->getType(), RD))
     return;
-  Environment &Env = S.Env;
   for (const auto &[Decl, Child] : Elem->children()) {
     const auto *F = dyn_cast<FieldDecl>(Decl);
     auto *Held = dyn_cast_or_null<RecordStorageLocation>(Child);
     if (!F || !Held || !llvm::is_contained(M.heldFields(RD), F))
       continue;
-    for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
-                            std::pair{kElemSingle, kSingle}})
-      if (BoolValue *V = peekBool(Range, heldFact(All, *F), Env))
-        if (provenForEveryElement(*V, Env))
-          setBool(Held, One, Env.getBoolLiteralValue(true), Env);
+    carryProvenForEvery(S, Range, Held,
+                        [F](llvm::StringRef All) { return heldFact(All, *F); });
   }
 }
 
@@ -593,7 +600,6 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
     return;
   auto *T = Env.get<RecordStorageLocation>(*CO->getTrueExpr());
   auto *F = Env.get<RecordStorageLocation>(*CO->getFalseExpr());
-
   if (!T || !F)
     return;
   RecordStorageLocation &Result = S.Ctx.Stable.get(CO, CO->getType(), Env);
