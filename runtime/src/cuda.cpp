@@ -240,9 +240,13 @@ Status order_runtime_after_producer(int ordinal, intptr_t producer_stream) {
   std::lock_guard<std::mutex> lock(st.mu);
   if (Status s = ensure_ready(ordinal, st); !s.ok())
     return s;
+  cudaStream_t producer = stream_from_value(producer_stream);
+  // A consumer that passed the runtime's own stream (dlpack_consumer_stream)
+  // had the producer order it already.
+  if (producer == st.stream)
+    return Status();
   DeviceGuard guard(ordinal);
-  cudaError_t err =
-      cudaEventRecord(st.import_event, stream_from_value(producer_stream));
+  cudaError_t err = cudaEventRecord(st.import_event, producer);
   if (err != cudaSuccess)
     return error("cudaEventRecord", err,
                  "producer stream " + std::to_string(producer_stream));
@@ -253,14 +257,49 @@ Status order_runtime_after_producer(int ordinal, intptr_t producer_stream) {
   return Status();
 }
 
-intptr_t runtime_stream(int ordinal) {
-  if (!check_ordinal(ordinal).ok())
-    return 0;
+Result<intptr_t> runtime_stream(int ordinal) {
+  if (Status s = check_ordinal(ordinal); !s.ok())
+    return s;
   DeviceState &st = *states()[ordinal];
   std::lock_guard<std::mutex> lock(st.mu);
-  if (!ensure_ready(ordinal, st).ok())
-    return 0;
+  if (Status s = ensure_ready(ordinal, st); !s.ok())
+    return s;
   return reinterpret_cast<intptr_t>(st.stream);
+}
+
+Status wait_for_stream(intptr_t stream) {
+  if (Status s = available(); !s.ok())
+    return s;
+  cudaError_t err = cudaStreamSynchronize(stream_from_value(stream));
+  if (err != cudaSuccess)
+    return error("cudaStreamSynchronize", err,
+                 "stream " + std::to_string(stream));
+  return Status();
+}
+
+Result<DLDevice> pointer_device(const void *ptr) {
+  if (Status s = available(); !s.ok())
+    return s;
+  cudaPointerAttributes attributes{};
+  cudaError_t err = cudaPointerGetAttributes(&attributes, ptr);
+  if (err != cudaSuccess)
+    return error("cudaPointerGetAttributes", err,
+                 "pointer " + pointer_text(ptr));
+  switch (attributes.type) {
+  case cudaMemoryTypeDevice:
+    return DLDevice{static_cast<DLDeviceType>(dl::kCUDA), attributes.device};
+  case cudaMemoryTypeManaged:
+    return DLDevice{static_cast<DLDeviceType>(dl::kCUDAManaged),
+                    attributes.device};
+  case cudaMemoryTypeHost:
+    return DLDevice{static_cast<DLDeviceType>(dl::kCUDAHost),
+                    attributes.device};
+  default:
+    return Status(StatusCode::kValueError,
+                  "pointer " + pointer_text(ptr) +
+                      " is not CUDA memory (neither device, managed nor "
+                      "registered host memory)");
+  }
 }
 
 #else // !INTEROP_HAVE_CUDA
@@ -285,7 +324,9 @@ Status copy_2d(int, void *, size_t, const void *, size_t, size_t, size_t,
 }
 Status order_consumer_after_runtime(int, intptr_t) { return unavailable(); }
 Status order_runtime_after_producer(int, intptr_t) { return unavailable(); }
-intptr_t runtime_stream(int) { return 0; }
+Result<intptr_t> runtime_stream(int) { return unavailable(); }
+Status wait_for_stream(intptr_t) { return unavailable(); }
+Result<DLDevice> pointer_device(const void *) { return unavailable(); }
 
 #endif // INTEROP_HAVE_CUDA
 

@@ -2,6 +2,7 @@
 // DLPack devices in messages and the validation of the `stream` argument.
 #include "internal.h"
 
+#include <cstdio>
 #include <string>
 
 namespace interop {
@@ -20,6 +21,14 @@ std::string dl_device_text(const DLDevice &device) {
 std::string dl_device_repr(const DLDevice &device) {
   Result<Device> local = local_device_for(device);
   return local.ok() ? local->to_string() : dl_device_text(device);
+}
+
+std::string pointer_text(const void *ptr) {
+  char text[2 + 2 * sizeof(uintptr_t) + 1];
+  std::snprintf(
+      text, sizeof text, "0x%llx",
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(ptr)));
+  return text;
 }
 
 Result<intptr_t> resolve_stream(const std::optional<intptr_t> &stream,

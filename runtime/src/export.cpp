@@ -1,4 +1,4 @@
-// DLPack export (__dlpack__, __dlpack_device__) and __cuda_array_interface__.
+// DLPack export (__dlpack__, __dlpack_device__).
 #include "exchange_internal.h"
 #include "internal.h"
 
@@ -298,90 +298,6 @@ Result<ManagedTensor> detail::export_unlocked(const Array &array,
     return Status(StatusCode::kResourceExhausted,
                   "cannot allocate the DLManagedTensorVersioned");
   return ManagedTensor(m);
-}
-
-namespace {
-
-// NumPy array-interface type strings; nullptr for types CAI cannot express.
-const char *typestr_of(DLDataType t) {
-  switch (t.code) {
-  case dl::kBool:
-    return "|b1";
-  case dl::kInt:
-    return t.bits == 8    ? "|i1"
-           : t.bits == 16 ? "<i2"
-           : t.bits == 32 ? "<i4"
-                          : "<i8";
-  case dl::kUInt:
-    return t.bits == 8    ? "|u1"
-           : t.bits == 16 ? "<u2"
-           : t.bits == 32 ? "<u4"
-                          : "<u8";
-  case dl::kFloat:
-    return t.bits == 16 ? "<f2" : t.bits == 32 ? "<f4" : "<f8";
-  case dl::kComplex:
-    return t.bits == 64 ? "<c8" : "<c16";
-  default:
-    return nullptr;
-  }
-}
-
-// XLA's PrimitiveType names, which JAX's message uses.
-const char *xla_type_name(DLDataType t) {
-  switch (t.code) {
-  case dl::kBfloat:
-    return "BF16";
-  case dl::kFloat8_e3m4:
-    return "F8E3M4";
-  case dl::kFloat8_e4m3:
-    return "F8E4M3";
-  case dl::kFloat8_e4m3b11fnuz:
-    return "F8E4M3B11FNUZ";
-  case dl::kFloat8_e4m3fn:
-    return "F8E4M3FN";
-  case dl::kFloat8_e4m3fnuz:
-    return "F8E4M3FNUZ";
-  case dl::kFloat8_e5m2:
-    return "F8E5M2";
-  case dl::kFloat8_e5m2fnuz:
-    return "F8E5M2FNUZ";
-  case dl::kFloat8_e8m0fnu:
-    return "F8E8M0FNU";
-  default:
-    return "UNKNOWN";
-  }
-}
-
-} // namespace
-
-Result<CudaArrayInterface> cuda_array_interface(const Array &array) {
-  const ArrayImpl &a = ArrayAccess::impl(array);
-  if (array.num_devices() != 1 || a.shards.size() != 1)
-    return Status(StatusCode::kValueError,
-                  "__cuda_array_interface__() is supported only for unsharded "
-                  "arrays.");
-  if (array.platform() != Platform::kCuda ||
-      array.memory_kind() != MemoryKind::kDevice)
-    return Status(StatusCode::kAttributeError,
-                  "__cuda_array_interface__ is only defined for NVidia GPU "
-                  "buffers.");
-  const char *typestr = typestr_of(a.dtype);
-  if (!typestr)
-    return Status(
-        StatusCode::kAttributeError,
-        std::string("__cuda_array_interface__ is not supported for ") +
-            xla_type_name(a.dtype) + " buffers.");
-  CudaArrayInterface cai;
-  cai.shape = a.shape;
-  cai.typestr = typestr;
-  cai.data = reinterpret_cast<uintptr_t>(a.shards.front().data);
-  cai.read_only = a.read_only;
-  cai.version = 3;
-  intptr_t stream =
-      detail::cuda::runtime_stream(a.shards.front().device.local_hardware_id());
-  if (stream != 0)
-    cai.stream = stream;
-  return cai;
 }
 
 } // namespace interop

@@ -627,6 +627,20 @@ Result<Device> local_device_for(DLDevice dl_device,
                     " device of this process" + why);
 }
 
+Result<std::optional<intptr_t>>
+dlpack_consumer_stream(DLDevice dl_device, std::string_view array_repr) {
+  Result<Device> local = local_device_for(dl_device, array_repr);
+  if (!local.ok())
+    return local.status();
+  if (!classify(dl_device).device_memory)
+    return std::optional<intptr_t>();
+  Result<intptr_t> stream =
+      detail::cuda::runtime_stream(local->local_hardware_id());
+  if (!stream.ok())
+    return stream.status();
+  return std::optional<intptr_t>(*stream);
+}
+
 namespace {
 
 const char *struct_name(const DLManagedTensorVersioned *) {

@@ -63,6 +63,8 @@ std::string dl_device_text(const DLDevice &device);
 // The repr of the local Device a DLPack device denotes ("CpuDevice(id=0)"),
 // or dl_device_text() where this process has none.
 std::string dl_device_repr(const DLDevice &device);
+// "0x7f00deadbeef", for messages that name a pointer.
+std::string pointer_text(const void *ptr);
 
 // Which side of an exchange a `stream` argument comes with; the messages
 // say which.
@@ -288,8 +290,16 @@ Status order_consumer_after_runtime(int ordinal, intptr_t consumer_stream);
 // Makes `ordinal`'s runtime stream wait for the work queued so far on
 // `producer_stream` (a DLPack stream value).
 Status order_runtime_after_producer(int ordinal, intptr_t producer_stream);
-// The runtime stream of `ordinal` as an integer (never 0), or 0 on error.
-intptr_t runtime_stream(int ordinal);
+// The runtime stream of `ordinal` as a DLPack stream value (a cudaStream_t
+// as an integer: never 0, 1, 2 or -1); created on first use.
+Result<intptr_t> runtime_stream(int ordinal);
+// The DLPack device of CUDA memory at `ptr`: kDLCUDA (device memory),
+// kDLCUDAManaged or kDLCUDAHost (pinned or registered host memory) with the
+// GPU's ordinal. kValueError for memory CUDA does not know.
+Result<DLDevice> pointer_device(const void *ptr);
+// Blocks the calling thread until the work queued on `stream` (a DLPack
+// stream value other than -1) is done.
+Status wait_for_stream(intptr_t stream);
 } // namespace cuda
 
 } // namespace detail

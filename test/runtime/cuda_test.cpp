@@ -5,6 +5,10 @@
 #if defined(INTEROP_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+#include <memory>
+#include <thread>
+
 namespace itest {
 namespace {
 
@@ -218,6 +222,145 @@ TEST_F(CudaTest, ImportWithProducerStream) {
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(p.deletes, 1);
   EXPECT_EQ(ToHost(*r), big);
+  cudaStreamDestroy(producer);
+}
+
+// The producer's side of the handshake without kernels: a host function
+// that sleeps holds `stream` back, then a memset writes `bytes` of `dev`.
+// Whoever reads `dev` without following `stream` sees the old bytes.
+void DelayedMemset(cudaStream_t stream, void *dev, int value, size_t bytes) {
+  ASSERT_EQ(cudaLaunchHostFunc(
+                stream,
+                [](void *) {
+                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                },
+                nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(dev, value, bytes, stream), cudaSuccess);
+}
+
+std::vector<uint8_t> Bytes(const Array &a) {
+  std::vector<uint8_t> out(a.nbytes());
+  Status s = a.copy_to_host(out.data(), out.size());
+  EXPECT_TRUE(s.ok()) << s.to_string();
+  return out;
+}
+
+TEST_F(CudaTest, ImportFollowsTheProducersPendingWork) {
+  constexpr size_t kBytes = 1 << 20;
+  cudaStream_t producer;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&producer, cudaStreamNonBlocking),
+            cudaSuccess);
+  for (int round = 0; round < 20; ++round) {
+    CudaProducer p({static_cast<int64_t>(kBytes / 4)}, {},
+                   std::vector<float>(kBytes / 4, 0.0f));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    DelayedMemset(producer, p.dev, round + 1, kBytes);
+    ImportOptions o;
+    o.stream = reinterpret_cast<intptr_t>(producer);
+    // Onto the CPU: the copy is queued on the runtime stream, which must
+    // wait for the memset.
+    Result<Array> r =
+        from_dlpack(&p.managed, local_devices(Platform::kCpu)[0], o);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(Bytes(*r), std::vector<uint8_t>(kBytes, uint8_t(round + 1)))
+        << "round " << round;
+  }
+  cudaStreamDestroy(producer);
+}
+
+TEST_F(CudaTest, ConsumerStreamIsTheRuntimesOwn) {
+  Result<std::optional<intptr_t>> s =
+      dlpack_consumer_stream(MakeDLDevice(dl::kCUDA, gpu_.local_hardware_id()));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  ASSERT_TRUE(s->has_value());
+  for (intptr_t reserved : {-1, 0, 1, 2})
+    EXPECT_NE(**s, reserved);
+  Array a = GpuArray(Iota(4), {4});
+  EXPECT_EQ(cuda_array_interface(a)->stream, **s);
+  Result<std::optional<intptr_t>> pinned = dlpack_consumer_stream(
+      MakeDLDevice(dl::kCUDAHost, gpu_.local_hardware_id()));
+  ASSERT_TRUE(pinned.ok());
+  EXPECT_FALSE(pinned->has_value()) << "host memory takes no stream";
+
+  // What a producer given that stream does (torch's __dlpack__): record an
+  // event after its pending work and make the consumer's stream wait on it.
+  constexpr size_t kBytes = 1 << 20;
+  cudaStream_t producer;
+  cudaEvent_t done;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&producer, cudaStreamNonBlocking),
+            cudaSuccess);
+  ASSERT_EQ(cudaEventCreateWithFlags(&done, cudaEventDisableTiming),
+            cudaSuccess);
+  for (int round = 0; round < 20; ++round) {
+    CudaProducer p({static_cast<int64_t>(kBytes / 4)}, {},
+                   std::vector<float>(kBytes / 4, 0.0f));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    DelayedMemset(producer, p.dev, round + 1, kBytes);
+    ASSERT_EQ(cudaEventRecord(done, producer), cudaSuccess);
+    ASSERT_EQ(cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(**s), done, 0),
+              cudaSuccess);
+    ImportOptions o;
+    o.stream = **s;
+    Result<Array> r = from_dlpack(&p.managed, gpu_, o); // zero-copy
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(*r->unsafe_buffer_pointer(), reinterpret_cast<uintptr_t>(p.dev));
+    EXPECT_EQ(Bytes(*r), std::vector<uint8_t>(kBytes, uint8_t(round + 1)))
+        << "round " << round;
+  }
+  cudaEventDestroy(done);
+  cudaStreamDestroy(producer);
+}
+
+TEST_F(CudaTest, CudaArrayInterfaceImportFollowsItsStream) {
+  constexpr size_t kBytes = 1 << 20;
+  cudaStream_t producer;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&producer, cudaStreamNonBlocking),
+            cudaSuccess);
+  void *dev = nullptr;
+  ASSERT_EQ(cudaMalloc(&dev, kBytes), cudaSuccess);
+  int releases = 0;
+  for (int round = 0; round < 20; ++round) {
+    ASSERT_EQ(cudaMemset(dev, 0, kBytes), cudaSuccess);
+    DelayedMemset(producer, dev, round + 1, kBytes);
+    CudaArrayInterface cai;
+    cai.shape = {static_cast<int64_t>(kBytes)};
+    cai.typestr = "|u1";
+    cai.data = reinterpret_cast<uintptr_t>(dev);
+    cai.version = 3;
+    cai.stream = reinterpret_cast<intptr_t>(producer);
+    std::shared_ptr<const void> owner(&releases, [](const void *p) {
+      ++*static_cast<int *>(const_cast<void *>(p));
+    });
+    {
+      Result<Array> r = from_cuda_array_interface(cai, std::move(owner));
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      EXPECT_EQ(r->platform(), Platform::kCuda);
+      EXPECT_EQ(*r->unsafe_buffer_pointer(), cai.data) << "zero-copy";
+      EXPECT_EQ(Bytes(*r), std::vector<uint8_t>(kBytes, uint8_t(round + 1)))
+          << "round " << round;
+      EXPECT_EQ(releases, round) << "kept alive while viewed";
+    }
+    EXPECT_EQ(releases, round + 1);
+  }
+  // Byte strides: a column of a row-major 4 x 2 float matrix, copied.
+  std::vector<float> m = {0, 1, 2, 3, 4, 5, 6, 7};
+  ASSERT_EQ(cudaMemcpy(dev, m.data(), 32, cudaMemcpyHostToDevice), cudaSuccess);
+  CudaArrayInterface column;
+  column.shape = {4};
+  column.strides = {8};
+  column.typestr = "<f4";
+  column.data = reinterpret_cast<uintptr_t>(dev) + 4;
+  column.version = 2;
+  Result<Array> c = from_cuda_array_interface(column, nullptr);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(ToHost(*c), (std::vector<float>{1, 3, 5, 7}));
+  // Host memory is not CUDA memory.
+  std::vector<float> host(4);
+  column.data = reinterpret_cast<uintptr_t>(host.data());
+  EXPECT_EQ(from_cuda_array_interface(column, nullptr).status().code(),
+            StatusCode::kValueError);
+  cudaFree(dev);
   cudaStreamDestroy(producer);
 }
 

@@ -15,6 +15,7 @@
 #include "interop/status.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -236,6 +237,26 @@ INTEROP_API Result<Device>
 local_device_for(DLDevice dl_device,
                  std::string_view array_repr = "<DLTensor>");
 
+// The `stream` a consumer passes to a producer's __dlpack__ before importing
+// its tensor with from_dlpack(), for a tensor the producer reports on
+// `dl_device` (what its __dlpack_device__ returned):
+// - CUDA device or managed memory: this runtime's own stream on that GPU (a
+//   cudaStream_t as an integer; never 0, 1, 2 or -1). The producer makes it
+//   wait for its pending work; the import's copies and every later use of the
+//   returned array are ordered on it. Pass the same value as
+//   ImportOptions::stream.
+// - host memory (CPU, CUDA pinned host, TPU pinned host): nullopt, the
+//   protocol's None.
+// Errors, so that a consumer fails before it asks the producer for anything:
+// a device type with no platform here, JAX's unsupported-device-type
+// kTypeError with `array_repr`; a device of a known type that this process
+// does not have (no usable GPU, an ordinal past the count), kRuntimeError
+// naming the device (both as local_device_for()); a CUDA stream that cannot
+// be created, kRuntimeError naming the CUDA call.
+INTEROP_API Result<std::optional<intptr_t>>
+dlpack_consumer_stream(DLDevice dl_device,
+                       std::string_view array_repr = "<DLTensor>");
+
 // A describing string for messages: "DLTensor(shape=(2, 3), dtype=float32,
 // device=(kDLCPU, 0), strides=(3, 1), byte_offset=0)". Reads only the fields
 // it prints and survives NULL shape/strides.
@@ -261,6 +282,35 @@ struct CudaArrayInterface {
   // Never 0.
   std::optional<intptr_t> stream;
 };
+
+// __cuda_array_interface__ (versions 2 and 3) as a consumer: imports the
+// memory `cai` describes, which `owner` keeps alive (it is released once when
+// a copy is done, or when the last Array viewing the memory goes away), with
+// from_dlpack()'s placement, validations and errors (onto `target`, or onto
+// the GPU that holds the memory when nullopt). Zero-copy where from_dlpack()
+// would be; a CAI of device memory is never copied to the host implicitly.
+// - cai.version: 2 or 3, else kValueError.
+// - cai.typestr: "<f4", "|b1", "<c8", ... little-endian or byte-order-free
+//   NumPy type strings of bool, int, uint, float and complex types ('=' is
+//   taken as little-endian); anything else kValueError naming it.
+// - cai.strides: byte strides (empty: C-contiguous), each a multiple of the
+//   item size, else kValueError naming the strides and the item size.
+// - cai.stream: the producer's stream (version 3): the runtime's stream on
+//   that GPU waits for the work queued on it so far before any use of the
+//   data; nullopt: no synchronisation. 0 is refused (kValueError), as the
+//   protocol forbids it; 1 and 2 are the legacy and per-thread default
+//   streams. options.stream is ignored: the CAI's own stream decides.
+// - cai.data: the GPU is found from the pointer (cudaPointerGetAttributes):
+//   device or managed memory of a GPU of this process; anything else is
+//   kValueError naming the pointer; without a usable GPU, kRuntimeError "CUDA
+//   is not available: ...". A zero-size array may have data 0 (the first GPU
+//   is then assumed).
+// `owner` runs on whichever thread releases the last reference.
+INTEROP_API Result<Array>
+from_cuda_array_interface(const CudaArrayInterface &cai,
+                          std::shared_ptr<const void> owner,
+                          const std::optional<Device> &target = std::nullopt,
+                          const ImportOptions &options = {});
 
 // Errors: JAX's kValueError "__cuda_array_interface__() is supported
 // only for unsharded arrays." when the array does not have exactly one
