@@ -246,8 +246,10 @@ PyObject *capsule_from_buffer(PyObject *obj) {
 
 // ---- negotiation --------------------------------------------------------
 
-PyObject *g_max_version_kw;    // ("max_version",)
-PyObject *g_max_version_value; // (1, 1)
+PyObject *g_max_version_kw;        // ("max_version",)
+PyObject *g_max_version_stream_kw; // ("max_version", "stream")
+PyObject *g_stream_kw;             // ("stream",)
+PyObject *g_max_version_value;     // (1, 1)
 
 // Types whose __dlpack__ predates max_version. Few distinct producer types
 // exist in a process, so a short array scanned by pointer beats a set; the
@@ -275,9 +277,138 @@ bool init_negotiation() {
     return true;
   // Interned, so that a producer's argument parser matches it by pointer.
   g_max_version_kw = PyTuple_Pack(1, interned("max_version"));
+  g_max_version_stream_kw =
+      PyTuple_Pack(2, interned("max_version"), interned("stream"));
+  g_stream_kw = PyTuple_Pack(1, interned("stream"));
   g_max_version_value =
       Py_BuildValue("(II)", kDLPackVersion.major, kDLPackVersion.minor);
-  return g_max_version_kw && g_max_version_value;
+  return g_max_version_kw && g_max_version_stream_kw && g_stream_kw &&
+         g_max_version_value;
+}
+
+// ---- where a producer's tensor is, before asking for it ---------------------
+
+// How the device of a producer type's tensors is learnt. The answer decides
+// the `stream` argument, which matters only for GPU memory, so the cheap
+// answers come first; a type that can hold tensors of several devices is
+// asked per object.
+enum class DeviceRule : uint8_t {
+  kAsk,   // call __dlpack_device__
+  kHost,  // numpy.ndarray's own __dlpack_device__: always CPU memory
+  kTorch, // torch.Tensor's own: the C-level is_cuda attribute, then ask
+  kNone,  // no __dlpack_device__ at all (device_put accepts such producers)
+};
+
+// The rule found for a type, valid while the type's __dlpack_device__ is
+// still `descr` (a class can be patched). Few producer types exist in a
+// process, so a short array beats a dict; the references keep the pointers
+// meaningful.
+struct TypeRule {
+  PyObject *type;
+  PyObject *descr;
+  DeviceRule rule;
+};
+constexpr size_t kTypeRuleCapacity = 16;
+TypeRule g_type_rules[kTypeRuleCapacity];
+size_t g_type_rule_count;
+
+PyObject *device_method_name() {
+  static PyObject *name = interned("__dlpack_device__");
+  return name;
+}
+
+// `module_name`.`attr` if that module is already imported (no import is
+// triggered: an object of the type exists only if its module was loaded).
+// New reference or nullptr, never an exception.
+PyObject *loaded_type(const char *module_name, const char *attr) {
+  PyObject *name = PyUnicode_FromString(module_name);
+  PyObject *module = name ? PyImport_GetModule(name) : nullptr;
+  Py_XDECREF(name);
+  PyObject *type = module ? PyObject_GetAttrString(module, attr) : nullptr;
+  Py_XDECREF(module);
+  if (type && !PyType_Check(type))
+    Py_CLEAR(type);
+  PyErr_Clear();
+  return type;
+}
+
+// True when `type` inherits `owner_module`.`owner`'s own __dlpack_device__
+// (`descr`, found on `type`).
+bool inherits_device_method(PyTypeObject *type, PyObject *descr,
+                            const char *owner_module, const char *owner) {
+  PyObject *base = loaded_type(owner_module, owner);
+  if (!base)
+    return false;
+  bool same = PyType_IsSubtype(type, reinterpret_cast<PyTypeObject *>(base)) &&
+              _PyType_Lookup(reinterpret_cast<PyTypeObject *>(base),
+                             device_method_name()) == descr;
+  Py_DECREF(base);
+  return same;
+}
+
+DeviceRule rule_for(PyTypeObject *type, PyObject *descr) {
+  for (size_t i = 0; i < g_type_rule_count; ++i)
+    if (g_type_rules[i].type == reinterpret_cast<PyObject *>(type) &&
+        g_type_rules[i].descr == descr)
+      return g_type_rules[i].rule;
+  DeviceRule rule = DeviceRule::kAsk;
+  if (!descr)
+    rule = DeviceRule::kNone;
+  else if (inherits_device_method(type, descr, "numpy", "ndarray"))
+    rule = DeviceRule::kHost;
+  else if (inherits_device_method(type, descr, "torch", "Tensor"))
+    rule = DeviceRule::kTorch;
+  if (g_type_rule_count < kTypeRuleCapacity) {
+    Py_INCREF(type);
+    Py_XINCREF(descr);
+    g_type_rules[g_type_rule_count++] = {reinterpret_cast<PyObject *>(type),
+                                         descr, rule};
+  }
+  return rule;
+}
+
+// For a torch tensor: false when it is not CUDA (or ROCm) memory, read from
+// the is_cuda attribute (a C getter), which is far cheaper than torch's
+// Python __dlpack_device__. -1 with an exception on failure.
+int torch_is_gpu(PyObject *obj) {
+  static PyObject *name = interned("is_cuda");
+  PyObject *value = PyObject_GetAttr(obj, name);
+  if (!value)
+    return -1;
+  int gpu = PyObject_IsTrue(value);
+  Py_DECREF(value);
+  return gpu;
+}
+
+// The device `obj`'s tensor will be on, from its __dlpack_device__; nullopt
+// when the rule says host memory (no call is made then).
+bool producer_device(PyObject *obj, std::optional<DLDevice> *out) {
+  PyTypeObject *type = Py_TYPE(obj);
+  PyObject *descr = _PyType_Lookup(type, device_method_name());
+  switch (rule_for(type, descr)) {
+  case DeviceRule::kHost:
+  case DeviceRule::kNone:
+    return true;
+  case DeviceRule::kTorch: {
+    int gpu = torch_is_gpu(obj);
+    if (gpu <= 0)
+      return gpu == 0;
+    break;
+  }
+  case DeviceRule::kAsk:
+    break;
+  }
+  ++capsule_stats().device_queries;
+  PyObject *args[1] = {obj};
+  PyObject *answer = call_special(obj, device_method_name(), args, 1, nullptr);
+  if (!answer)
+    return false;
+  DLDevice device;
+  bool ok = parse_dl_device("__dlpack_device__()", answer, &device);
+  Py_DECREF(answer);
+  if (ok)
+    *out = device;
+  return ok;
 }
 
 } // namespace
@@ -308,16 +439,20 @@ PyObject *call_special_found(PyObject *descr, PyObject *name,
 
 namespace {
 
-PyObject *call_legacy(PyObject *obj) {
+// obj.__dlpack__(stream=...) and obj.__dlpack__(max_version=(1, 1),
+// stream=...); `stream` nullptr: the argument is left out, as a host-memory
+// producer (NumPy) may refuse it.
+PyObject *call_legacy(PyObject *obj, PyObject *stream) {
   static PyObject *name = interned("__dlpack__");
-  PyObject *args[1] = {obj};
-  return call_special(obj, name, args, 1, nullptr);
+  PyObject *args[2] = {obj, stream};
+  return call_special(obj, name, args, 1, stream ? g_stream_kw : nullptr);
 }
 
-PyObject *call_versioned(PyObject *obj) {
+PyObject *call_versioned(PyObject *obj, PyObject *stream) {
   static PyObject *name = interned("__dlpack__");
-  PyObject *args[2] = {obj, g_max_version_value};
-  return call_special(obj, name, args, 1, g_max_version_kw);
+  PyObject *args[3] = {obj, g_max_version_value, stream};
+  return call_special(obj, name, args, 1,
+                      stream ? g_max_version_stream_kw : g_max_version_kw);
 }
 
 } // namespace
@@ -394,26 +529,58 @@ std::optional<DLDevice> capsule_device(PyObject *capsule) {
   return std::nullopt;
 }
 
-PyObject *capsule_from_producer(PyObject *obj) {
+PyObject *raise_unsupported_device_type(PyObject *x, int32_t type) {
+  PyErr_Format(PyExc_TypeError,
+               "Array passed to from_dlpack is on unsupported device type "
+               "(DLDeviceType: %d, array: %S",
+               static_cast<int>(type), x);
+  return nullptr;
+}
+
+PyObject *capsule_from_producer(PyObject *obj,
+                                std::optional<intptr_t> *stream) {
   if (!init_negotiation())
     return nullptr;
+  // Where the tensor will be decides the stream the producer orders its
+  // work on; a device this process cannot import from fails here, before
+  // the producer is asked for anything.
+  std::optional<DLDevice> device;
+  if (!producer_device(obj, &device))
+    return nullptr;
+  stream->reset();
+  if (device) {
+    Result<std::optional<intptr_t>> consumer = dlpack_consumer_stream(*device);
+    if (!consumer.ok()) {
+      if (consumer.status().code() == StatusCode::kTypeError)
+        return raise_unsupported_device_type(obj, dl::device_type_of(*device));
+      return raise_status(consumer.status());
+    }
+    *stream = *consumer;
+  }
+  PyObject *stream_value = nullptr;
+  if (*stream) {
+    stream_value = PyLong_FromSsize_t(**stream);
+    if (!stream_value)
+      return nullptr;
+  }
   PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(obj));
   PyObject *capsule = nullptr;
   if (is_legacy_type(type)) {
-    capsule = call_legacy(obj);
+    capsule = call_legacy(obj, stream_value);
   } else {
-    capsule = call_versioned(obj);
+    capsule = call_versioned(obj, stream_value);
     if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
       // Producers written before max_version existed reject the keyword;
       // the standard's fallback is the plain call, which yields the legacy
       // struct. Remembered per type so the TypeError is paid once. Should
       // the plain call fail too, its complaint (about the array) stands.
       PyErr_Clear();
-      capsule = call_legacy(obj);
+      capsule = call_legacy(obj, stream_value);
       if (capsule)
         remember_legacy_type(type);
     }
   }
+  Py_XDECREF(stream_value);
   if (!capsule && PyErr_ExceptionMatches(PyExc_BufferError) &&
       PyObject_CheckBuffer(obj)) {
     // NumPy < 2 refuses read-only and bool arrays ("signalling readonly is

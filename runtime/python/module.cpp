@@ -209,17 +209,18 @@ PyObject *put(const Array &src, std::vector<Device> devices, MemoryKind kind,
   return wrap_array(std::move(*placed));
 }
 
-// A capsule for anything device_put accepts that is not a shim Array: a raw
-// capsule, a DLPack producer, or (through numpy.asarray) anything NumPy
-// turns into an array.
-PyObject *capsule_for_put(PyObject *x) {
+// A capsule for anything device_put accepts that is not a shim Array nor a
+// __cuda_array_interface__-only object: a raw capsule, a DLPack producer, or
+// (through numpy.asarray) anything NumPy turns into an array. `*stream` is
+// what the producer was asked to order its work on.
+PyObject *capsule_for_put(PyObject *x, std::optional<intptr_t> *stream) {
   if (PyCapsule_CheckExact(x)) {
     Py_INCREF(x);
     return x;
   }
   static PyObject *dlpack_name = interned("__dlpack__");
   if (_PyType_Lookup(Py_TYPE(x), dlpack_name))
-    return capsule_from_producer(x);
+    return capsule_from_producer(x, stream);
   PyObject *numpy = PyImport_ImportModule("numpy");
   if (!numpy) {
     PyErr_Format(PyExc_TypeError,
@@ -232,9 +233,33 @@ PyObject *capsule_for_put(PyObject *x) {
   Py_DECREF(numpy);
   if (!converted)
     return nullptr;
-  PyObject *capsule = capsule_from_producer(converted);
+  PyObject *capsule = capsule_from_producer(converted, stream);
   Py_DECREF(converted);
   return capsule;
+}
+
+// device_put's import of anything but a shim Array, onto `target` (nullopt:
+// where the data is): through __cuda_array_interface__ for an object that
+// has it and no __dlpack__ (DLPack is preferred when there are both), else
+// through a capsule.
+PyObject *import_for_put(PyObject *x, const std::optional<Device> &target,
+                         ImportOptions options) {
+  static PyObject *dlpack_name = interned("__dlpack__");
+  if (!PyCapsule_CheckExact(x) && !_PyType_Lookup(Py_TYPE(x), dlpack_name)) {
+    PyObject *cai = cuda_array_interface_of(x);
+    if (cai || PyErr_Occurred()) {
+      PyObject *result =
+          cai ? import_cuda_array_interface(x, cai, target, options) : nullptr;
+      Py_XDECREF(cai);
+      return result;
+    }
+  }
+  PyObject *capsule = capsule_for_put(x, &options.stream);
+  if (!capsule)
+    return nullptr;
+  PyObject *result = import_capsule(capsule, target, options);
+  Py_DECREF(capsule); // releases the producer's tensor if still unconsumed
+  return result;
 }
 
 const char *const kDevicePutNames[] = {"x", "device_or_devices", "memory_kind",
@@ -256,25 +281,19 @@ PyObject *py_device_put(PyObject *, PyObject *const *args, Py_ssize_t nargs,
   if (is_array(x))
     return put(unwrap_array(x), std::move(devices), kind, axis);
 
-  PyObject *capsule = capsule_for_put(x);
-  if (!capsule)
-    return nullptr;
-  PyObject *result;
   if (devices.size() == 1 && devices[0].is_addressable()) {
     // One copy straight onto the device: the result must not alias the
     // producer's (mutable) memory.
     ImportOptions options;
     options.copy = CopyMode::kAlways;
     options.memory_kind = kind;
-    result = import_capsule(capsule, devices[0], options);
-  } else {
-    // A zero-copy view where the data is, then the runtime's device_put.
-    PyObject *view = import_capsule(capsule, std::nullopt, ImportOptions());
-    result = view ? put(unwrap_array(view), std::move(devices), kind, axis)
-                  : nullptr;
-    Py_XDECREF(view);
+    return import_for_put(x, devices[0], options);
   }
-  Py_DECREF(capsule); // releases the producer's tensor if still unconsumed
+  // A zero-copy view where the data is, then the runtime's device_put.
+  PyObject *view = import_for_put(x, std::nullopt, ImportOptions());
+  PyObject *result =
+      view ? put(unwrap_array(view), std::move(devices), kind, axis) : nullptr;
+  Py_XDECREF(view);
   return result;
 }
 
@@ -355,18 +374,6 @@ PyObject *import_shim_array(const Array &array,
   return wrap_array(std::move(*imported));
 }
 
-// JAX's TypeError for a producer whose tensor is on a device type with no
-// platform here. JAX formats the type that __dlpack_device__ returned
-// (f"{dl_device_type}": an int, or an IntEnum, which formats as its int)
-// and str(x); the type here is the one the tensor reports.
-PyObject *raise_unsupported_device_type(PyObject *x, int32_t type) {
-  PyErr_Format(PyExc_TypeError,
-               "Array passed to from_dlpack is on unsupported device type "
-               "(DLDeviceType: %d, array: %S",
-               static_cast<int>(type), x);
-  return nullptr;
-}
-
 // Imports the capsule x.__dlpack__() returned (a new reference, which this
 // consumes). On failure the capsule, unconsumed, is released first, so that
 // the producer's deleter has run exactly once by the time the error is
@@ -422,10 +429,11 @@ PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
     return import_shim_array(unwrap_array(x), target, options);
   if (!has_protocol_methods(x))
     return nullptr;
-  // The tensor's own device decides the placement, as NumPy reads it: no
-  // x.__dlpack_device__() call, which costs more than the rest of an import
-  // for producers whose method is Python code (torch 1.13's is).
-  PyObject *capsule = capsule_from_producer(x);
+  // The tensor's own device decides the placement; __dlpack_device__ is
+  // called only where the producer's type does not tell (see
+  // capsule_from_producer), as it costs more than the rest of an import for
+  // producers whose method is Python code (torch's is).
+  PyObject *capsule = capsule_from_producer(x, &options.stream);
   if (!capsule)
     return nullptr;
   return import_from_producer(x, capsule, target, options);
@@ -435,9 +443,10 @@ PyObject *py_from_dlpack(PyObject *, PyObject *const *args, Py_ssize_t nargs,
 
 PyObject *py_capsule_stats(PyObject *, PyObject *) {
   const CapsuleStats &s = capsule_stats();
-  return Py_BuildValue("{s:K,s:K,s:K,s:K}", "exported", s.exported, "imported",
-                       s.imported, "released_unconsumed", s.released_unconsumed,
-                       "released_consumed", s.released_consumed);
+  return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "exported", s.exported,
+                       "imported", s.imported, "released_unconsumed",
+                       s.released_unconsumed, "released_consumed",
+                       s.released_consumed, "device_queries", s.device_queries);
 }
 
 PyMethodDef module_methods[] = {

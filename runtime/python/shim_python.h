@@ -147,7 +147,35 @@ std::optional<DLDevice> capsule_device(PyObject *capsule);
 // max_version (NumPy < 2, PyTorch < 2.4; remembered per type), and to the
 // buffer protocol for read-only buffers that such producers refuse to
 // export. New reference, or nullptr with the producer's exception.
-PyObject *capsule_from_producer(PyObject *obj);
+//
+// The stream handshake: a tensor in GPU memory gets `stream=` the runtime's
+// stream on that GPU (dlpack_consumer_stream()), so the producer orders its
+// pending work before the hand-off; `*stream` is set to it (nullopt for host
+// memory), for the import's ImportOptions::stream. Where the tensor is comes
+// from the producer's type when that is enough (a numpy.ndarray is CPU
+// memory; a torch.Tensor's is_cuda attribute), else from one
+// __dlpack_device__ call. A device this process cannot import from fails
+// before __dlpack__ is called (JAX's TypeError for an unsupported device
+// type, a RuntimeError naming a missing device).
+PyObject *capsule_from_producer(PyObject *obj, std::optional<intptr_t> *stream);
+
+// JAX's TypeError for a producer whose tensor is on a device type with no
+// platform here. JAX formats the type that __dlpack_device__ returned
+// (f"{dl_device_type}": an int, or an IntEnum, which formats as its int)
+// and str(x). Returns nullptr.
+PyObject *raise_unsupported_device_type(PyObject *x, int32_t type);
+
+// ---- __cuda_array_interface__ consumer (cuda_interface.cpp) --------------
+
+// x.__cuda_array_interface__ (new reference); nullptr without an exception
+// when x has none, with one when reading it failed.
+PyObject *cuda_array_interface_of(PyObject *x);
+// Imports the memory `interface` (x's __cuda_array_interface__ dict)
+// describes through from_cuda_array_interface(), keeping x alive while the
+// result views it. TypeError/KeyError/ValueError name a malformed entry.
+PyObject *import_cuda_array_interface(PyObject *x, PyObject *interface,
+                                      const std::optional<Device> &target,
+                                      const ImportOptions &options);
 
 // A new reference to the interned string `name`, for static caches.
 PyObject *interned(const char *name);
@@ -164,12 +192,15 @@ PyObject *call_special_found(PyObject *descr, PyObject *name,
                              PyObject *kwnames);
 
 // Counters for tests: capsules exported, consumed by this module, and
-// released by their destructor with and without calling the deleter.
+// released by their destructor with and without calling the deleter; the
+// producers asked for their device.
 struct CapsuleStats {
   unsigned long long exported = 0;
   unsigned long long imported = 0;
   unsigned long long released_unconsumed = 0;
   unsigned long long released_consumed = 0;
+  // __dlpack_device__ calls made to learn where a producer's tensor is.
+  unsigned long long device_queries = 0;
 };
 CapsuleStats &capsule_stats();
 

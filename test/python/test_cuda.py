@@ -109,3 +109,101 @@ def test_cupy_reads_the_cuda_array_interface(gpu):
     c = cupy.asarray(x)  # through __cuda_array_interface__, zero-copy
     assert c.data.ptr == x.unsafe_buffer_pointer()
     np.testing.assert_array_equal(cupy.asnumpy(c), np.arange(8.0))
+
+
+# ---- the stream handshake ----------------------------------------------------
+# A producer's kernel still running on a side stream when the tensor is handed
+# over: without the `stream` argument (torch 1.13 and every producer that
+# takes None as "no synchronisation") the import's reads race with it. Each
+# round makes the race likely: the side stream is held back before it writes.
+
+ROUNDS = 100
+
+
+def test_torch_side_stream_write_imported_at_once(gpu):
+    shim, device = gpu
+    torch = cuda_torch()
+    side = torch.cuda.Stream()
+    n = 1 << 20
+    for i in range(ROUNDS):
+        with torch.cuda.stream(side):
+            t = torch.zeros(n, dtype=torch.float32, device="cuda")
+            torch.cuda._sleep(10_000_000)  # a few ms of GPU time on `side`
+            t.fill_(float(i + 1))
+            x = shim.from_dlpack(t)  # zero-copy, ordered after the fill
+        assert x.unsafe_buffer_pointer() == t.data_ptr()
+        got = np.asarray(x)
+        assert (got == i + 1).all(), (i, np.unique(got))
+
+
+def test_torch_side_stream_write_copied_to_the_host_at_once(gpu):
+    shim, device = gpu
+    torch = cuda_torch()
+    cpu = shim.local_devices("cpu")[0]
+    side = torch.cuda.Stream()
+    n = 1 << 20
+    for i in range(ROUNDS // 4):
+        with torch.cuda.stream(side):
+            t = torch.zeros(n, dtype=torch.float32, device="cuda")
+            torch.cuda._sleep(10_000_000)
+            t.fill_(float(i + 1))
+            x = shim.from_dlpack(t, device=cpu)  # a copy, queued after it
+        got = np.asarray(x)
+        assert (got == i + 1).all(), (i, np.unique(got))
+
+
+def test_torch_gets_the_runtimes_stream(gpu):
+    shim, device = gpu
+    torch = cuda_torch()
+    seen = []
+
+    class Recording(torch.Tensor):
+        def __dlpack__(self, *args, **kwargs):
+            seen.append(kwargs.get("stream"))
+            return super().__dlpack__(*args, **kwargs)
+
+    t = torch.arange(4.0, device="cuda").as_subclass(Recording)
+    shim.from_dlpack(t)
+    cai_stream = shim.device_put(np.zeros(1, np.float32),
+                                 device).__cuda_array_interface__["stream"]
+    assert seen == [cai_stream] and cai_stream not in (None, 0, 1, 2, -1)
+
+
+SPIN_FILL = r"""
+extern "C" __global__ void spin_fill(float *out, long long n, float value,
+                                     long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = value;
+}
+"""
+
+
+def test_cuda_array_interface_consumer_follows_its_stream(gpu):
+    shim, device = gpu
+    cupy = pytest.importorskip("cupy")
+    spin_fill = cupy.RawKernel(SPIN_FILL, "spin_fill")
+    side = cupy.cuda.Stream(non_blocking=True)
+    n = 1 << 20
+
+    class OnlyInterface:  # no __dlpack__: device_put reads the CAI
+        def __init__(self, array):
+            self.array = array
+            self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+    cpu = shim.local_devices("cpu")[0]
+    for i in range(ROUNDS):
+        with side:
+            a = cupy.zeros(n, dtype=cupy.float32)
+            spin_fill(((n + 255) // 256,), (256,),
+                      (a, cupy.int64(n), cupy.float32(i + 1),
+                       cupy.int64(5_000_000)))
+            wrapped = OnlyInterface(a)
+        assert wrapped.__cuda_array_interface__["stream"] == side.ptr
+        target = device if i % 2 else cpu
+        x = shim.device_put(wrapped, target)
+        got = np.asarray(x)
+        assert (got == i + 1).all(), (i, target, np.unique(got))

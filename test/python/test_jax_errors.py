@@ -124,8 +124,25 @@ def test_unsupported_device_type_from_a_producer(shim, versioned):
                        match=exact(UNSUPPORTED_DEVICE_TYPE.format(
                            7, str(producer)))):
         shim.from_dlpack(producer)
-    # The device is read from the exported tensor (as NumPy does), not asked
-    # first: the refused tensor has been released, exactly once.
+    # JAX's order: an unknown producer is asked __dlpack_device__ first, so
+    # nothing is exported (no tensor to release) for a device type with no
+    # platform here.
+    assert producer.calls == []
+    assert forged.deleted == 0
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_unsupported_device_type_exported_by_a_producer_saying_cpu(
+        shim, versioned):
+    # The exported tensor's own device still decides: a producer whose
+    # __dlpack_device__ says CPU but whose tensor is elsewhere is refused at
+    # the import, and the refused tensor is released exactly once.
+    forged = ForgedTensor(np.arange(3.0), device=(7, 0), versioned=versioned)
+    producer = Producer(forged, dlpack_device=(1, 0))
+    with pytest.raises(TypeError,
+                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
+                           7, str(producer)))):
+        shim.from_dlpack(producer)
     assert producer.calls == [{"max_version": tuple(shim.DLPACK_VERSION)}]
     assert forged.deleted == 1
 
@@ -140,7 +157,7 @@ def test_unsupported_device_type_from_a_producer_that_rejects_keywords(shim):
             return forged.capsule()
 
         def __dlpack_device__(self):
-            raise AssertionError("from_dlpack reads the tensor's device")
+            return (1, 0)  # wrong: the tensor's own device decides
 
         def __str__(self):
             return "OldProducer()"
@@ -161,7 +178,7 @@ def test_unsupported_device_type_onto_a_given_device(shim):
                            7, str(producer)))):
         shim.from_dlpack(producer, device=shim.local_devices("cpu")[0],
                          copy=True)
-    assert forged.deleted == 1
+    assert producer.calls == [] and forged.deleted == 0
 
 
 def test_unsupported_device_type_prints_an_int_enum_like_jax(shim):
@@ -178,24 +195,26 @@ def test_unsupported_device_type_prints_an_int_enum_like_jax(shim):
         shim.from_dlpack(producer)
 
 
-def test_the_tensors_device_decides_not_dlpack_device(shim):
-    # from_dlpack never calls __dlpack_device__ (it only requires it, as
-    # JAX does): the exported tensor says where its data is.
+def test_a_producer_type_that_may_hold_any_device_is_asked(shim):
+    # A NumPy subclass that overrides __dlpack_device__ is not known to hold
+    # CPU memory: it is asked, once per import, and its answer is checked
+    # before anything is exported.
+    asked = []
+
     class SaysVulkan(np.ndarray):
         def __dlpack_device__(self):
+            asked.append(1)
             return (7, 0)
 
-    source = np.arange(3.0)
-    x = shim.from_dlpack(source.view(SaysVulkan))
-    assert x.unsafe_buffer_pointer() == data_pointer(source)
-
-    forged = ForgedTensor(np.arange(3.0), device=(7, 0))
-    says_cpu = Producer(forged, dlpack_device=(1, 0))
+    before = shim._capsule_stats()
     with pytest.raises(TypeError,
-                       match=exact(UNSUPPORTED_DEVICE_TYPE.format(
-                           7, str(says_cpu)))):
-        shim.from_dlpack(says_cpu)
-    assert forged.deleted == 1
+                       match=r"^Array passed to from_dlpack is on unsupported "
+                       r"device type \(DLDeviceType: 7, array: "):
+        shim.from_dlpack(np.arange(3.0).view(SaysVulkan))
+    after = shim._capsule_stats()
+    assert asked == [1]
+    assert after["device_queries"] == before["device_queries"] + 1
+    assert after["exported"] == before["exported"]
 
 
 def test_unsupported_device_type_of_a_raw_capsule_describes_the_tensor(shim):
