@@ -2,7 +2,7 @@
 //-*-===//
 //
 // What the array/device model knows of containers of devices and arrays
-// beyond "a range" (issue 14, capability 3):
+// beyond "a range":
 //
 //   - an element read through the same subscript (`v[i]`, `v.at(i)` of a
 //     standard container, `i` a variable) with no write to `i` between (`++i`,

@@ -1,14 +1,13 @@
 //===--- ArrayDeviceEquivalentForms.h - other spellings of a fact -*- C++
 //-*-===//
 //
-// Facts written another way than with the API's predicate (issue 14,
-// capability 5): a device's process index compared with this process's
-// index is its addressability (`d.process_index() ==
-// interop::current_topology().process_index` is `d.is_addressable()`, as
-// device.h documents is_addressable()). The accessor and the sources of the
-// current index are API-model options (ProcessIndexFunctions,
-// CurrentProcessIndexSources); a comparison with anything else (`== 0`) is
-// no fact.
+// Facts written another way than with the API's predicate: a device's
+// process index compared with this process's index is its addressability
+// (`d.process_index() == interop::current_topology().process_index` is
+// `d.is_addressable()`, as device.h documents is_addressable()). The
+// accessor and the sources of the current index are API-model options
+// (ProcessIndexFunctions, CurrentProcessIndexSources); a comparison with
+// anything else (`== 0`) is no fact.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,12 @@
 //===--- ArrayDeviceMemoryKinds.h - which memory an array is in -*- C++ -*-===//
 //
 // The TPU export check needs to know whether an array is in pinned host
-// memory (kPinned); to word a finding it also needs which other memory it is
-// in (issue 14, capability 8): the device's own memory (kDeviceMem,
-// DeviceMemoryKinds) or, when it is neither, unpinned host memory. The second
-// fact is kept beside the first wherever the first is made, copied or
-// compared; these are the pieces the transfer functions
+// memory (kPinned); to say in a finding where else the array is ("it is in
+// TPU device memory", "it is in unpinned host memory"), it also needs
+// which other memory it is in: the device's own memory (kDeviceMem,
+// DeviceMemoryKinds) or, when it is neither, unpinned host memory. The
+// second fact is kept beside the first wherever the first is made, copied
+// or compared; these are the pieces the transfer functions
 // (ArrayDeviceTransfer.cpp) call for it. With DeviceMemoryKinds empty the
 // second fact is never known, so no finding names a memory kind (a kind that
 // is not pinned is not thereby unpinned host memory). Internal to

@@ -2,8 +2,8 @@
 //
 // A helper with internal linkage that dereferences the strides of a tensor
 // parameter is correct when every call of it in the translation unit sits
-// behind a NULL test of that tensor's strides (shared/patterns/fp09: XLA's
-// GetByteStrides, only called under `if (dl_tensor.strides)`). The helper
+// behind a NULL test of that tensor's strides (XLA's GetByteStrides in its
+// dlpack.cc, only called under `if (dl_tensor.strides)`). The helper
 // cannot be called from another translation unit, so the calls in this one
 // are all there are.
 //

@@ -244,7 +244,7 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
         // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
         // can when it also receives, as a DLTensor (by value, reference or
         // pointer), the whole tensor the data came from: byte_offset is in
-        // it (shared/patterns/fp08, tvm-ffi's view of a prototype). The
+        // it (tvm-ffi's views, which copy their prototype's header). The
         // tensor as an opaque `void *` (a deleter's context) is not read.
         if (mentionsByteOffset(Args[J], Env) ||
             (Owner && receivesTensor(Args[J]) &&

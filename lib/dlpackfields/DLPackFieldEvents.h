@@ -123,8 +123,8 @@ bool readsOnlyFirstElement(const Expr *Use, const ASTContext &Ctx);
 /// it initialises, in a body that never reads strides[0] nor any element at
 /// a variable index: such a body assumes the first dimension's stride, so
 /// those reads do not look at the strides and a compact copy after them is
-/// not checked (shared/patterns/fn04: cudf's from_dlpack read strides[1] as
-/// the column pitch and never compared strides[0] with 1). Bounded: one walk
+/// not checked (cudf's from_dlpack read strides[1] as the column pitch and
+/// never compared strides[0] with 1). Bounded: one walk
 /// of the body. The flow model and the syntactic proof both ask it, so they
 /// agree.
 llvm::DenseSet<const ArraySubscriptExpr *>

@@ -68,8 +68,8 @@ public:
   }
   // Freeing the tensor itself (`delete self`, `free(self)`: a producer's
   // deleter releasing what its library allocated) reads none of its fields,
-  // so it leaves a parameter an accessor (shared/patterns/fp05). Handing the
-  // tensor to its own deleter or to any other call does not.
+  // so it leaves a parameter an accessor. Handing the tensor to its own
+  // deleter or to any other call does not.
   bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
     countField(E->getArgument());
     return true;
@@ -464,8 +464,8 @@ void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
 }
 
 /// `reinterpret_cast<uintptr_t>(t->data)` and back to a pointer: the
-/// address of the data keeps its facts (shared/patterns/fn05: cudf computed
-/// each column's address as an integer).
+/// address of the data keeps its facts (cudf computed each column's address
+/// as an integer).
 void convertAddress(const Expr *E, const Expr *Sub, FieldState &S) {
   Value *V = trackedValueOf(Sub, S.Env);
   if (!V || !hasProp(V, kDataTensor) || !E->isPRValue())

@@ -54,8 +54,8 @@ bool proveDLPackFieldsBySyntax(const FunctionDecl &FD, ASTContext &Ctx,
 /// prove the strides of the tensor Var names non-NULL, by the same shapes
 /// as above, and nothing in Enclosing may change them. What a lambda reads
 /// of a capture that cannot change (a copy, or a reference to const) holds
-/// there (issue 13, fp10: strides read in an immediately invoked lambda
-/// after `if (is_compact(t)) return;`).
+/// there, as for strides read in an immediately invoked lambda after
+/// `if (is_compact(t)) return;`.
 bool provesCapturedStridesNonNull(const FunctionDecl &Enclosing,
                                   const LambdaExpr &Lambda, const VarDecl &Var,
                                   ASTContext &Ctx,

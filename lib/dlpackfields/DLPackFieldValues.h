@@ -65,7 +65,8 @@ inline constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
 inline constexpr llvm::StringLiteral kDeviceTypeField = "interop_device_type";
 // The synthetic field of a std::shared_ptr / std::unique_ptr of a DLPack
 // record: the raw pointer it was made from, which its operator->, operator*
-// and get() give back (shared/patterns/fn08).
+// and get() give back: a field read or checked through the smart pointer is
+// one of the tensor it was made from.
 inline constexpr llvm::StringLiteral kHeldPointerField = "interop_held";
 inline constexpr llvm::StringLiteral kDeviceEqPrefix = "interop.dt.eq.";
 // `version.major`: supported (checked by code that stays in release builds)

@@ -2,15 +2,16 @@
 //
 // What a helper of the translation unit proves or produces about the one
 // DLDevice or DLTensor it takes, read from its body, never from its name
-// (issue 14, capability 1, DLPack side; issue 13, fp10). The DLPack field
-// model's facts are atoms on the values of fields, and clang's dataflow
-// framework does not branch on switch cases, so a bool helper is read by
-// evaluating its body once per value of the field it tests: every constant
-// the body compares a device type with, and one value it compares with none
-// (standing for every other, which includes types that are not
-// host-accessible); NULL and non-NULL for strides. Everything else the body
-// reads is unknown, so both branches of a condition on it are taken, and a
-// loop's body is taken as running or not.
+// (the DLPack side of what lib/arraydevice/ArrayDeviceSummaries.h does for
+// arrays and devices). The DLPack field model's facts are atoms on the
+// values of fields, and clang's dataflow framework does not branch on
+// switch cases, so a bool helper is read by evaluating its body once per
+// value of the field it tests: every constant the body compares a device
+// type with, and one value it compares with none (standing for every
+// other, which includes types that are not host-accessible); NULL and
+// non-NULL for strides. Everything else the body reads is unknown, so both
+// branches of a condition on it are taken, and a loop's body is taken as
+// running or not.
 //
 //   - a host predicate: its true (or false) result is returned only for
 //     host-accessible device types (`zero_copy_readable(d)`, a switch whose

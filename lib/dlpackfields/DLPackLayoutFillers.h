@@ -5,9 +5,9 @@
 // arrays passed beside `data` are the tensor's layout when a call of the
 // function handed them, with the tensor, to a same-TU helper whose body
 // writes through that parameter a value read from a layout field (shape,
-// strides, ndim, dtype): MatX's dlpack_shape_and_strides
-// (shared/patterns/fn10). Read from the helper's body, never from its name;
-// a helper without a body here fills nothing.
+// strides, ndim, dtype), like MatX's dlpack_shape_and_strides. Read from
+// the helper's body, never from its name; a helper without a body here
+// fills nothing.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,16 +3,16 @@
 //
 // A producer that labels its own tensor with a device type and imports it
 // in the same function (`mt->dl_tensor.device = DLDevice{kDLVulkan, id};
-// return from_dlpack(mt, cpu);`) makes an import whose outcome is known
-// (issue 14, capability 7). The field model marks what a function writes as
-// its own (kLocal) and judges nothing about it; this keeps, on the written
-// device type, the constant written and where, so that the import of that
-// tensor is judged like one whose type a comparison proved. Understood
-// writes: the whole device from a braced initialiser whose first element is
-// a constant, the device_type field from a constant, and a call to a
-// function whose body only copies its second argument into its first's
-// device_type (`interop::dl::set_device_type(device, kROCM)`, read from its
-// body). Anything else written stays unknown. Internal to lib/dlpackfields/.
+// return from_dlpack(mt, cpu);`) makes an import whose outcome is known.
+// The field model marks what a function writes as its own (kLocal) and
+// judges nothing about it; this keeps, on the written device type, the
+// constant written and where, so that the import of that tensor is judged
+// like one whose type a comparison proved. Understood writes: the whole
+// device from a braced initialiser whose first element is a constant, the
+// device_type field from a constant, and a call to a function whose body
+// only copies its second argument into its first's device_type
+// (`interop::dl::set_device_type(device, kROCM)`, read from its body).
+// Anything else written stays unknown. Internal to lib/dlpackfields/.
 //
 //===----------------------------------------------------------------------===//
 
