@@ -170,8 +170,9 @@ INTEROP_API Result<ManagedTensor> to_dlpack(const Array &array,
 struct ImportOptions {
   CopyMode copy = CopyMode::kIfNeeded;
   // The stream the producer synchronised the data to (what the consumer
-  // passed as __dlpack__'s stream); copies out of CUDA memory are issued on
-  // it so they follow the producer's work. Same values as
+  // passed as __dlpack__'s stream, best dlpack_consumer_stream()); the
+  // runtime's stream on that GPU waits for it before copying or handing out
+  // the memory, so every use follows the producer's work. Same values as
   // ExportOptions::stream; nullopt = legacy default stream. Must be nullopt
   // for tensors in host memory (kBufferError otherwise).
   std::optional<intptr_t> stream;
