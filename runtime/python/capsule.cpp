@@ -52,7 +52,12 @@ void release_unconsumed(PyObject *capsule) {
     return;
   }
   ++capsule_stats().released_unconsumed;
-  auto *managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
+  // The context holds the same pointer (new_owning_capsule); reading it
+  // skips the name comparison PyCapsule_GetPointer makes, which cost a
+  // twentieth of an export's round trip.
+  auto *managed = static_cast<Managed *>(PyCapsule_GetContext(capsule));
+  if (!managed) // not one of ours after all: the checked read
+    managed = static_cast<Managed *>(PyCapsule_GetPointer(capsule, name));
   if (!managed || !managed->deleter)
     return;
   if (!PyErr_Occurred()) {
@@ -68,14 +73,25 @@ void release_unconsumed(PyObject *capsule) {
   PyErr_Restore(type, value, traceback);
 }
 
+// The capsule's context is the tensor too: its destructor reads it without a
+// name comparison.
+PyObject *with_context(PyObject *capsule, void *managed) {
+  if (capsule && PyCapsule_SetContext(capsule, managed) != 0)
+    PyErr_Clear(); // cannot fail on a capsule just made; GetPointer remains
+  return capsule;
+}
 PyObject *new_owning_capsule(DLManagedTensorVersioned *managed) {
-  return PyCapsule_New(
-      managed, kVersionedName,
-      &release_unconsumed<DLManagedTensorVersioned, kVersionedName>);
+  return with_context(
+      PyCapsule_New(
+          managed, kVersionedName,
+          &release_unconsumed<DLManagedTensorVersioned, kVersionedName>),
+      managed);
 }
 PyObject *new_owning_capsule(DLManagedTensor *managed) {
-  return PyCapsule_New(managed, kLegacyName,
-                       &release_unconsumed<DLManagedTensor, kLegacyName>);
+  return with_context(
+      PyCapsule_New(managed, kLegacyName,
+                    &release_unconsumed<DLManagedTensor, kLegacyName>),
+      managed);
 }
 
 // ---- consumer side ------------------------------------------------------
@@ -251,27 +267,6 @@ PyObject *g_max_version_stream_kw; // ("max_version", "stream")
 PyObject *g_stream_kw;             // ("stream",)
 PyObject *g_max_version_value;     // (1, 1)
 
-// Types whose __dlpack__ predates max_version. Few distinct producer types
-// exist in a process, so a short array scanned by pointer beats a set; the
-// references keep the types (and so the pointers) alive.
-constexpr size_t kLegacyTypeCapacity = 16;
-PyObject *g_legacy_types[kLegacyTypeCapacity];
-size_t g_legacy_type_count;
-
-bool is_legacy_type(PyObject *type) {
-  for (size_t i = 0; i < g_legacy_type_count; ++i)
-    if (g_legacy_types[i] == type)
-      return true;
-  return false;
-}
-
-void remember_legacy_type(PyObject *type) {
-  if (g_legacy_type_count < kLegacyTypeCapacity && !is_legacy_type(type)) {
-    Py_INCREF(type);
-    g_legacy_types[g_legacy_type_count++] = type;
-  }
-}
-
 bool init_negotiation() {
   if (g_max_version_value)
     return true;
@@ -299,18 +294,32 @@ enum class DeviceRule : uint8_t {
   kNone,  // no __dlpack_device__ at all (device_put accepts such producers)
 };
 
-// The rule found for a type, valid while the type's __dlpack_device__ is
-// still `descr` (a class can be patched). Few producer types exist in a
-// process, so a short array beats a dict; the references keep the pointers
-// meaningful.
-struct TypeRule {
-  PyObject *type;
-  PyObject *descr;
-  DeviceRule rule;
+// What the module knows of a producer type: the methods it has and how the
+// device of its tensors is learnt, found once and valid while the type's
+// version tag is the one it was found under (CPython gives a type a new tag
+// whenever an attribute of it or of a base is set, so a patched method is
+// read again, and an unchanged type costs a pointer compare instead of three
+// method lookups per import). `legacy` outlives a change: the type's
+// __dlpack__ rejected max_version once. Few producer types exist in a
+// process, so a short array beats a dict; its references keep the type
+// pointers meaningful.
+struct ProducerType {
+  PyTypeObject *type = nullptr;
+  unsigned int version = 0;
+  // __dlpack__ as found on the type (borrowed: the type's dict holds it
+  // while the version tag stands); nullptr when the type has none.
+  PyObject *dlpack = nullptr;
+  DeviceRule rule = DeviceRule::kNone;
+  bool legacy = false;
 };
-constexpr size_t kTypeRuleCapacity = 16;
-TypeRule g_type_rules[kTypeRuleCapacity];
-size_t g_type_rule_count;
+constexpr size_t kProducerTypeCapacity = 16;
+ProducerType g_producer_types[kProducerTypeCapacity];
+size_t g_producer_type_count;
+
+PyObject *dlpack_method_name() {
+  static PyObject *name = interned("__dlpack__");
+  return name;
+}
 
 PyObject *device_method_name() {
   static PyObject *name = interned("__dlpack_device__");
@@ -346,25 +355,54 @@ bool inherits_device_method(PyTypeObject *type, PyObject *descr,
   return same;
 }
 
-DeviceRule rule_for(PyTypeObject *type, PyObject *descr) {
-  for (size_t i = 0; i < g_type_rule_count; ++i)
-    if (g_type_rules[i].type == reinterpret_cast<PyObject *>(type) &&
-        g_type_rules[i].descr == descr)
-      return g_type_rules[i].rule;
-  DeviceRule rule = DeviceRule::kAsk;
-  if (!descr)
-    rule = DeviceRule::kNone;
-  else if (inherits_device_method(type, descr, "numpy", "ndarray"))
-    rule = DeviceRule::kHost;
-  else if (inherits_device_method(type, descr, "torch", "Tensor"))
-    rule = DeviceRule::kTorch;
-  if (g_type_rule_count < kTypeRuleCapacity) {
+bool has_version_tag(PyTypeObject *type) {
+  return PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) &&
+         type->tp_version_tag != 0;
+}
+
+ProducerType *memo_slot(PyTypeObject *type) {
+  for (size_t i = 0; i < g_producer_type_count; ++i)
+    if (g_producer_types[i].type == type)
+      return &g_producer_types[i];
+  return nullptr;
+}
+
+// A copy of what is known of `type`, found again when the type changed. No
+// Python code runs here once the type is known; the first time it reads
+// numpy.ndarray and torch.Tensor from the loaded modules.
+ProducerType producer_type(PyTypeObject *type) {
+  ProducerType *slot = memo_slot(type);
+  if (slot && has_version_tag(type) && slot->version == type->tp_version_tag)
+    return *slot;
+  // The lookups also give the type a version tag if it had none.
+  PyObject *device = _PyType_Lookup(type, device_method_name());
+  ProducerType found;
+  found.type = type;
+  found.dlpack = _PyType_Lookup(type, dlpack_method_name());
+  found.rule = device ? DeviceRule::kAsk : DeviceRule::kNone;
+  if (!found.dlpack)
+    return found; // no producer: not worth a place in the memo
+  if (device && inherits_device_method(type, device, "numpy", "ndarray"))
+    found.rule = DeviceRule::kHost;
+  else if (device && inherits_device_method(type, device, "torch", "Tensor"))
+    found.rule = DeviceRule::kTorch;
+  found.legacy = slot && slot->legacy;
+  if (!has_version_tag(type))
+    return found; // nothing would tell a later change: found again next time
+  found.version = type->tp_version_tag;
+  if (!slot && g_producer_type_count < kProducerTypeCapacity) {
     Py_INCREF(type);
-    Py_XINCREF(descr);
-    g_type_rules[g_type_rule_count++] = {reinterpret_cast<PyObject *>(type),
-                                         descr, rule};
+    slot = &g_producer_types[g_producer_type_count++];
   }
-  return rule;
+  if (slot)
+    *slot = found;
+  return found;
+}
+
+// Remembers that `type`'s __dlpack__ predates max_version.
+void remember_legacy(PyTypeObject *type) {
+  if (ProducerType *slot = memo_slot(type))
+    slot->legacy = true;
 }
 
 // For a torch tensor: false when it is not CUDA (or ROCm) memory, read from
@@ -381,15 +419,17 @@ int torch_is_gpu(PyObject *obj) {
 }
 
 // The device `obj`'s tensor will be on, from its __dlpack_device__; nullopt
-// when the rule says host memory (no call is made then).
-bool producer_device(PyObject *obj, std::optional<DLDevice> *out) {
-  PyTypeObject *type = Py_TYPE(obj);
-  PyObject *descr = _PyType_Lookup(type, device_method_name());
-  switch (rule_for(type, descr)) {
+// when the rule says host memory (no call is made then). `*ran_python` says
+// whether Python code may have run (which could have changed the type).
+bool producer_device(PyObject *obj, const ProducerType &known,
+                     std::optional<DLDevice> *out, bool *ran_python) {
+  *ran_python = false;
+  switch (known.rule) {
   case DeviceRule::kHost:
   case DeviceRule::kNone:
     return true;
   case DeviceRule::kTorch: {
+    *ran_python = true; // a subclass may make is_cuda a Python property
     int gpu = torch_is_gpu(obj);
     if (gpu <= 0)
       return gpu == 0;
@@ -399,6 +439,7 @@ bool producer_device(PyObject *obj, std::optional<DLDevice> *out) {
     break;
   }
   ++capsule_stats().device_queries;
+  *ran_python = true;
   PyObject *args[1] = {obj};
   PyObject *answer = call_special(obj, device_method_name(), args, 1, nullptr);
   if (!answer)
@@ -440,19 +481,20 @@ PyObject *call_special_found(PyObject *descr, PyObject *name,
 namespace {
 
 // obj.__dlpack__(stream=...) and obj.__dlpack__(max_version=(1, 1),
-// stream=...); `stream` nullptr: the argument is left out, as a host-memory
-// producer (NumPy) may refuse it.
-PyObject *call_legacy(PyObject *obj, PyObject *stream) {
-  static PyObject *name = interned("__dlpack__");
+// stream=...), through `descr` (__dlpack__ as just found on obj's type, or
+// nullptr to look it up); `stream` nullptr: the argument is left out, as a
+// host-memory producer (NumPy) may refuse it.
+PyObject *call_legacy(PyObject *obj, PyObject *descr, PyObject *stream) {
   PyObject *args[2] = {obj, stream};
-  return call_special(obj, name, args, 1, stream ? g_stream_kw : nullptr);
+  return call_special_found(descr, dlpack_method_name(), args, 1,
+                            stream ? g_stream_kw : nullptr);
 }
 
-PyObject *call_versioned(PyObject *obj, PyObject *stream) {
-  static PyObject *name = interned("__dlpack__");
+PyObject *call_versioned(PyObject *obj, PyObject *descr, PyObject *stream) {
   PyObject *args[3] = {obj, g_max_version_value, stream};
-  return call_special(obj, name, args, 1,
-                      stream ? g_max_version_stream_kw : g_max_version_kw);
+  return call_special_found(descr, dlpack_method_name(), args, 1,
+                            stream ? g_max_version_stream_kw
+                                   : g_max_version_kw);
 }
 
 } // namespace
@@ -529,6 +571,11 @@ std::optional<DLDevice> capsule_device(PyObject *capsule) {
   return std::nullopt;
 }
 
+ProducerMethods producer_methods(PyObject *obj) {
+  ProducerType known = producer_type(Py_TYPE(obj));
+  return {known.dlpack != nullptr, known.rule != DeviceRule::kNone};
+}
+
 PyObject *raise_unsupported_device_type(PyObject *x, int32_t type) {
   PyErr_Format(PyExc_TypeError,
                "Array passed to from_dlpack is on unsupported device type "
@@ -544,9 +591,13 @@ PyObject *capsule_from_producer(PyObject *obj,
   // Where the tensor will be decides the stream the producer orders its
   // work on; a device this process cannot import from fails here, before
   // the producer is asked for anything.
+  ProducerType known = producer_type(Py_TYPE(obj));
   std::optional<DLDevice> device;
-  if (!producer_device(obj, &device))
+  bool ran_python;
+  if (!producer_device(obj, known, &device, &ran_python))
     return nullptr;
+  // The __dlpack__ found with the type stands unless Python code ran since.
+  PyObject *dlpack = ran_python ? nullptr : known.dlpack;
   stream->reset();
   if (device) {
     Result<std::optional<intptr_t>> consumer = dlpack_consumer_stream(*device);
@@ -563,21 +614,20 @@ PyObject *capsule_from_producer(PyObject *obj,
     if (!stream_value)
       return nullptr;
   }
-  PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(obj));
   PyObject *capsule = nullptr;
-  if (is_legacy_type(type)) {
-    capsule = call_legacy(obj, stream_value);
+  if (known.legacy) {
+    capsule = call_legacy(obj, dlpack, stream_value);
   } else {
-    capsule = call_versioned(obj, stream_value);
+    capsule = call_versioned(obj, dlpack, stream_value);
     if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
       // Producers written before max_version existed reject the keyword;
       // the standard's fallback is the plain call, which yields the legacy
       // struct. Remembered per type so the TypeError is paid once. Should
       // the plain call fail too, its complaint (about the array) stands.
       PyErr_Clear();
-      capsule = call_legacy(obj, stream_value);
+      capsule = call_legacy(obj, nullptr, stream_value);
       if (capsule)
-        remember_legacy_type(type);
+        remember_legacy(Py_TYPE(obj));
     }
   }
   Py_XDECREF(stream_value);

@@ -218,8 +218,7 @@ PyObject *capsule_for_put(PyObject *x, std::optional<intptr_t> *stream) {
     Py_INCREF(x);
     return x;
   }
-  static PyObject *dlpack_name = interned("__dlpack__");
-  if (_PyType_Lookup(Py_TYPE(x), dlpack_name))
+  if (producer_methods(x).dlpack)
     return capsule_from_producer(x, stream);
   PyObject *numpy = PyImport_ImportModule("numpy");
   if (!numpy) {
@@ -244,8 +243,7 @@ PyObject *capsule_for_put(PyObject *x, std::optional<intptr_t> *stream) {
 // through a capsule.
 PyObject *import_for_put(PyObject *x, const std::optional<Device> &target,
                          ImportOptions options) {
-  static PyObject *dlpack_name = interned("__dlpack__");
-  if (!PyCapsule_CheckExact(x) && !_PyType_Lookup(Py_TYPE(x), dlpack_name)) {
+  if (!PyCapsule_CheckExact(x) && !producer_methods(x).dlpack) {
     PyObject *cai = cuda_array_interface_of(x);
     if (cai || PyErr_Occurred()) {
       PyObject *result =
@@ -340,10 +338,8 @@ bool parse_target(PyObject *obj, std::optional<Device> *out) {
 // True when `x`'s type has both protocol methods (looked up on the type, as
 // for every special method), else false with JAX's TypeError.
 bool has_protocol_methods(PyObject *x) {
-  static PyObject *dlpack_name = interned("__dlpack__");
-  static PyObject *device_name = interned("__dlpack_device__");
-  if (_PyType_Lookup(Py_TYPE(x), device_name) &&
-      _PyType_Lookup(Py_TYPE(x), dlpack_name))
+  ProducerMethods methods = producer_methods(x);
+  if (methods.dlpack && methods.dlpack_device)
     return true;
   PyErr_SetString(PyExc_TypeError,
                   "The array passed to from_dlpack must have __dlpack__ and "

@@ -159,6 +159,15 @@ std::optional<DLDevice> capsule_device(PyObject *capsule);
 // type, a RuntimeError naming a missing device).
 PyObject *capsule_from_producer(PyObject *obj, std::optional<intptr_t> *stream);
 
+// Which protocol methods `obj`'s type has (looked up on the type, as for
+// every special method), from the same per-type memo that
+// capsule_from_producer() uses.
+struct ProducerMethods {
+  bool dlpack;        // __dlpack__
+  bool dlpack_device; // __dlpack_device__
+};
+ProducerMethods producer_methods(PyObject *obj);
+
 // JAX's TypeError for a producer whose tensor is on a device type with no
 // platform here. JAX formats the type that __dlpack_device__ returned
 // (f"{dl_device_type}": an int, or an IntEnum, which formats as its int)
