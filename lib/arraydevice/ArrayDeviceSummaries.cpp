@@ -180,7 +180,9 @@ RecordStorageLocation *returnedLoc(const ReturnStmt &RS, Environment &Env) {
   if (!E)
     return nullptr;
   if (E->isGLValue())
-    return Env.get<RecordStorageLocation>(*E);
+    return E->getType()->isRecordType()
+               ? Env.get<RecordStorageLocation>(*E)
+               : nullptr; // a reference to a scalar has no record location
   if (E->getType()->isRecordType())
     return &Env.getResultObjectLocation(*E);
   return nullptr;

@@ -702,7 +702,11 @@ void transferEnumerator(const DeclRefExpr *DRE, State &S) {
 /// loop head, so the rule keys on the declaration instead).
 void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
                          const VarDecl *RangeVar, State &S) {
-  RecordStorageLocation *Range = S.Env.get<RecordStorageLocation>(*RangeVar);
+  // Every range-for of the body reaches here: a C array or a loop variable
+  // of scalar type has a location that is not a record's, and carries no
+  // fact (asking the framework for a record location of it asserts).
+  auto *Range = dyn_cast_or_null<RecordStorageLocation>(
+      S.Env.getStorageLocation(*RangeVar));
   RecordStorageLocation *Elem = nullptr;
   QualType T = LoopVar->getType();
   if (T->isPointerType() && T->getPointeeType()->isRecordType()) {
@@ -721,10 +725,11 @@ void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
     Elem = &S.Ctx.Stable.get(LoopVar, T.getNonReferenceType(), S.Env,
                              /*Fresh=*/true);
     S.Env.setStorageLocation(*LoopVar, *Elem);
-  } else {
+  } else if (T->isRecordType()) {
     Elem = S.Env.get<RecordStorageLocation>(*LoopVar);
   }
-  initFromRange(M, S, Range, Elem);
+  if (Elem)
+    initFromRange(M, S, Range, Elem);
 }
 
 /// `a.num_devices() == 1`, `n > 1`, `a.platform() == Platform::kTpu`,

@@ -331,3 +331,26 @@ void all_of_then_non_const_read(std::vector<Array> &v) {
   for (size_t i = 0; i < v.size(); ++i)
     auto p = v[i].unsafe_buffer_pointer();
 }
+
+// Loops over scalars and over a C array in a function the flow model runs
+// on: their variables have no record location and carry no fact (once a
+// crash of the whole run). An element of a C array of arrays is not proven
+// by anything.
+void scalar_and_c_array_loops(const Array &a, const std::vector<long> &strides,
+                              const Array (&pair)[2]) {
+  long total = 0;
+  for (long s : strides)
+    total += s;
+  for (const long &s : strides)
+    total += s;
+  int dims[2] = {1, 2};
+  for (int d : dims)
+    total += d;
+  for (const Array &e : pair)
+    auto t = to_dlpack(e);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'to_dlpack' needs an array on a single device, but 'e' is not proven
+  if (total < 0 && a.is_single_device())
+    return;
+  auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}

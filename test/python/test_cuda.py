@@ -120,6 +120,20 @@ def test_cupy_reads_the_cuda_array_interface(gpu):
 ROUNDS = 100
 
 
+def test_cupy_consumes_shim_through_dlpack_on_its_stream(gpu):
+    shim, device = gpu
+    cupy = pytest.importorskip("cupy")
+    source = np.arange(1 << 20, dtype=np.int32) % 7
+    side = cupy.cuda.Stream(non_blocking=True)
+    for _ in range(10):
+        x = shim.device_put(source, device)  # copied on the runtime stream
+        with side:  # CuPy passes its current stream to __dlpack__
+            c = cupy.from_dlpack(x)
+            assert c.data.ptr == x.unsafe_buffer_pointer()
+            total = int(c.astype(cupy.int64).sum())
+        assert total == int(source.astype(np.int64).sum())
+
+
 def test_torch_side_stream_write_imported_at_once(gpu):
     shim, device = gpu
     torch = cuda_torch()
