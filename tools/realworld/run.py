@@ -425,6 +425,12 @@ def score(entry, findings):
 # ------------------------------------------------------------------ report
 
 
+def entry_set(entry):
+    """The set an entry belongs to: its "set" key, else "tuned" (the files
+    the checks were developed against)."""
+    return entry.get("set", "tuned")
+
+
 def is_correct_file(entry):
     return entry.get("role") in ("fixed", "clean")
 
@@ -494,8 +500,9 @@ def main():
     if opts.list:
         for e in entries:
             state = "ok" if e in runnable else "MISSING"
-            print("%-7s %-44s %s@%s %s" % (state, e["id"], e["repo"],
-                                           e["commit"][:10], e["path"]))
+            print("%-7s %-44s %-16s %s@%s %s" % (
+                state, e["id"], entry_set(e), e["repo"], e["commit"][:10],
+                e["path"]))
         repos = collections.OrderedDict()
         for e in entries:
             for s in [e] + e.get("deps", []):
@@ -551,6 +558,19 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
     totals = print_totals(results)
+    sets = collections.OrderedDict()
+    for r in results:
+        sets.setdefault(entry_set(r["entry"]), []).append(r)
+    if len(sets) == 1:
+        print("(every file run is in set %s)" % next(iter(sets)))
+    else:
+        # The same table per set: the entries the checks were tuned on
+        # ("tuned", entries without a "set") apart from each first-contact
+        # set, whose files were annotated before any check ran on them.
+        totals["per_set"] = collections.OrderedDict()
+        for name, rs in sets.items():
+            print("\nset %s (%d file(s)):" % (name, len(rs)))
+            totals["per_set"][name] = print_totals(rs)
     if opts.report_skipped:
         print_skipped(results)
     if opts.compare:
@@ -559,6 +579,7 @@ def main():
     if opts.json:
         dump = dict(totals=totals, missing=missing_snaps, files=[
             dict(id=r["entry"]["id"], role=r["entry"].get("role"),
+                 set=entry_set(r["entry"]),
                  failed=r.get("failed"),
                  compiles=not r.get("errors") if "errors" in r else None,
                  errors=len(r.get("errors", [])),
