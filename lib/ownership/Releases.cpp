@@ -236,8 +236,9 @@ public:
 };
 
 /// A function of one parameter whose visible body uses the parameter only
-/// as the base of member accesses (`self->dl_tensor.shape`): it cannot
-/// free, store or hand on the record's own address.
+/// as the base of member accesses (`self->dl_tensor.shape`) or in a test
+/// against null (`if (!self) return;`): it cannot free, store or hand on the
+/// record's own address.
 bool keepsItsArgument(const FunctionDecl *FD) {
   const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
   if (!Def || !Def->getBody() || Def->getNumParams() != 1)
@@ -256,6 +257,27 @@ bool keepsItsArgument(const FunctionDecl *FD) {
         All.push_back(DRE);
       return true;
     }
+    // `!self`, `if (self)`, `self == nullptr`: a test, not a use.
+    bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) {
+      if (ICE->getCastKind() == CK_PointerToBoolean)
+        noteTested(ICE->getSubExpr());
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (!BO->isEqualityOp())
+        return true;
+      ASTContext &Ctx = P->getASTContext();
+      if (isNullConstant(BO->getRHS(), Ctx))
+        noteTested(BO->getLHS());
+      else if (isNullConstant(BO->getLHS(), Ctx))
+        noteTested(BO->getRHS());
+      return true;
+    }
+    void noteTested(const Expr *E) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        if (DRE->getDecl() == P)
+          AsBase.insert(DRE);
+    }
     const ParmVarDecl *P;
     llvm::SmallPtrSet<const DeclRefExpr *, 8> AsBase;
     llvm::SmallVector<const DeclRefExpr *, 8> All;
@@ -263,6 +285,113 @@ bool keepsItsArgument(const FunctionDecl *FD) {
   U.TraverseStmt(Def->getBody());
   return llvm::all_of(
       U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
+}
+
+/// Every write of the field Rec of class C, in every member function and
+/// constructor initialiser of C, for callsOwnDeleterThatKeepsRecord's class
+/// case: stores `rec.deleter = f` are collected, a value-initialisation
+/// (`rec{}`, `rec()`) is fine, and anything else that writes Rec or its
+/// deleter, or takes its address for anything but a call of its own deleter
+/// on it (`rec.deleter(&rec)`), is counted as Other.
+class ClassRecordWrites : public RecursiveASTVisitor<ClassRecordWrites> {
+public:
+  explicit ClassRecordWrites(const ValueDecl *Rec) : Rec(Rec) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    if (isDeleterOf(BO->getLHS(), Rec) && BO->getOpcode() == BO_Assign)
+      Stored.push_back(BO->getRHS());
+    else if (isDeleterOf(BO->getLHS(), Rec) ||
+             byValueRecord(BO->getLHS()) == Rec)
+      Other = true;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0 &&
+        byValueRecord(OC->getArg(0)) == Rec)
+      Other = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const Expr *Base = nullptr;
+    if (isDeleterCall(CE, &Base) && Base && byValueRecord(Base) == Rec &&
+        CE->getNumArgs() == 1)
+      OwnCalls.insert(CE->getArg(0)->IgnoreParenImpCasts());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf && byValueRecord(UO->getSubExpr()) == Rec)
+      Addresses.push_back(UO);
+    return true;
+  }
+  /// The address of Rec taken for anything but its own deleter call.
+  bool addressEscapes() const {
+    return llvm::any_of(Addresses, [&](const UnaryOperator *UO) {
+      return !OwnCalls.contains(UO);
+    });
+  }
+  const ValueDecl *Rec;
+  llvm::SmallVector<const Expr *, 4> Stored;
+  llvm::SmallVector<const UnaryOperator *, 4> Addresses;
+  llvm::SmallPtrSet<const Expr *, 4> OwnCalls;
+  bool Other = false;
+};
+
+/// An initialiser that leaves a record value-initialised: `rec{}`, `rec()`.
+bool valueInitialises(const Expr *Init) {
+  Init = Init ? Init->IgnoreImplicit() : nullptr;
+  if (!Init || isa<ImplicitValueInitExpr>(Init))
+    return true;
+  if (const auto *IL = dyn_cast<InitListExpr>(Init))
+    return llvm::all_of(IL->inits(), valueInitialises); // nested aggregates
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
+    return CE->getNumArgs() == 0;
+  return false;
+}
+
+/// The class case of callsOwnDeleterThatKeepsRecord: Rec is a private or
+/// protected field of C, and every deleter any member of C ever stores in
+/// it keeps its argument, with no other write of it or of its deleter and
+/// no escape of its address. Then a member's `rec.deleter(&rec)` calls one
+/// of those deleters (or one a value-initialised record leaves).
+bool classOnlyInstallsDeletersThatKeepRecord(const FieldDecl &Rec) {
+  if (Rec.getAccess() == AS_public)
+    return false; // code outside the class may store any deleter
+  const auto *C = dyn_cast<CXXRecordDecl>(Rec.getParent());
+  if (!C || !C->hasDefinition())
+    return false;
+  ClassRecordWrites W(&Rec);
+  for (const Decl *D : C->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    if (!FD)
+      continue;
+    const FunctionDecl *Def = FD->getDefinition();
+    if (!Def || !Def->getBody())
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : Ctor->inits()) {
+        if (I->getMember() == &Rec && I->isWritten() &&
+            !valueInitialises(I->getInit()))
+          return false;
+        if (I->isWritten())
+          W.TraverseStmt(I->getInit());
+      }
+    W.TraverseStmt(Def->getBody());
+  }
+  // Out-of-line member definitions are found through their declarations
+  // above (getDefinition); friends could write the field too.
+  if (C->hasFriends())
+    return false;
+  ASTContext &Ctx = Rec.getASTContext();
+  return !W.Other && !W.addressEscapes() && !W.Stored.empty() &&
+         llvm::all_of(W.Stored, [&](const Expr *F) {
+           // A null deleter is never called (and calling one is another
+           // finding's business).
+           return isNullConstant(F, Ctx) ||
+                  keepsItsArgument(destructorFunction(F));
+         });
 }
 
 } // namespace
@@ -280,6 +409,13 @@ bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
   if (!Addr || Addr->getOpcode() != UO_AddrOf ||
       byValueRecord(Addr->getSubExpr()) != Rec)
     return false;
+  // A member of the class whose own record it is: what the class's members
+  // ever install decides, wherever they install it (a constructor installs,
+  // the destructor calls).
+  if (const auto *Field = dyn_cast<FieldDecl>(Rec))
+    if (isa<CXXMethodDecl>(FD) &&
+        classOnlyInstallsDeletersThatKeepRecord(*Field))
+      return true;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD.getBody());
   if (!Body)
     return false;
