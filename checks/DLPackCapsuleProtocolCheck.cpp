@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/ownership/OwnershipSyntaxProofs.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"

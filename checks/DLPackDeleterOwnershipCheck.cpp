@@ -5,6 +5,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/ownership/OwnershipSites.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"

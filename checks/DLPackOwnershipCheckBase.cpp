@@ -160,6 +160,8 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     if (!skipped(FD, Facts.Skipped, Facts.Detail))
       checkFacts(FD, Facts, *Ctx);
   }
+  // After judging: the functions dropped at a bound are now known.
+  InteropCheckBase::onEndOfTranslationUnit();
 }
 
 } // namespace clang::tidy::interop

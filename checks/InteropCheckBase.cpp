@@ -7,6 +7,8 @@
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <string>
 #include <type_traits>
 
@@ -14,6 +16,25 @@ using namespace clang::ast_matchers;
 using namespace clang::interop;
 
 namespace clang::tidy::interop {
+
+namespace {
+/// The functions of this translation unit dropped at an analysis bound that
+/// no check listed (ReportSkippedFunctions off), for every interop check
+/// together: the checks share one analysis per function, so one line says
+/// it for all of them.
+struct BoundSkips {
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Functions;
+  const FunctionDecl *First = nullptr;
+  std::string Why;
+  /// How many were reported (a check that judges its functions at the end
+  /// of the file may add some after another check reported).
+  size_t Reported = 0;
+};
+BoundSkips &boundSkips() {
+  static BoundSkips S;
+  return S;
+}
+} // namespace
 
 InteropCheckBase::InteropCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
@@ -56,15 +77,36 @@ void InteropCheckBase::onStartOfTranslationUnit() {
   // Facts point into one translation unit's AST, and a new ASTContext may
   // be allocated where the last one was.
   resetFactCache();
+  boundSkips() = BoundSkips();
+}
+
+void InteropCheckBase::onEndOfTranslationUnit() {
+  BoundSkips &S = boundSkips();
+  if (S.Functions.size() <= S.Reported)
+    return;
+  size_t N = S.Functions.size() - S.Reported;
+  S.Reported = S.Functions.size();
+  diag(S.First->getLocation(),
+       "%0 function%s0 of this file %select{was|were}1 not analysed by the "
+       "interop checks, starting with %2: %3; set ReportSkippedFunctions to "
+       "list them, or raise the bound")
+      << static_cast<unsigned>(N) << (N > 1) << S.First << S.Why;
 }
 
 bool InteropCheckBase::skipped(const FunctionDecl &FD, SkipReason Why,
                                StringRef Detail) {
   if (Why == SkipReason::None)
     return false;
-  if (ReportSkippedFunctions && isGiveUp(Why))
+  if (ReportSkippedFunctions && isGiveUp(Why)) {
     diag(FD.getLocation(), "function %0 was not analysed: %1")
         << &FD << describeSkip(Why, Detail);
+  } else if (Why == SkipReason::TooLarge || Why == SkipReason::BoundExceeded) {
+    BoundSkips &S = boundSkips();
+    if (S.Functions.insert(FD.getCanonicalDecl()).second && !S.First) {
+      S.First = &FD;
+      S.Why = describeSkip(Why, Detail);
+    }
+  }
   return true;
 }
 

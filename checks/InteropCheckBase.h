@@ -30,12 +30,17 @@ public:
                            Preprocessor *ModuleExpanderPP) override;
   /// Forgets the facts of the last translation unit (resetFactCache()).
   void onStartOfTranslationUnit() override;
+  /// Says, once per translation unit for all the checks together, how many
+  /// functions were dropped at an analysis bound when ReportSkippedFunctions
+  /// does not list them: a function the checks gave up on is never silent.
+  void onEndOfTranslationUnit() override;
 
 protected:
   InteropCheckBase(StringRef Name, ClangTidyContext *Context);
 
   /// True when the facts of FD were skipped (Why is not None); reports a
-  /// give-up when ReportSkippedFunctions asks.
+  /// give-up when ReportSkippedFunctions asks, and otherwise counts a
+  /// function dropped at a bound for the end-of-file line.
   bool skipped(const FunctionDecl &FD, clang::interop::SkipReason Why,
                StringRef Detail);
 

@@ -146,61 +146,24 @@ bool constructsErrorScope(const CXXConstructExpr *E) {
          callsCapsuleAPI(DtorDef->getBody(), CapsuleCall::ErrRestore);
 }
 
-/// For a local variable that is not const: the constant every store into
-/// it stores (its initialiser and each `V = "..."` of the function it is
-/// declared in), when they all store the same one and nothing else writes
-/// it or takes its address (nanobind: `const char *name; if constexpr (V)
-/// name = "dltensor_versioned"; else name = "dltensor";`, of which an
-/// instance keeps one branch).
-static std::optional<std::string>
-onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth);
-static std::optional<std::string> constantStringAt(const Expr *E,
-                                                   ASTContext &Ctx, int Depth);
+namespace {
 
-std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
-  return constantStringAt(E, Ctx, 0);
-}
+using Strings = llvm::SmallVector<std::string, 2>;
 
-static std::optional<std::string> constantStringAt(const Expr *E,
-                                                   ASTContext &Ctx, int Depth) {
-  for (; E && Depth < 8; ++Depth) {
-    E = E->IgnoreParenCasts();
-    // A template argument: release<Managed, kName>.
-    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
-      E = Subst->getReplacement();
-      continue;
-    }
-    if (const auto *SL = dyn_cast<StringLiteral>(E))
-      return SL->getString().str();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
-        return std::nullopt;
-      const VarDecl *Def = VD->getDefinition();
-      if (Def && Def->getInit())
-        VD = Def;
-      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-          !VD->getType().isConstQualified() && VD->getType()->isPointerType())
-        return onlyStoredConstant(VD, Ctx, Depth + 1);
-      if (!VD->getInit() ||
-          !(VD->getType().isConstQualified() || VD->isConstexpr() ||
-            (VD->getType()->isPointerType() &&
-             VD->getType()->getPointeeType().isConstQualified() &&
-             VD->hasGlobalStorage())))
-        return std::nullopt;
-      E = VD->getInit();
-      continue;
-    }
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
+/// Adds every constant E may hold to Out; false when some value is not a
+/// constant (or the search is too deep).
+bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
+                        Strings &Out);
 
-static std::optional<std::string>
-onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth) {
-  const auto *FD = dyn_cast<FunctionDecl>(VD->getParentFunctionOrMethod());
+/// The stores into a local pointer variable (its initialiser and each
+/// `V = ...` of the function it is declared in), when nothing else writes it
+/// or takes its address (nanobind: `const char *name; if constexpr (V) name
+/// = "dltensor_versioned"; else name = "dltensor";`).
+bool addStoredConstants(const VarDecl *VD, ASTContext &Ctx, int Depth,
+                        Strings &Out) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody() || Depth >= 8)
-    return std::nullopt;
+    return false;
   class Stores : public RecursiveASTVisitor<Stores> {
   public:
     explicit Stores(const VarDecl *VD) : VD(VD) {}
@@ -231,15 +194,80 @@ onlyStoredConstant(const VarDecl *VD, ASTContext &Ctx, int Depth) {
     S.Values.push_back(VD->getInit());
   S.TraverseStmt(FD->getBody());
   if (S.Unknown || S.Values.empty())
-    return std::nullopt;
-  std::optional<std::string> Common;
-  for (const Expr *V : S.Values) {
-    std::optional<std::string> C = constantStringAt(V, Ctx, Depth);
-    if (!C || (Common && *Common != *C))
-      return std::nullopt;
-    Common = C;
+    return false;
+  return llvm::all_of(S.Values, [&](const Expr *V) {
+    return addConstantStrings(V, Ctx, Depth + 1, Out);
+  });
+}
+
+bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
+                        Strings &Out) {
+  for (; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenCasts();
+    // A template argument: release<Managed, kName>.
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
+      E = Subst->getReplacement();
+      continue;
+    }
+    if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+      if (SL->getCharByteWidth() != 1)
+        return false;
+      Out.push_back(SL->getString().str());
+      return true;
+    }
+    // `versioned ? "dltensor_versioned" : "dltensor"`: the chosen arm when
+    // the condition is a constant, else either.
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      bool Cond = false;
+      if (!CO->getCond()->isValueDependent() &&
+          CO->getCond()->EvaluateAsBooleanCondition(Cond, Ctx)) {
+        E = Cond ? CO->getTrueExpr() : CO->getFalseExpr();
+        continue;
+      }
+      return addConstantStrings(CO->getTrueExpr(), Ctx, Depth + 1, Out) &&
+             addConstantStrings(CO->getFalseExpr(), Ctx, Depth + 1, Out);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return false;
+      const VarDecl *Def = VD->getDefinition();
+      if (Def && Def->getInit())
+        VD = Def;
+      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          !VD->getType().isConstQualified() && VD->getType()->isPointerType())
+        return addStoredConstants(VD, Ctx, Depth + 1, Out);
+      if (!VD->getInit() ||
+          !(VD->getType().isConstQualified() || VD->isConstexpr() ||
+            (VD->getType()->isPointerType() &&
+             VD->getType()->getPointeeType().isConstQualified() &&
+             VD->hasGlobalStorage())))
+        return false;
+      E = VD->getInit();
+      continue;
+    }
+    return false;
   }
-  return Common;
+  return false;
+}
+
+} // namespace
+
+std::optional<llvm::SmallVector<std::string, 2>>
+constantStrings(const Expr *E, ASTContext &Ctx) {
+  Strings Out;
+  if (!addConstantStrings(E, Ctx, 0, Out) || Out.empty())
+    return std::nullopt;
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
+  std::optional<Strings> All = constantStrings(E, Ctx);
+  if (!All || All->size() != 1)
+    return std::nullopt;
+  return All->front();
 }
 
 llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {
@@ -265,15 +293,29 @@ CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
     if (viewCapsuleCall(Call).Op == CapsuleCall::GetName)
       return CapsuleName::FromGetName;
-  std::optional<std::string> S = constantString(E, Ctx);
-  if (!S)
+  std::optional<llvm::SmallVector<std::string, 2>> All =
+      constantStrings(E, Ctx);
+  if (!All)
     return CapsuleName::Unknown;
-  return llvm::StringSwitch<CapsuleName>(*S)
-      .Case("dltensor", CapsuleName::Legacy)
-      .Case("dltensor_versioned", CapsuleName::Versioned)
-      .Case("used_dltensor", CapsuleName::UsedLegacy)
-      .Case("used_dltensor_versioned", CapsuleName::UsedVersioned)
-      .Default(CapsuleName::Other);
+  auto Kind = [](llvm::StringRef S) {
+    return llvm::StringSwitch<CapsuleName>(S)
+        .Case("dltensor", CapsuleName::Legacy)
+        .Case("dltensor_versioned", CapsuleName::Versioned)
+        .Case("used_dltensor", CapsuleName::UsedLegacy)
+        .Case("used_dltensor_versioned", CapsuleName::UsedVersioned)
+        .Default(CapsuleName::Other);
+  };
+  if (All->size() == 1)
+    return Kind(All->front());
+  // A choice at run time: one kind when every choice is of it.
+  if (llvm::all_of(*All, [&](const std::string &S) {
+        return isUnconsumedName(Kind(S));
+      }))
+    return CapsuleName::EitherUnconsumed;
+  if (llvm::all_of(*All,
+                   [&](const std::string &S) { return isUsedName(Kind(S)); }))
+    return CapsuleName::EitherUsed;
+  return CapsuleName::Unknown;
 }
 
 const ValueDecl *capsuleRoot(const Expr *E) {

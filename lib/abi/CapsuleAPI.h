@@ -99,13 +99,19 @@ enum class CapsuleName {
   UsedVersioned, // "used_dltensor_versioned"
   Other,         // any other constant
   FromGetName,   // PyCapsule_GetName(...): no check at all
+  // One of several constants chosen at run time (a ternary, a variable
+  // assigned in both arms of an if), all of one kind:
+  EitherUnconsumed, // "dltensor" or "dltensor_versioned"
+  EitherUsed,       // "used_dltensor" or "used_dltensor_versioned"
 };
 CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx);
 inline bool isUnconsumedName(CapsuleName N) {
-  return N == CapsuleName::Legacy || N == CapsuleName::Versioned;
+  return N == CapsuleName::Legacy || N == CapsuleName::Versioned ||
+         N == CapsuleName::EitherUnconsumed;
 }
 inline bool isUsedName(CapsuleName N) {
-  return N == CapsuleName::UsedLegacy || N == CapsuleName::UsedVersioned;
+  return N == CapsuleName::UsedLegacy || N == CapsuleName::UsedVersioned ||
+         N == CapsuleName::EitherUsed;
 }
 
 /// The unconsumed capsule name for a managed-tensor generation
@@ -118,10 +124,18 @@ llvm::StringRef unconsumedNameText(CapsuleName N);
 /// "dltensor" or "dlpack", in any case.
 bool mentionsDLPack(llvm::StringRef CapsuleNameText);
 
-/// The constant string E evaluates to (a literal, a constexpr/const char
-/// array or pointer initialised with one, through casts), or that a local
-/// pointer variable always holds (every store into it in its function stores
-/// that constant, and its address is never taken).
+/// Every constant string E may hold, sorted, without repeats: a literal, a
+/// constexpr/const char array or pointer initialised with one, a template
+/// argument, through casts; a conditional operator's arms (only the chosen
+/// one when its condition is a constant); a local pointer variable's stores
+/// (its initialiser and every assignment in its function, when its address
+/// is never taken). None when some value E may hold is not a constant.
+/// Values through variables are the same value to every family: this is the
+/// one place a name, a constant or a choice between constants is resolved.
+std::optional<llvm::SmallVector<std::string, 2>>
+constantStrings(const Expr *E, ASTContext &Ctx);
+
+/// The one constant string E holds (constantStrings() with one element).
 std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 
 /// The variable or parameter a capsule expression names (`cap`, `self`,

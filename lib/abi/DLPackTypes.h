@@ -57,6 +57,11 @@ inline bool isManagedTensor(DLPackRecord R) {
          R == DLPackRecord::ManagedTensorVersioned;
 }
 
+/// A pointer to a managed tensor of either generation.
+inline bool isManagedPointer(QualType T) {
+  return isManagedTensor(classifyDLPackPointee(T));
+}
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ABI_DLPACKTYPES_H

@@ -50,4 +50,23 @@ bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex) {
   }
 }
 
+bool isRawAllocation(const Expr *E) {
+  const auto *Call =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "malloc" || N == "calloc" || N == "PyMem_Malloc" ||
+         N == "PyMem_Calloc" || N == "PyMem_RawMalloc" || N == "aligned_alloc";
+}
+
+bool isRawDeallocation(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
+}
+
 } // namespace clang::interop

@@ -10,6 +10,7 @@
 #define INTEROP_LIB_ABI_MEMORYCALLS_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 
 namespace clang::interop {
 
@@ -24,6 +25,13 @@ enum class MemoryCallKind {
   Dealloc,
 };
 MemoryCallKind classifyMemoryCall(const FunctionDecl *Callee);
+
+/// The call allocates raw host memory (malloc and friends, the Python
+/// allocators), through parentheses and casts.
+bool isRawAllocation(const Expr *E);
+
+/// free and the Python allocators' free.
+bool isRawDeallocation(const CallExpr *Call);
 
 /// True when argument ArgIndex of a copy call is the destination.
 bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex);

@@ -3,13 +3,14 @@
 #include "lib/arraydevice/ArrayDeviceContainers.h"
 
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
-#include "lib/arraydevice/ArrayDeviceTransfer.h"
+#include "lib/arraydevice/ArrayDeviceObjects.h"
 
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/FlowSensitive/Formula.h"
+#include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <initializer_list>
@@ -17,15 +18,6 @@
 namespace clang::interop::arraydevice {
 
 using namespace clang::dataflow;
-
-bool provenForEveryElement(const BoolValue &V, Environment &Env) {
-  const Formula &F = V.formula();
-  if (F.isLiteral(true))
-    return true;
-  if (F.isLiteral(false))
-    return false;
-  return Env.proves(F);
-}
 
 namespace {
 
@@ -486,6 +478,106 @@ void transferStdContainerAlgorithm(const CallExpr *CE, State &S) {
   case Algorithm::None:
     return;
   }
+}
+
+void transferRangeDeref(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Range = objectLoc(*CE->getArg(0), S.Env);
+  if (!Range)
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  QualType RT = Callee->getReturnType();
+  QualType Pointee =
+      RT->isPointerType() ? RT->getPointeeType() : RT.getNonReferenceType();
+  if (!Pointee->isRecordType() ||
+      !(RT->isReferenceType() || RT->isPointerType())) {
+    initFromRange(M, S, Range, returnedObject(*CE, S));
+    return;
+  }
+  // * and -> share one element: key both by the canonical operator.
+  const FunctionDecl *Key = getCanonicalSmartPointerLikeOperatorCallee(CE);
+  if (!Key)
+    Key = Callee;
+  RecordStorageLocation &Elem = cachedAccessor(
+      *Range, Key->getCanonicalDecl(), CE, Pointee, S,
+      [&](RecordStorageLocation &Loc) { initFromRange(M, S, Range, &Loc); });
+  if (RT->isReferenceType())
+    S.Env.setStorageLocation(*CE, Elem);
+  else
+    S.Env.setValue(*CE, S.Env.create<PointerValue>(Elem));
+}
+
+void transferRangeCall(const CallExpr *CE, State &S) {
+  const ApiModel &M = S.Model;
+  RecordStorageLocation *Range = receiverLoc(*CE, S.Env);
+  if (!Range)
+    return;
+  QualType T = CE->getType();
+  TypeRole Ret = M.classifyPointee(T);
+  if (Ret != TypeRole::None) {
+    initFromRange(M, S, Range, returnedObject(*CE, S));
+    return;
+  }
+  // entries[i], entries.front(), entries.begin() of a range of holders: an
+  // element, as for a range of arrays.
+  if (const CXXRecordDecl *Held = M.heldRecordOf(Range->getType())) {
+    QualType E =
+        T->isPointerType() ? T->getPointeeType() : T.getNonReferenceType();
+    if (sameRecord(E, Held)) {
+      initFromRange(M, S, Range, returnedObject(*CE, S));
+      return;
+    }
+  }
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (T->isIntegerType() && MD && MD->getDeclName().isIdentifier() &&
+      MD->getName() == "size") {
+    if (BoolValue *One = getBool(Range, kSingle, S.Env)) {
+      Value &V = S.Env.create<IntegerValue>();
+      V.setProperty(kCountIsOne, *One);
+      S.Env.setValue(*CE, V);
+    }
+    return;
+  }
+  if (MD && !MD->isConst()) {
+    if (roleOf(M, Range) == TypeRole::HolderRange)
+      forgetHeld(*Range, S.Env);
+    for (llvm::StringRef F :
+         {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
+      forget(Range, F, S.Env);
+    S.Lattice.forgetAccessors(*Range);
+  }
+}
+
+void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
+                         const VarDecl *RangeVar, State &S) {
+  // Every range-for of the body reaches here: a C array or a loop variable
+  // of scalar type has a location that is not a record's, and carries no
+  // fact (asking the framework for a record location of it asserts).
+  auto *Range = dyn_cast_or_null<RecordStorageLocation>(
+      S.Env.getStorageLocation(*RangeVar));
+  RecordStorageLocation *Elem = nullptr;
+  QualType T = LoopVar->getType();
+  if (T->isPointerType() && T->getPointeeType()->isRecordType()) {
+    // `for (Device *d : list)`: give the variable a pointee that is the same
+    // on every iteration, so its facts can be tracked and the loop converges.
+    StorageLocation *VarLoc = S.Env.getStorageLocation(*LoopVar);
+    if (!VarLoc)
+      return;
+    PointerValue &PV = stablePointer(LoopVar, T->getPointeeType(), S);
+    S.Env.setValue(*VarLoc, PV);
+    Elem = dyn_cast<RecordStorageLocation>(&PV.getPointeeLoc());
+  } else if (T->isReferenceType() && T.getNonReferenceType()->isRecordType()) {
+    // `for (const Array &a : arrays)`: bind the variable to one element
+    // object per loop instead of the fresh object the iterator yields on
+    // every visit, whose fresh facts would keep the loop from converging.
+    Elem = &S.Ctx.Stable.get(LoopVar, T.getNonReferenceType(), S.Env,
+                             /*Fresh=*/true);
+    S.Env.setStorageLocation(*LoopVar, *Elem);
+  } else if (T->isRecordType()) {
+    Elem = S.Env.get<RecordStorageLocation>(*LoopVar);
+  }
+  if (Elem)
+    initFromRange(M, S, Range, Elem);
 }
 
 } // namespace clang::interop::arraydevice

@@ -15,6 +15,8 @@
 //   - a `std::optional` of a device or an array is a range of at most one
 //     element: empty when default-constructed, reset or given
 //     `std::nullopt`, and holding a value's facts once given one;
+//   - a range-for variable, `*it`, `it->` and every other call on a range
+//     give an element or a derived range (ArrayDeviceObjects.h);
 //   - `std::find_if`, `std::find_if_not`, `std::find` return a position in
 //     the searched list: the element keeps the list's provenance (a device
 //     of every process stays one) and what is proven of every element, and
@@ -33,9 +35,17 @@
 
 namespace clang::interop::arraydevice {
 
-/// Whether the fact \p V of every element of a range holds here: a literal
-/// true, or what the path proves. One solver query for a formula.
-bool provenForEveryElement(const BoolValue &V, Environment &Env);
+/// `*it`, `it->`, `*ptr` on a range: cached per range object, so repeated
+/// dereferences see the same element until the iterator or pointer changes.
+void transferRangeDeref(const CallExpr *CE, State &S);
+/// Any other call on a range: element access (devs[3], at, front), derived
+/// ranges (begin, subspan), size(); other mutations forget its facts.
+void transferRangeCall(const CallExpr *CE, State &S);
+/// `for (const Device &d : devices())`: the loop variable is an element of
+/// the range, whatever the iterator type (pointers lose their pointee at the
+/// loop head, so the rule keys on the declaration instead).
+void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
+                         const VarDecl *RangeVar, State &S);
 
 /// `v[i]` / `v.at(i)` on a device or array range, returning a reference to
 /// an element, with an integer variable as the index.

@@ -282,7 +282,7 @@ void ArrayDeviceModel::seedCaptures(const CaptureFacts *Seeds) {
 
 void ArrayDeviceModel::recordLambdas() { Per->RecordLambdas = true; }
 
-std::vector<ArrayDeviceModel::LambdaState> ArrayDeviceModel::takeLambdas() {
+std::vector<LambdaState> ArrayDeviceModel::takeLambdas() {
   std::vector<LambdaState> Out;
   for (auto &[Lambda, P] : Per->Lambdas)
     Out.push_back(LambdaState{Lambda, std::move(P.first), std::move(P.second)});
@@ -290,7 +290,7 @@ std::vector<ArrayDeviceModel::LambdaState> ArrayDeviceModel::takeLambdas() {
   return Out;
 }
 
-std::vector<ArrayDeviceModel::ExitState> ArrayDeviceModel::takeReturns() {
+std::vector<ExitState> ArrayDeviceModel::takeReturns() {
   std::vector<ExitState> Out;
   for (auto &[Return, P] : Per->Returns)
     Out.push_back(ExitState{Return, std::move(P.first), std::move(P.second)});

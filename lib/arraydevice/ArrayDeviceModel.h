@@ -24,6 +24,7 @@
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceEvents.h"
 #include "lib/arraydevice/ArrayDeviceLattice.h"
+#include "lib/arraydevice/ArrayDeviceState.h"
 
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
@@ -73,20 +74,11 @@ public:
   void seedCaptures(const arraydevice::CaptureFacts *Seeds);
   void recordLambdas();
   /// RecordLambdas mode, after the fixpoint: the last state at each lambda.
-  struct LambdaState {
-    const LambdaExpr *Lambda;
-    dataflow::Environment Env;
-    ArrayDeviceLattice Lattice;
-  };
+  using LambdaState = arraydevice::LambdaState;
   std::vector<LambdaState> takeLambdas();
 
-  /// A state at a normal exit: a return statement's (Return set), or the
-  /// function's exit.
-  struct ExitState {
-    const ReturnStmt *Return;
-    dataflow::Environment Env;
-    ArrayDeviceLattice Lattice;
-  };
+  /// A state at a normal exit (ArrayDeviceState.h).
+  using ExitState = arraydevice::ExitState;
   /// RecordReturns mode, after the fixpoint: the last state of each return.
   std::vector<ExitState> takeReturns();
 

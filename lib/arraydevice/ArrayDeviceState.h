@@ -116,6 +116,21 @@ private:
 
 class HelperSummaries;
 
+/// A state at a normal exit of a function: a return statement's (Return
+/// set), or the function's exit.
+struct ExitState {
+  const ReturnStmt *Return;
+  dataflow::Environment Env;
+  ArrayDeviceLattice Lattice;
+};
+
+/// The state where a lambda is created, in its enclosing function.
+struct LambdaState {
+  const LambdaExpr *Lambda;
+  dataflow::Environment Env;
+  ArrayDeviceLattice Lattice;
+};
+
 /// What the transfer functions keep for one function besides the flow
 /// state.
 struct TransferContext {

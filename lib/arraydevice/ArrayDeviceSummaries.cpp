@@ -3,7 +3,6 @@
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
 #include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
-#include "lib/arraydevice/ArrayDeviceModel.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/engine/JudgedFunctions.h"
 
@@ -78,10 +77,11 @@ bool returnsModelled(const ApiModel &M, QualType RT) {
 /// and what no summary can describe (try blocks, throws).
 class BodyScan : public RecursiveASTVisitor<BodyScan> {
 public:
-  BodyScan(const ApiModel &M, const SourceManager &SM) : M(M), SM(SM) {}
+  BodyScan(const ApiModel &M, const SourceManager &SM, unsigned MaxStatements)
+      : M(M), SM(SM), MaxStatements(MaxStatements) {}
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitStmt(Stmt *) {
-    if (++Statements > kMaxSummaryStatements) {
+    if (++Statements > MaxStatements) {
       Rejected = true;
       return false;
     }
@@ -111,10 +111,11 @@ public:
 private:
   const ApiModel &M;
   const SourceManager &SM;
+  unsigned MaxStatements;
 };
 
 bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
-                 bool &Throws) {
+                 unsigned MaxStatements, bool &Throws) {
   // A lambda's call operator is a candidate only as the predicate of a
   // standard algorithm (ofPredicate); ofCall refuses direct calls of lambdas.
   if (!M.classify(&FD).empty() ||
@@ -125,7 +126,7 @@ bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   });
   if (!Subject && !returnsModelled(M, FD.getReturnType()))
     return false;
-  BodyScan Scan(M, Ctx.getSourceManager());
+  BodyScan Scan(M, Ctx.getSourceManager(), MaxStatements);
   Scan.TraverseStmt(FD.getBody());
   Throws = Scan.Throws;
   return !Scan.Rejected && Scan.UsesModel;
@@ -195,10 +196,10 @@ RecordStorageLocation *subjectLoc(const FunctionDecl &FD,
       Env.getStorageLocation(*FD.getParamDecl(Sub.Param))));
 }
 
-/// The questions a summary asks at each normal exit.
-void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
-               std::vector<ArrayDeviceModel::ExitState> &Exits,
-               HelperSummary &Out) {
+} // namespace
+
+void summarizeExits(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
+                    std::vector<ExitState> &Exits, HelperSummary &Out) {
   if (Exits.empty())
     return;
   for (unsigned I = 0, N = FD.getNumParams(); I < N; ++I) {
@@ -231,7 +232,7 @@ void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
       bool After[2] = {true, true}, IfTrue[2] = {true, true},
            IfFalse[2] = {true, true}, IfOk[2] = {true, true};
       bool AnyOk = false;
-      for (ArrayDeviceModel::ExitState &X : Exits) {
+      for (ExitState &X : Exits) {
         Environment &Env = X.Env;
         Arena &A = Env.arena();
         BoolValue *V =
@@ -287,7 +288,7 @@ void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   if (RT->isReferenceType()) {
     std::optional<unsigned> Same;
     bool All = true;
-    for (ArrayDeviceModel::ExitState &X : Exits) {
+    for (ExitState &X : Exits) {
       const Expr *RV = X.Return ? X.Return->getRetValue() : nullptr;
       StorageLocation *L = RV ? X.Env.getStorageLocation(*RV) : nullptr;
       std::optional<unsigned> Which;
@@ -312,7 +313,7 @@ void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   llvm::StringMap<int> Known; // field -> 1 true, 0 false, -1 unknown
   Origin O;
   bool First = true;
-  for (ArrayDeviceModel::ExitState &X : Exits) {
+  for (ExitState &X : Exits) {
     if (!X.Return) {
       Known.clear();
       O = {Origin::Producer, nullptr};
@@ -362,6 +363,8 @@ void summarize(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
       Out.ResultFacts.push_back({Name, Entry.getValue() == 1});
   std::sort(Out.ResultFacts.begin(), Out.ResultFacts.end());
 }
+
+namespace {
 
 /// A lambda's call operator capturing an integer variable by copy.
 bool capturesInteger(const FunctionDecl &FD) {
@@ -421,79 +424,112 @@ const HelperSummary *HelperSummaries::ofDefinition(const FunctionDecl &Callee,
   const FunctionDecl *FD = Callee.getDefinition();
   if (!FD)
     return nullptr;
-  auto [Cand, NewCand] = Candidates.try_emplace(FD, false);
-  bool Throws = false;
+  auto [Cand, NewCand] = Candidates.try_emplace(FD);
   if (NewCand)
-    Cand->second = isCandidate(*FD, M, Ctx, Throws);
-  if (!Cand->second)
+    Cand->second.Summarised = isCandidate(
+        *FD, M, Ctx, Bounds.MaxSummaryStatements, Cand->second.Throws);
+  if (!Cand->second.Summarised)
     return nullptr;
+  bool Throws = Cand->second.Throws;
   auto &Summaries = Seeds ? SeededCache : Cache;
   auto [It, New] = Summaries.try_emplace({FD, Depth});
   if (!New)
     return It->second.get();
   // Null while computed: a recursive call gets no summary.
-  std::unique_ptr<HelperSummary> S = compute(*FD, M, Ctx, Depth, Seeds);
+  std::unique_ptr<HelperSummary> S = compute(*FD, M, Ctx, Depth, Throws, Seeds);
   auto &Slot = Summaries[{FD, Depth}];
   Slot = std::move(S);
   return Slot.get();
 }
 
-std::unique_ptr<HelperSummary>
-HelperSummaries::compute(const FunctionDecl &FD, const ApiModel &M,
-                         ASTContext &Ctx, unsigned Depth,
-                         const CaptureFacts *Seeds) {
-  ++Runs;
-  FlowBounds B = Bounds;
-  B.MaxCFGBlocks = std::min(B.MaxCFGBlocks, kMaxSummaryBlocks);
-  auto Out = std::make_unique<HelperSummary>();
-  bool Throws = false;
-  {
-    BodyScan Scan(M, Ctx.getSourceManager());
-    Scan.TraverseStmt(FD.getBody());
-    Throws = Scan.Throws;
-  }
-  bool Void = FD.getReturnType()->isVoidType();
-  std::optional<ArrayDeviceModel::ExitState> FunctionExit;
-  bool Done = false;
-  FlowResult<SinkFact> R = runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
-      FD, Ctx,
-      [&](ASTContext &C, Environment &Env, const AdornedCFG &CFG) {
-        ArrayDeviceModel A(C, Env, M, FactBits, /*Collect=*/false, &CFG, this,
-                           Depth + 1, /*RecordReturns=*/true);
-        A.seedCaptures(Seeds);
-        return A;
-      },
-      DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{nullptr, nullptr}, B,
-      nullptr,
-      [&](ArrayDeviceModel &A) {
-        std::vector<ArrayDeviceModel::ExitState> Exits;
-        if (Void) {
-          // A void helper's exits are its end and its `return;`s, joined
-          // at the exit block, throws included: only without throws is
-          // that join what a normal return guarantees.
-          if (Throws || !FunctionExit)
-            return;
-          Exits.push_back(std::move(*FunctionExit));
-        } else {
-          Exits = A.takeReturns();
-        }
-        summarize(FD, M, Ctx, Exits, *Out);
-        Done = true;
-      },
-      [&](const TypeErasedDataflowAnalysisState &St) {
-        if (Void && !Throws)
-          FunctionExit.emplace(ArrayDeviceModel::ExitState{
-              nullptr, St.Env.fork(),
-              llvm::any_cast<const ArrayDeviceLattice &>(St.Lattice.Value)});
-      });
-  if (!Done || R.Skipped != SkipReason::None || Out->empty())
+namespace {
+
+/// The summary of the same-TU helper a call calls, if it has one.
+const HelperSummary *summaryFor(const CallExpr &CE, State &S) {
+  if (!S.Ctx.Summaries)
     return nullptr;
-  return Out;
+  return S.Ctx.Summaries->of(CE, S.Model, S.AST, S.Ctx.SummaryDepth);
 }
 
-} // namespace clang::interop::arraydevice
+/// The caller's object a summary's subject names: an argument, or a field
+/// of one.
+RecordStorageLocation *argumentSubject(const CallExpr &CE,
+                                       const HelperSummary::Subject &Sub,
+                                       State &S) {
+  if (Sub.Param >= CE.getNumArgs())
+    return nullptr;
+  return Sub.within(objectLoc(*CE.getArg(Sub.Param), S.Env));
+}
 
-namespace clang::interop::arraydevice {
+} // namespace
+
+void transferSummarisedCall(const CallExpr *CE, State &S) {
+  const HelperSummary &Sum = *summaryFor(*CE, S);
+  const ApiModel &M = S.Model;
+  Environment &Env = S.Env;
+  Arena &A = Env.arena();
+  if (Sum.ReturnsParam && CE->isGLValue()) {
+    if (StorageLocation *L =
+            Env.getStorageLocation(*CE->getArg(*Sum.ReturnsParam)))
+      Env.setStorageLocation(*CE, *L);
+  } else if (Sum.ReturnsModelled) {
+    if (RecordStorageLocation *Obj =
+            modelledObject(M, returnedObject(*CE, S), S)) {
+      // The value comes from the helper (what its body proves aside), or,
+      // through it, from every process's devices.
+      Origin O = Sum.ResultOrigin;
+      if (O.K != Origin::GlobalDevices)
+        O = {Origin::Producer, CE};
+      setOrigin(S, Obj, O);
+      for (const auto &[F, V] : Sum.ResultFacts)
+        setBool(Obj, F, Env.getBoolLiteralValue(V), Env);
+    }
+  }
+  BoolValue *Ret = nullptr, *Ok = nullptr;
+  for (const HelperSummary::Fact &F : Sum.Facts) {
+    RecordStorageLocation *Loc =
+        argumentSubject(*CE, Sum.Subjects[F.Subject], S);
+    BoolValue *V = getBool(Loc, F.Field, Env);
+
+    if (!V)
+      continue;
+    const Formula &Fact = F.Holds ? V->formula() : A.makeNot(V->formula());
+    switch (F.Cond) {
+    case HelperSummary::When::After:
+      setBool(Loc, F.Field, Env.getBoolLiteralValue(F.Holds), Env);
+      break;
+    case HelperSummary::When::IfTrue:
+    case HelperSummary::When::IfFalse: {
+      if (!Ret) {
+        Ret = Env.get<BoolValue>(*CE);
+        if (!Ret) {
+          Ret = &Env.makeAtomicBoolValue();
+          Env.setValue(*CE, *Ret);
+        }
+      }
+      const Formula &R = F.Cond == HelperSummary::When::IfTrue
+                             ? Ret->formula()
+                             : A.makeNot(Ret->formula());
+      Env.assume(A.makeImplies(R, Fact));
+      break;
+    }
+    case HelperSummary::When::IfOk:
+      if (!Ok) {
+        if (!CE->isPRValue() || !CE->getType()->isRecordType())
+          break;
+        Ok = &Env.makeAtomicBoolValue();
+        setBool(&Env.getResultObjectLocation(*CE), kOk, *Ok, Env);
+      }
+      Env.assume(A.makeImplies(Ok->formula(), Fact));
+      break;
+    }
+  }
+}
+
+bool mayBeSummarisedCall(const Stmt *St, State &S) {
+  const auto *CE = dyn_cast<CallExpr>(St);
+  return CE && summaryFor(*CE, S);
+}
 
 namespace {
 
@@ -510,8 +546,10 @@ bool captureIsStable(const LambdaCapture &C, const VarDecl &V) {
   return T.isConstQualified();
 }
 
-CaptureFacts factsAt(const LambdaExpr &LE, const ApiModel &M, Environment &Env,
-                     const ArrayDeviceLattice &L) {
+} // namespace
+
+CaptureFacts captureFactsAt(const LambdaExpr &LE, const ApiModel &M,
+                            Environment &Env, const ArrayDeviceLattice &L) {
   CaptureFacts Out;
   for (const LambdaCapture &C : LE.captures()) {
     if (!C.capturesVariable())
@@ -549,48 +587,6 @@ CaptureFacts factsAt(const LambdaExpr &LE, const ApiModel &M, Environment &Env,
       Out.Origins.push_back({V, O});
   }
   return Out;
-}
-
-} // namespace
-
-const CaptureFacts *HelperSummaries::capturesOf(const FunctionDecl &CallOp,
-                                                const ApiModel &M,
-                                                ASTContext &Ctx) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(&CallOp);
-  if (!MD || !MD->getParent()->isLambda())
-    return nullptr;
-  const CXXRecordDecl *Closure = MD->getParent();
-  const auto *Parent = dyn_cast<FunctionDecl>(Closure->getDeclContext());
-  if (!Parent || !Parent->doesThisDeclarationHaveABody())
-    return nullptr;
-  if (Enclosing.try_emplace(Parent).second) {
-    // One run of the enclosing function (null while it runs: a lambda in a
-    // lambda of the same function gets nothing).
-    auto Found =
-        std::make_unique<llvm::DenseMap<const CXXRecordDecl *, CaptureFacts>>();
-    ++Runs;
-    runFlowAnalysisWith<ArrayDeviceModel, SinkFact>(
-        *Parent, Ctx,
-        [&](ASTContext &C, Environment &Env, const AdornedCFG &CFG) {
-          ArrayDeviceModel A(C, Env, M, FactBits, /*Collect=*/false, &CFG, this,
-                             /*Depth=*/0);
-          A.recordLambdas();
-          return A;
-        },
-        DiagnosisCallbacks<ArrayDeviceModel, SinkFact>{nullptr, nullptr},
-        Bounds, nullptr,
-        [&](ArrayDeviceModel &A) {
-          for (ArrayDeviceModel::LambdaState &S : A.takeLambdas())
-            (*Found)[S.Lambda->getLambdaClass()] =
-                factsAt(*S.Lambda, M, S.Env, S.Lattice);
-        });
-    Enclosing[Parent] = std::move(Found);
-  }
-  auto &Map = Enclosing[Parent];
-  if (!Map)
-    return nullptr;
-  auto F = Map->find(Closure);
-  return F == Map->end() ? nullptr : &F->second;
 }
 
 } // namespace clang::interop::arraydevice

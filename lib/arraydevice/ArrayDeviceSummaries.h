@@ -26,8 +26,8 @@
 //     and the strongest origin among the returns (a device taken from every
 //     process's devices stays one).
 //
-// Bounds (constants, documented in docs/checks/api-model.md): a helper is
-// summarised when its body has at most kMaxSummaryStatements statements and
+// Bounds (documented in docs/checks/api-model.md): a helper is summarised
+// when its body has at most MaxSummaryStatements statements (FlowBounds) and
 // its CFG at most kMaxSummaryBlocks blocks, within the checks' flow bounds;
 // helpers called from a helper are summarised down to kMaxSummaryDepth
 // levels from the judged function; recursion, try blocks, templates, lambdas
@@ -44,6 +44,7 @@
 
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceEvents.h"
+#include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/engine/FlowRunner.h"
 
 #include "clang/AST/Decl.h"
@@ -59,7 +60,6 @@ namespace clang::interop::arraydevice {
 
 inline constexpr unsigned kMaxSummaryDepth = 2;
 inline constexpr unsigned kMaxSummaryBlocks = 64;
-inline constexpr unsigned kMaxSummaryStatements = 400;
 
 /// What one helper proves or produces.
 struct HelperSummary {
@@ -152,9 +152,11 @@ private:
                                     const ApiModel &M, ASTContext &Ctx,
                                     unsigned Depth,
                                     const CaptureFacts *Seeds = nullptr);
+  /// One flow run of the model on FD (ArrayDeviceSummaryRuns.cpp), read at
+  /// its normal exits; `Throws`: FD's body has a throw expression.
   std::unique_ptr<HelperSummary> compute(const FunctionDecl &FD,
                                          const ApiModel &M, ASTContext &Ctx,
-                                         unsigned Depth,
+                                         unsigned Depth, bool Throws,
                                          const CaptureFacts *Seeds = nullptr);
 
   FlowBounds Bounds;
@@ -174,9 +176,31 @@ private:
       const FunctionDecl *,
       std::unique_ptr<llvm::DenseMap<const CXXRecordDecl *, CaptureFacts>>>
       Enclosing;
-  /// Whether a function can have a summary at all (cheap syntactic test).
-  llvm::DenseMap<const FunctionDecl *, bool> Candidates;
+  /// Whether a function can have a summary at all (cheap syntactic test),
+  /// and whether its body throws.
+  struct Candidate {
+    bool Summarised = false, Throws = false;
+  };
+  llvm::DenseMap<const FunctionDecl *, Candidate> Candidates;
 };
+
+/// The summary half of a run of the model on a helper: what holds of its
+/// subjects on every exit in `Exits` (its normal returns), into `Out`.
+void summarizeExits(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
+                    std::vector<ExitState> &Exits, HelperSummary &Out);
+
+/// What the state where lambda `LE` is created proves of its captures.
+CaptureFacts captureFactsAt(const LambdaExpr &LE, const ApiModel &M,
+                            Environment &Env, const ArrayDeviceLattice &L);
+
+/// Whether S is a call to a same-TU helper with a summary: such calls
+/// matter though the transfer table's gate says no.
+bool mayBeSummarisedCall(const Stmt *St, State &S);
+
+/// A call to a summarised helper: what its body proves of its arguments
+/// (after the call, or under its bool or status result), the argument it
+/// returns, and what it proves of the value it returns.
+void transferSummarisedCall(const CallExpr *CE, State &S);
 
 } // namespace clang::interop::arraydevice
 

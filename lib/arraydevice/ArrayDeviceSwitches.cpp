@@ -2,7 +2,7 @@
 
 #include "lib/arraydevice/ArrayDeviceSwitches.h"
 
-#include "lib/arraydevice/ArrayDeviceTransfer.h"
+#include "lib/arraydevice/ArrayDeviceObjects.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Decl.h"

@@ -12,8 +12,10 @@
 #include "lib/arraydevice/ArrayDeviceContainers.h"
 #include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceMemoryKinds.h"
+#include "lib/arraydevice/ArrayDeviceObjects.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
+#include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -235,203 +237,6 @@ void transferSingleDeviceProducer(const CallExpr *CE, State &S) {
   }
 }
 
-/// Sets on `Elem` each fact (single, addressable) proven of every element of
-/// `Range`, read from the range's field `FieldOf(every-element fact)`.
-void carryProvenForEvery(
-    State &S, const RecordStorageLocation *Range,
-    const RecordStorageLocation *Elem,
-    llvm::function_ref<std::string(llvm::StringRef)> FieldOf) {
-  Environment &Env = S.Env;
-  for (auto [All, One] : {std::pair{kElemAddressable, kAddressable},
-                          std::pair{kElemSingle, kSingle}})
-    if (BoolValue *V = peekBool(Range, FieldOf(All), Env))
-      if (provenForEveryElement(*V, Env))
-        setBool(Elem, One, Env.getBoolLiteralValue(true), Env);
-}
-
-/// An element of a range: inherits what is proven of every element, and the
-/// range's provenance.
-void initElement(State &S, const RecordStorageLocation *Range,
-                 const RecordStorageLocation *Elem) {
-  if (!Range || !Elem)
-    return;
-  Environment &Env = S.Env;
-  // Only a fact proven for every element carries over (a literal, or what
-  // the path proves, as after `if (!all_of(...)) return;`), as a literal: a
-  // guard on one element (devs[0].is_addressable()) says nothing about
-  // another, which sharing the range's formula would say.
-  carryProvenForEvery(S, Range, Elem,
-                      [](llvm::StringRef All) { return All.str(); });
-  // Platforms are a fact of every element where a range has one at all
-  // (a platform argument, the sharding's platform, the array's for shards).
-  if (BoolValue *All = peekBool(Range, kElemTpu, Env))
-    setBool(Elem, kTpu, *All, Env);
-  if (BoolValue *All = peekBool(Range, kElemPinned, Env))
-    setBool(Elem, kPinned, *All, Env);
-  setOrigin(S, Elem, originOf(S.Lattice, Range));
-}
-
-/// A range derived from a range (an iterator, a subspan, the pointee of a
-/// smart pointer to a list) shares its facts.
-void initDerivedRange(State &S, const RecordStorageLocation *From,
-                      const RecordStorageLocation *To) {
-  if (!From || !To || From == To)
-    return;
-  for (llvm::StringRef F :
-       {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
-    copyBool(From, To, F, S.Env);
-  setOrigin(S, To, originOf(S.Lattice, From));
-}
-
-bool sameRecord(QualType T, const CXXRecordDecl *RD) {
-  const CXXRecordDecl *Of = T->getAsCXXRecordDecl();
-  return Of && RD && Of->getCanonicalDecl() == RD->getCanonicalDecl();
-}
-
-/// An element of a range of holders (`for (const Entry &e : entries)`):
-/// each held field gets what is proven of that field of every element, as
-/// a literal (as initElement does for a device or an array).
-void initHolder(const ApiModel &M, State &S, const RecordStorageLocation *Range,
-                const RecordStorageLocation *Elem) {
-  const CXXRecordDecl *RD = M.heldRecordOf(Range->getType());
-  if (!RD || !sameRecord(Elem->getType(), RD))
-    return;
-  for (const auto &[Decl, Child] : Elem->children()) {
-    const auto *F = dyn_cast<FieldDecl>(Decl);
-    auto *Held = dyn_cast_or_null<RecordStorageLocation>(Child);
-    if (!F || !Held || !llvm::is_contained(M.heldFields(RD), F))
-      continue;
-    carryProvenForEvery(S, Range, Held,
-                        [F](llvm::StringRef All) { return heldFact(All, *F); });
-  }
-}
-
-/// Replaces every fact of a range of holders by an unknown.
-void forgetHeld(const RecordStorageLocation &Range, Environment &Env) {
-  for (const auto &Entry : Range.synthetic_fields())
-    forget(&Range, Entry.getKey(), Env);
-}
-
-} // namespace
-
-/// Applies the element/derived-range rule to whatever `Loc` holds.
-void initFromRange(const ApiModel &M, State &S,
-                   const RecordStorageLocation *Range,
-                   const RecordStorageLocation *Loc) {
-  switch (roleOf(M, Loc)) {
-  case TypeRole::Device:
-  case TypeRole::Array:
-    initElement(S, Range, Loc);
-    break;
-  case TypeRole::DeviceRange:
-  case TypeRole::ArrayRange:
-    initDerivedRange(S, Range, Loc);
-    break;
-  case TypeRole::HolderRange:
-    // An iterator or view over the same holders shares their facts.
-    if (Range && Loc && Range != Loc)
-      for (const auto &Entry : Loc->synthetic_fields())
-        copyBool(Range, Loc, Entry.getKey(), S.Env);
-    break;
-  case TypeRole::None:
-    if (Range && Loc && roleOf(M, Range) == TypeRole::HolderRange)
-      initHolder(M, S, Range, Loc);
-    break;
-  default:
-    break;
-  }
-}
-
-/// The object cached for accessor `Key` on `Obj`, or a stable new one
-/// (initialised by `Init`) entered in the cache.
-RecordStorageLocation &
-cachedAccessor(const StorageLocation &Obj, const FunctionDecl *Key,
-               const CallExpr *Site, QualType T, State &S,
-               llvm::function_ref<void(RecordStorageLocation &)> Init,
-               const void *Index) {
-  StorageLocation *&Slot = S.Lattice.Accessors[{&Obj, Key, Index}];
-  if (auto *R = dyn_cast_or_null<RecordStorageLocation>(Slot))
-    return *R;
-  RecordStorageLocation &Loc = S.Ctx.Stable.get(Site, T, S.Env);
-  // Init may touch the lattice; take the slot again afterwards.
-  S.Lattice.Accessors[{&Obj, Key, Index}] = &Loc;
-  Init(Loc);
-  return Loc;
-}
-
-namespace {
-
-/// `*it`, `it->`, `*ptr`: cached per range object, so repeated dereferences
-/// see the same element until the iterator or pointer changes.
-void transferRangeDeref(const CallExpr *CE, State &S) {
-  const ApiModel &M = S.Model;
-  RecordStorageLocation *Range = objectLoc(*CE->getArg(0), S.Env);
-  if (!Range)
-    return;
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  QualType RT = Callee->getReturnType();
-  QualType Pointee =
-      RT->isPointerType() ? RT->getPointeeType() : RT.getNonReferenceType();
-  if (!Pointee->isRecordType() ||
-      !(RT->isReferenceType() || RT->isPointerType())) {
-    initFromRange(M, S, Range, returnedObject(*CE, S));
-    return;
-  }
-  // * and -> share one element: key both by the canonical operator.
-  const FunctionDecl *Key = getCanonicalSmartPointerLikeOperatorCallee(CE);
-  if (!Key)
-    Key = Callee;
-  RecordStorageLocation &Elem = cachedAccessor(
-      *Range, Key->getCanonicalDecl(), CE, Pointee, S,
-      [&](RecordStorageLocation &Loc) { initFromRange(M, S, Range, &Loc); });
-  if (RT->isReferenceType())
-    S.Env.setStorageLocation(*CE, Elem);
-  else
-    S.Env.setValue(*CE, S.Env.create<PointerValue>(Elem));
-}
-
-/// Any other call on a range: element access (devs[3], at, front), derived
-/// ranges (begin, subspan), size(); other mutations forget its facts.
-void transferRangeCall(const CallExpr *CE, State &S) {
-  const ApiModel &M = S.Model;
-  RecordStorageLocation *Range = receiverLoc(*CE, S.Env);
-  if (!Range)
-    return;
-  QualType T = CE->getType();
-  TypeRole Ret = M.classifyPointee(T);
-  if (Ret != TypeRole::None) {
-    initFromRange(M, S, Range, returnedObject(*CE, S));
-    return;
-  }
-  // entries[i], entries.front(), entries.begin() of a range of holders: an
-  // element, as for a range of arrays.
-  if (const CXXRecordDecl *Held = M.heldRecordOf(Range->getType())) {
-    QualType E =
-        T->isPointerType() ? T->getPointeeType() : T.getNonReferenceType();
-    if (sameRecord(E, Held)) {
-      initFromRange(M, S, Range, returnedObject(*CE, S));
-      return;
-    }
-  }
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
-  if (T->isIntegerType() && MD && MD->getDeclName().isIdentifier() &&
-      MD->getName() == "size") {
-    if (BoolValue *One = getBool(Range, kSingle, S.Env)) {
-      Value &V = S.Env.create<IntegerValue>();
-      V.setProperty(kCountIsOne, *One);
-      S.Env.setValue(*CE, V);
-    }
-    return;
-  }
-  if (MD && !MD->isConst()) {
-    if (roleOf(M, Range) == TypeRole::HolderRange)
-      forgetHeld(*Range, S.Env);
-    for (llvm::StringRef F :
-         {kSingle, kElemAddressable, kElemSingle, kElemTpu, kElemPinned})
-      forget(Range, F, S.Env);
-    S.Lattice.forgetAccessors(*Range);
-  }
-}
 
 /// value(), *r, r->: the object the Result holds.
 void transferResultUnwrap(const CallExpr *CE, State &S) {
@@ -626,56 +431,6 @@ void transferConditional(const AbstractConditionalOperator *CO, State &S) {
             strongerOrigin(originOf(S.Lattice, T), originOf(S.Lattice, F)));
 }
 
-} // namespace
-
-bool enumeratorMatches(const ApiModel &M, llvm::StringRef Property,
-                       const EnumConstantDecl *E) {
-  if (Property == kIsTpu)
-    return M.isTpuPlatform(E);
-  if (Property == kIsPinned)
-    return M.isPinnedHostMemoryKind(E);
-  return Property == kIsSingleKind && M.isSingleDeviceShardingKind(E);
-}
-
-/// How a comparison of a device count with a constant relates to "exactly
-/// one device". Counts are at least one. (Formulas live in the arena: the
-/// one returned may be One itself.)
-const Formula &countRelation(BinaryOperatorKind Op, const llvm::APSInt &K,
-                             const Formula &One, Environment &Env) {
-  Arena &A = Env.arena();
-  auto Eval = [&](int64_t N) {
-    llvm::APSInt V(llvm::APInt(128, N, /*isSigned=*/true),
-                   /*isUnsigned=*/false);
-    llvm::APSInt KK = K.extend(128);
-    KK.setIsSigned(true);
-    return evaluateComparison(Op, V, KK);
-  };
-  bool AtOne = Eval(1);
-  bool AllTrue = true, AllFalse = true;
-  int64_t KV = K.isRepresentableByInt64() ? K.getExtValue() : INT64_MAX / 4;
-  for (int64_t N : {int64_t(2), KV - 1, KV, KV + 1, INT64_MAX / 2}) {
-    if (N < 2)
-      continue;
-    bool B = Eval(N);
-    AllTrue &= B;
-    AllFalse &= !B;
-  }
-  if (AtOne && AllFalse)
-    return One; // NOLINT(bugprone-return-const-ref-from-parameter)
-  if (!AtOne && AllTrue)
-    return A.makeNot(One);
-  if (AtOne && AllTrue)
-    return A.makeLiteral(true);
-  if (!AtOne && AllFalse)
-    return A.makeLiteral(false);
-  // Mixed above one (n < 3, n == 2): only one direction is known.
-  const Formula &C = A.makeAtomRef(A.makeAtom());
-  Env.assume(AtOne ? A.makeImplies(One, C) : A.makeImplies(One, A.makeNot(C)));
-  return C;
-}
-
-namespace {
-
 /// MemoryKind::kPinnedHost, Platform::kTpu: an enumerator of the memory-kind
 /// or platform enum is a value that knows what it is, so it can be stored in
 /// a variable and compared or passed later.
@@ -695,41 +450,6 @@ void transferEnumerator(const DeclRefExpr *DRE, State &S) {
   else
     return;
   S.Env.setValue(*DRE, V);
-}
-
-/// `for (const Device &d : devices())`: the loop variable is an element of
-/// the range, whatever the iterator type (pointers lose their pointee at the
-/// loop head, so the rule keys on the declaration instead).
-void transferRangeForVar(const ApiModel &M, const VarDecl *LoopVar,
-                         const VarDecl *RangeVar, State &S) {
-  // Every range-for of the body reaches here: a C array or a loop variable
-  // of scalar type has a location that is not a record's, and carries no
-  // fact (asking the framework for a record location of it asserts).
-  auto *Range = dyn_cast_or_null<RecordStorageLocation>(
-      S.Env.getStorageLocation(*RangeVar));
-  RecordStorageLocation *Elem = nullptr;
-  QualType T = LoopVar->getType();
-  if (T->isPointerType() && T->getPointeeType()->isRecordType()) {
-    // `for (Device *d : list)`: give the variable a pointee that is the same
-    // on every iteration, so its facts can be tracked and the loop converges.
-    StorageLocation *VarLoc = S.Env.getStorageLocation(*LoopVar);
-    if (!VarLoc)
-      return;
-    PointerValue &PV = stablePointer(LoopVar, T->getPointeeType(), S);
-    S.Env.setValue(*VarLoc, PV);
-    Elem = dyn_cast<RecordStorageLocation>(&PV.getPointeeLoc());
-  } else if (T->isReferenceType() && T.getNonReferenceType()->isRecordType()) {
-    // `for (const Array &a : arrays)`: bind the variable to one element
-    // object per loop instead of the fresh object the iterator yields on
-    // every visit, whose fresh facts would keep the loop from converging.
-    Elem = &S.Ctx.Stable.get(LoopVar, T.getNonReferenceType(), S.Env,
-                             /*Fresh=*/true);
-    S.Env.setStorageLocation(*LoopVar, *Elem);
-  } else if (T->isRecordType()) {
-    Elem = S.Env.get<RecordStorageLocation>(*LoopVar);
-  }
-  if (Elem)
-    initFromRange(M, S, Range, Elem);
 }
 
 /// `a.num_devices() == 1`, `n > 1`, `a.platform() == Platform::kTpu`,
@@ -783,89 +503,6 @@ void transferComparison(const BinaryOperator *BO, State &S) {
   }
 }
 
-/// The summary of the same-TU helper a call calls, if it has one.
-const HelperSummary *summaryFor(const CallExpr &CE, State &S) {
-  if (!S.Ctx.Summaries)
-    return nullptr;
-  return S.Ctx.Summaries->of(CE, S.Model, S.AST, S.Ctx.SummaryDepth);
-}
-
-/// The caller's object a summary's subject names: an argument, or a field
-/// of one.
-RecordStorageLocation *argumentSubject(const CallExpr &CE,
-                                       const HelperSummary::Subject &Sub,
-                                       State &S) {
-  if (Sub.Param >= CE.getNumArgs())
-    return nullptr;
-  return Sub.within(objectLoc(*CE.getArg(Sub.Param), S.Env));
-}
-
-/// A call to a summarised helper: what its body proves of its arguments
-/// (after the call, or under its bool or status result), the argument it
-/// returns, and what it proves of the value it returns.
-void transferSummarisedCall(const CallExpr *CE, State &S) {
-  const HelperSummary &Sum = *summaryFor(*CE, S);
-  const ApiModel &M = S.Model;
-  Environment &Env = S.Env;
-  Arena &A = Env.arena();
-  if (Sum.ReturnsParam && CE->isGLValue()) {
-    if (StorageLocation *L =
-            Env.getStorageLocation(*CE->getArg(*Sum.ReturnsParam)))
-      Env.setStorageLocation(*CE, *L);
-  } else if (Sum.ReturnsModelled) {
-    if (RecordStorageLocation *Obj =
-            modelledObject(M, returnedObject(*CE, S), S)) {
-      // The value comes from the helper (what its body proves aside), or,
-      // through it, from every process's devices.
-      Origin O = Sum.ResultOrigin;
-      if (O.K != Origin::GlobalDevices)
-        O = {Origin::Producer, CE};
-      setOrigin(S, Obj, O);
-      for (const auto &[F, V] : Sum.ResultFacts)
-        setBool(Obj, F, Env.getBoolLiteralValue(V), Env);
-    }
-  }
-  BoolValue *Ret = nullptr, *Ok = nullptr;
-  for (const HelperSummary::Fact &F : Sum.Facts) {
-    RecordStorageLocation *Loc =
-        argumentSubject(*CE, Sum.Subjects[F.Subject], S);
-    BoolValue *V = getBool(Loc, F.Field, Env);
-
-    if (!V)
-      continue;
-    const Formula &Fact = F.Holds ? V->formula() : A.makeNot(V->formula());
-    switch (F.Cond) {
-    case HelperSummary::When::After:
-      setBool(Loc, F.Field, Env.getBoolLiteralValue(F.Holds), Env);
-      break;
-    case HelperSummary::When::IfTrue:
-    case HelperSummary::When::IfFalse: {
-      if (!Ret) {
-        Ret = Env.get<BoolValue>(*CE);
-        if (!Ret) {
-          Ret = &Env.makeAtomicBoolValue();
-          Env.setValue(*CE, *Ret);
-        }
-      }
-      const Formula &R = F.Cond == HelperSummary::When::IfTrue
-                             ? Ret->formula()
-                             : A.makeNot(Ret->formula());
-      Env.assume(A.makeImplies(R, Fact));
-      break;
-    }
-    case HelperSummary::When::IfOk:
-      if (!Ok) {
-        if (!CE->isPRValue() || !CE->getType()->isRecordType())
-          break;
-        Ok = &Env.makeAtomicBoolValue();
-        setBool(&Env.getResultObjectLocation(*CE), kOk, *Ok, Env);
-      }
-      Env.assume(A.makeImplies(Ok->formula(), Fact));
-      break;
-    }
-  }
-}
-
 /// Status::ok(): the status's synthetic "not an error" field.
 void transferStatusOk(const CallExpr *CE, State &S) {
   if (BoolValue *V = getBool(receiverLoc(*CE, S.Env), kOk, S.Env))
@@ -908,7 +545,8 @@ void transferRangeForDecl(const DeclStmt *D, State &S) {
 }
 
 StmtSwitch<State> makeTransferSwitch() {
-  StmtSwitch<State> Switch;
+  // The cases every family shares first (lib/engine/ValueFacts.h).
+  StmtSwitch<State> Switch = valueCases<State>();
   Switch
       // std::move(r), std::forward<T>(r), std::as_const(r)
       .caseOf<CallExpr>(
@@ -978,9 +616,11 @@ StmtSwitch<State> makeTransferSwitch() {
           },
           transferNothing)
       // A helper of this translation unit with a summary
-      .caseOf<CallExpr>([](const CallExpr &CE,
-                           State &S) { return summaryFor(CE, S) != nullptr; },
-                        transferSummarisedCall)
+      .caseOf<CallExpr>(
+          [](const CallExpr &CE, State &S) {
+            return mayBeSummarisedCall(&CE, S);
+          },
+          transferSummarisedCall)
       // devs[i], devs.at(i) with i a variable
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
@@ -1112,7 +752,8 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||
                                     valueThroughCasts(BO->getRHS(), Env) ||
-                                    comparesProcessIndices(*BO, Env));
+                                    comparesProcessIndices(*BO, Env) ||
+                                    isTruthComparison(*BO, Env));
   // A field holding this process's index.
   if (isa<MemberExpr>(S))
     return readsProcessIndex(M, *S);
@@ -1130,11 +771,6 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
             M.isPlatformEnum(DRE->getType()) ||
             M.isShardingKindEnum(DRE->getType()));
   return false;
-}
-
-bool mayBeSummarisedCall(const Stmt *St, State &S) {
-  const auto *CE = dyn_cast<CallExpr>(St);
-  return CE && summaryFor(*CE, S);
 }
 
 const StmtSwitch<State> &transferSwitch() {

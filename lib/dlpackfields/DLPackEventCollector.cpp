@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackCallerGuards.h"
+#include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 #include "lib/support/AstHelpers.h"
@@ -421,7 +422,7 @@ bool DLPackEventCollector::stridesNonNull(const Value &V, const Expr *Read,
          propHolds(Env, &V, kNull, /*Negated=*/true) ||
          (!DryRun && guardedByCallers(Read, Env)) ||
          (!DryRun && Env.getCurrentFunc() &&
-          RC.Compiled->Summaries->capturedStridesNonNull(
+          RC.Compiled->Captures->nonNull(
               Read, *Env.getCurrentFunc(), *RC.Config, *RC.Compiled));
 }
 

@@ -1,8 +1,7 @@
 //===--- DLPackFieldConfig.h - options of the field model -------*- C++ -*-===//
 //
-// Every option that changes the DLPack field facts, its compiled form, and
-// the one recogniser the options drive in both the model and the syntactic
-// proofs: a host guard call (HostDeviceGuards).
+// Every option that changes the DLPack field facts and its compiled form
+// (made by the family, DLPackFieldFacts.cpp, which owns every memo in it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +20,7 @@
 namespace clang::interop {
 
 class DLPackHelperSummaries;
+class CapturedStridesProofs;
 
 /// The model's configuration: what it needs to know beyond the DLPack ABI.
 struct DLPackFieldConfig {
@@ -54,15 +54,12 @@ struct DLPackFieldCompiled {
   /// Same-TU helpers read from their bodies (DLPackHelperSummaries.h): the
   /// store holding this lives for one translation unit.
   std::shared_ptr<DLPackHelperSummaries> Summaries;
+  /// Strides of lambda captures proven where the lambda is made
+  /// (DLPackFieldSyntaxProofs.h), for the same translation unit.
+  std::shared_ptr<CapturedStridesProofs> Captures;
 
   static DLPackFieldCompiled compile(const DLPackFieldConfig &Config);
 };
-
-/// When E calls a host guard (a one-argument bool function whose name one of
-/// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
-/// device or tensor it tests; null otherwise.
-const Expr *hostGuardArgument(const CallExpr &E,
-                              const FunctionNameList &HostGuards);
 
 } // namespace clang::interop
 

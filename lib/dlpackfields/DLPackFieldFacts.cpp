@@ -4,6 +4,7 @@
 
 #include "lib/abi/TranslationUnitNames.h"
 #include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/dlpackfields/DLPackSwitchProofs.h"
 #include "lib/engine/FactPipeline.h"
@@ -14,6 +15,18 @@
 #include <memory>
 
 namespace clang::interop {
+
+DLPackFieldCompiled
+DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
+  DLPackFieldCompiled Out;
+  Out.HostGuards =
+      FunctionNameList(Config.HostDeviceGuards, NameSpelling::Identifier);
+  Out.Importers = FunctionNameList(Config.ImportFunctions);
+  Out.Summaries = std::make_shared<DLPackHelperSummaries>(
+      Config.Bounds.MaxSummaryStatements);
+  Out.Captures = std::make_shared<CapturedStridesProofs>();
+  return Out;
+}
 
 struct DLPackFieldFamily::Run {
   const FunctionDecl &FD;

@@ -745,4 +745,46 @@ bool provesCapturedStridesNonNull(const FunctionDecl &Enclosing,
       .stridesNonNullAt(Scan.TargetAbove, &Lambda, Var);
 }
 
+bool CapturedStridesProofs::nonNull(const Expr *Read,
+                                    const FunctionDecl &Current,
+                                    const DLPackFieldConfig &Config,
+                                    const DLPackFieldCompiled &Compiled) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&Current);
+  const auto *ME =
+      Read ? dyn_cast<MemberExpr>(Read->IgnoreParenImpCasts()) : nullptr;
+  if (!MD || !MD->getParent()->isLambda() || !ME)
+    return false;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+      UO && UO->getOpcode() == UO_Deref)
+    Base = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *Var = DRE && DRE->refersToEnclosingVariableOrCapture()
+                        ? dyn_cast<VarDecl>(DRE->getDecl())
+                        : nullptr;
+  if (!Var)
+    return false;
+  const CXXRecordDecl *Closure = MD->getParent();
+  auto [It, New] = Captured.try_emplace({Closure, Var}, false);
+  if (!New)
+    return It->second;
+  // The capture must be one the lambda sees as it was where it was made.
+  bool Stable = false;
+  for (const LambdaCapture &C : Closure->captures())
+    if (C.capturesVariable() && C.getCapturedVar() == Var)
+      Stable = C.getCaptureKind() == LCK_ByCopy ||
+               (C.getCaptureKind() == LCK_ByRef &&
+                Var->getType()->isReferenceType() &&
+                Var->getType()->getPointeeType().isConstQualified());
+  const auto *Enclosing = dyn_cast<FunctionDecl>(Closure->getDeclContext());
+  if (!Stable || !Enclosing || !Enclosing->getBody())
+    return false;
+  const LambdaExpr *Made = lambdaOfClosure(*Closure, Enclosing->getBody());
+  bool Proven = Made && provesCapturedStridesNonNull(*Enclosing, *Made, *Var,
+                                                     Current.getASTContext(),
+                                                     Config, Compiled);
+  Captured[{Closure, Var}] = Proven;
+  return Proven;
+}
+
 } // namespace clang::interop

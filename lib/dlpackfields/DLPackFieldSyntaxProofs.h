@@ -40,6 +40,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace clang::interop {
 
@@ -61,6 +62,21 @@ bool provesCapturedStridesNonNull(const FunctionDecl &Enclosing,
                                   ASTContext &Ctx,
                                   const DLPackFieldConfig &Config,
                                   const DLPackFieldCompiled &Compiled);
+
+/// The memo of provesCapturedStridesNonNull for one translation unit: the
+/// strides read at Read (`t.strides`) inside a lambda's call operator
+/// Current, of a capture that cannot change (a copy, or a reference to
+/// const), proven non-NULL by the enclosing function's guards where the
+/// lambda is created; asked once per lambda and variable.
+class CapturedStridesProofs {
+public:
+  bool nonNull(const Expr *Read, const FunctionDecl &Current,
+               const DLPackFieldConfig &Config,
+               const DLPackFieldCompiled &Compiled);
+
+private:
+  llvm::DenseMap<std::pair<const void *, const void *>, bool> Captured;
+};
 
 } // namespace clang::interop
 

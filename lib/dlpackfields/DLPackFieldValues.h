@@ -14,6 +14,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackFieldConfig.h"
+#include "lib/engine/ValueFacts.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
@@ -47,9 +48,8 @@ inline constexpr llvm::StringLiteral kLocal = "interop.local";
 inline constexpr llvm::StringLiteral kDataTensor = "interop.data.tensor";
 inline constexpr llvm::StringLiteral kDataOffset = "interop.data.offset";
 inline constexpr llvm::StringLiteral kDataManaged = "interop.data.managed";
-// `strides` and its NULL atom.
+// `strides`; its NULL atom is kNull (lib/engine/ValueFacts.h).
 inline constexpr llvm::StringLiteral kStrides = "interop.strides";
-inline constexpr llvm::StringLiteral kNull = "interop.null";
 // `byte_offset` and its zero atom.
 inline constexpr llvm::StringLiteral kByteOffset = "interop.bo";
 inline constexpr llvm::StringLiteral kZero = "interop.zero";

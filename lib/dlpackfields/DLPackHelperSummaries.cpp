@@ -4,8 +4,6 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
-#include "lib/dlpackfields/DLPackFieldConfig.h"
-#include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/support/AstHelpers.h"
 
@@ -117,8 +115,9 @@ private:
 /// The body's size, and what no summary describes.
 class SizeScan : public RecursiveASTVisitor<SizeScan> {
 public:
+  explicit SizeScan(unsigned MaxStatements) : MaxStatements(MaxStatements) {}
   bool VisitStmt(Stmt *S) {
-    if (++Statements > kMaxHelperStatements ||
+    if (++Statements > MaxStatements ||
         isa<CXXTryStmt, GotoStmt, IndirectGotoStmt, LabelStmt, AsmStmt,
             CoroutineBodyStmt>(S)) {
       Rejected = true;
@@ -126,6 +125,7 @@ public:
     }
     return true;
   }
+  unsigned MaxStatements;
   unsigned Statements = 0;
   bool Rejected = false;
 };
@@ -618,8 +618,8 @@ public:
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
 };
 
-std::unique_ptr<DLPackHelperSummary> summarize(const FunctionDecl &FD,
-                                               ASTContext &Ctx) {
+std::unique_ptr<DLPackHelperSummary>
+summarize(const FunctionDecl &FD, ASTContext &Ctx, unsigned MaxStatements) {
   if (FD.getNumParams() != 1)
     return nullptr;
   SubjectKind Kind = subjectKindOf(*FD.getParamDecl(0));
@@ -628,7 +628,7 @@ std::unique_ptr<DLPackHelperSummary> summarize(const FunctionDecl &FD,
   if (Kind == SubjectKind::None || (!Bool && !Pointer) ||
       !isSameTUHelper(FD, Ctx.getSourceManager()))
     return nullptr;
-  SizeScan Size;
+  SizeScan Size(MaxStatements);
   Size.TraverseStmt(FD.getBody());
   if (Size.Rejected)
     return nullptr;
@@ -717,10 +717,23 @@ const DLPackHelperSummary *DLPackHelperSummaries::of(const CallExpr &Call,
   auto [It, New] = Cache.try_emplace(FD);
   if (New) {
     ++Evaluated;
-    std::unique_ptr<DLPackHelperSummary> S = summarize(*FD, Ctx);
+    std::unique_ptr<DLPackHelperSummary> S = summarize(*FD, Ctx, MaxStatements);
     Cache[FD] = std::move(S);
   }
   return Cache[FD].get();
+}
+
+const Expr *hostGuardArgument(const CallExpr &E,
+                              const FunctionNameList &HostGuards) {
+  // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
+  const FunctionDecl *Callee = E.getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || E.getNumArgs() != 1 ||
+      !E.getType()->isBooleanType() || !E.isPRValue())
+    return nullptr;
+  if (!HostGuards.matches(Callee))
+    return nullptr;
+  // A DLDevice passed by value is a copy of the device the guard tests.
+  return helperArgument(E);
 }
 
 std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
@@ -740,63 +753,6 @@ std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
   if (const Expr *Arg = hostGuardArgument(E, HostGuards))
     return HostGuardCall{Arg, true, false, true};
   return std::nullopt;
-}
-
-namespace {
-/// The lambda expression of a closure class, in its enclosing body.
-class LambdaFinder : public RecursiveASTVisitor<LambdaFinder> {
-public:
-  explicit LambdaFinder(const CXXRecordDecl *Closure) : Closure(Closure) {}
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    if (L->getLambdaClass() == Closure)
-      Found = L;
-    return !Found;
-  }
-  const CXXRecordDecl *Closure;
-  const LambdaExpr *Found = nullptr;
-};
-} // namespace
-
-bool DLPackHelperSummaries::capturedStridesNonNull(
-    const Expr *Read, const FunctionDecl &Current,
-    const DLPackFieldConfig &Config, const DLPackFieldCompiled &Compiled) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(&Current);
-  const auto *ME =
-      Read ? dyn_cast<MemberExpr>(Read->IgnoreParenImpCasts()) : nullptr;
-  if (!MD || !MD->getParent()->isLambda() || !ME)
-    return false;
-  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(Base);
-      UO && UO->getOpcode() == UO_Deref)
-    Base = UO->getSubExpr()->IgnoreParenImpCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  const auto *Var = DRE && DRE->refersToEnclosingVariableOrCapture()
-                        ? dyn_cast<VarDecl>(DRE->getDecl())
-                        : nullptr;
-  if (!Var)
-    return false;
-  const CXXRecordDecl *Closure = MD->getParent();
-  auto [It, New] = Captured.try_emplace({Closure, Var}, false);
-  if (!New)
-    return It->second;
-  // The capture must be one the lambda sees as it was where it was made.
-  bool Stable = false;
-  for (const LambdaCapture &C : Closure->captures())
-    if (C.capturesVariable() && C.getCapturedVar() == Var)
-      Stable = C.getCaptureKind() == LCK_ByCopy ||
-               (C.getCaptureKind() == LCK_ByRef &&
-                Var->getType()->isReferenceType() &&
-                Var->getType()->getPointeeType().isConstQualified());
-  const auto *Enclosing = dyn_cast<FunctionDecl>(Closure->getDeclContext());
-  if (!Stable || !Enclosing || !Enclosing->getBody())
-    return false;
-  LambdaFinder Finder(Closure);
-  Finder.TraverseStmt(Enclosing->getBody());
-  bool Proven = Finder.Found && provesCapturedStridesNonNull(
-                                    *Enclosing, *Finder.Found, *Var,
-                                    Current.getASTContext(), Config, Compiled);
-  Captured[{Closure, Var}] = Proven;
-  return Proven;
 }
 
 } // namespace clang::interop

@@ -30,7 +30,8 @@
 // parameter, a DLDevice (by value or reference to const) or a DLTensor or
 // managed tensor (reference or pointer to const, or a DLTensor by value),
 // that the body never changes. Bounds (constants, documented on the check
-// pages): kMaxHelperStatements statements, kMaxHelperValues values tried,
+// pages): MaxSummaryStatements statements (FlowBounds, an option of every
+// check), kMaxHelperValues values tried,
 // kMaxHelperSteps statements evaluated per value; goto, try, labels and
 // other statements the evaluator does not know give no summary. Summaries
 // are cached per translation unit by function.
@@ -52,10 +53,7 @@
 
 namespace clang::interop {
 
-struct DLPackFieldConfig;
-struct DLPackFieldCompiled;
 
-inline constexpr unsigned kMaxHelperStatements = 400;
 inline constexpr unsigned kMaxHelperValues = 64;
 inline constexpr unsigned kMaxHelperSteps = 4096;
 
@@ -82,6 +80,10 @@ struct DLPackHelperSummary {
 /// The summaries of one translation unit.
 class DLPackHelperSummaries {
 public:
+  /// MaxStatements: FlowBounds::MaxSummaryStatements.
+  explicit DLPackHelperSummaries(unsigned MaxStatements)
+      : MaxStatements(MaxStatements) {}
+
   /// The summary of the helper Call calls, or null when its body was not
   /// read (not a helper, over a bound, a statement not understood). A
   /// summary may say nothing: the body was read and proves nothing.
@@ -90,17 +92,8 @@ public:
   /// Helpers whose bodies were evaluated (tests and benchmarks).
   unsigned evaluated() const { return Evaluated; }
 
-  /// Strides read at Read (`t.strides`) inside a lambda's call operator
-  /// Current, of a capture that cannot change (a copy, or a reference to
-  /// const): proven non-NULL by the enclosing function's guards where the
-  /// lambda is created (provesCapturedStridesNonNull), asked once per
-  /// lambda and variable.
-  bool capturedStridesNonNull(const Expr *Read, const FunctionDecl &Current,
-                              const DLPackFieldConfig &Config,
-                              const DLPackFieldCompiled &Compiled);
-
 private:
-  llvm::DenseMap<std::pair<const void *, const void *>, bool> Captured;
+  unsigned MaxStatements;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DLPackHelperSummary>>
       Cache;
   unsigned Evaluated = 0;
@@ -115,6 +108,12 @@ struct HostGuardCall {
   /// host-ness itself.
   bool ByName = false;
 };
+
+/// When E calls a host guard (a one-argument bool function whose name one of
+/// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
+/// device or tensor it tests; null otherwise.
+const Expr *hostGuardArgument(const CallExpr &E,
+                              const FunctionNameList &HostGuards);
 
 /// The guard E calls, if it is one: a helper whose body proves host memory
 /// on a result (Summaries), else a function named by HostGuards

@@ -15,7 +15,8 @@ namespace clang::interop {
 std::string FlowBounds::key() const {
   return std::to_string(MaxSATIterations) + "/" +
          std::to_string(MaxMilliseconds) + "/" +
-         std::to_string(MaxBlockVisits) + "/" + std::to_string(MaxCFGBlocks);
+         std::to_string(MaxBlockVisits) + "/" + std::to_string(MaxCFGBlocks) +
+         "/" + std::to_string(MaxSummaryStatements);
 }
 
 namespace detail {

@@ -55,6 +55,11 @@ struct FlowBounds {
   std::int32_t MaxBlockVisits = 20'000;
   /// Functions whose CFG has more blocks than this are not analysed at all.
   unsigned MaxCFGBlocks = 2'000;
+  /// Statements of a same-file helper's body that a summary of it may read
+  /// (every family): a longer helper is judged by its name and signature
+  /// only. Helpers are read once per translation unit, so this bounds the
+  /// extra work a call to a helper costs, not the judged function's.
+  unsigned MaxSummaryStatements = 400;
 
   /// Every bound, for a configuration's cache key: results depend on each.
   std::string key() const;
@@ -67,6 +72,7 @@ struct FlowBounds {
     F("MaxMilliseconds", MaxMilliseconds);
     F("MaxBlockVisits", MaxBlockVisits);
     F("MaxCFGBlocks", MaxCFGBlocks);
+    F("MaxSummaryStatements", MaxSummaryStatements);
   }
 };
 

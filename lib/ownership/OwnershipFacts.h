@@ -112,24 +112,6 @@ const OwnershipFacts &getOwnershipFacts(const FunctionDecl &FD, ASTContext &Ctx,
                                         bool IsCapsuleDestructor,
                                         const OwnershipConfig &Config = {});
 
-/// A capsule destructor's duty to the exception in flight judged by syntax,
-/// for C, where the flow analysis cannot run: each PyErr_Clear or raising
-/// call (raisesPythonError) of FD's body with no PyErr_Fetch or
-/// PyErr_GetRaisedException before it in the body since the last restore,
-/// as DestructorClearsError and DestructorRaises events in source order
-/// (not path-sensitive: a save on one branch counts for what follows).
-std::vector<OwnershipEvent>
-destructorErrorEventsBySyntax(const FunctionDecl &FD);
-
-/// The deleter calls of FD's body (outside lambdas) on a tensor FD
-/// borrowed: a parameter of type pointer to const managed tensor (the call
-/// casts the const away) that FD never hands on for good (it is not
-/// captured, returned, stored or wrapped), in a function that is not a
-/// release function (Releases.h: a function of that one tensor). The
-/// caller, which still owns the tensor, deletes it again (cudf's
-/// gdf_from_dlpack: "our borrowing is done").
-std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD);
-
 /// The pre-filters' answer for FD: its body names a managed tensor type,
 /// its deleter, or the capsule API.
 bool mentionsOwnership(const FunctionDecl &FD);

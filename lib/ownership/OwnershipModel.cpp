@@ -12,6 +12,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/StmtSwitch.h"
+#include "lib/engine/ValueFacts.h"
 #include "lib/ownership/OwnershipJudgement.h"
 #include "lib/support/AstHelpers.h"
 
@@ -454,6 +455,17 @@ BoolValue *namesDiffer(const Expr *E, OwnState &Own) {
   BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
   if (!U)
     return nullptr;
+  if (N == CapsuleName::EitherUnconsumed || N == CapsuleName::EitherUsed) {
+    // One of two names chosen at run time: equal names tell which kind
+    // the capsule's name is; different names do not tell the other kind.
+    BoolValue &Differ = Env.makeAtomicBoolValue();
+    Arena &A = Env.arena();
+    Env.assume(A.makeImplies(A.makeNot(Differ.formula()),
+                             N == CapsuleName::EitherUsed
+                                 ? A.makeNot(U->formula())
+                                 : U->formula()));
+    return &Differ;
+  }
   if (checksOwnName(N, Own.RC))
     return &Env.makeNot(*U);
   if (isUsedName(N))
@@ -647,8 +659,9 @@ void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
 //===----------------------------------------------------------------------===//
 
 const StmtSwitch<OwnState> &transferSwitch() {
+  // The cases every family shares first (lib/engine/ValueFacts.h).
   static const StmtSwitch<OwnState> Switch =
-      StmtSwitch<OwnState>()
+      valueCases<OwnState>()
           // t->deleter(t), free(t)
           .caseOf<CallExpr>(isRelease, transferRelease)
           // The capsule API, producers, hand-offs through calls.

@@ -15,30 +15,6 @@ namespace clang::interop::ownership {
 
 using namespace clang::dataflow;
 
-bool isManagedPointer(QualType T) {
-  return isManagedTensor(classifyDLPackPointee(T));
-}
-
-/// The call allocates raw memory (malloc and friends).
-bool isRawAllocation(const Expr *E) {
-  const auto *Call =
-      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenCasts() : nullptr);
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier())
-    return false;
-  llvm::StringRef N = FD->getName();
-  return N == "malloc" || N == "calloc" || N == "PyMem_Malloc" ||
-         N == "PyMem_Calloc" || N == "PyMem_RawMalloc" || N == "aligned_alloc";
-}
-
-bool isRawDeallocation(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !FD->getIdentifier())
-    return false;
-  llvm::StringRef N = FD->getName();
-  return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
-}
-
 /// The tracked site E evaluates to (through parentheses and identity casts),
 /// or -1.
 int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
@@ -334,7 +310,7 @@ std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD) {
   auto IsConstTensor = [](const ParmVarDecl *P) {
     QualType T = P->getType();
     return T->isPointerType() && T->getPointeeType().isConstQualified() &&
-           ownership::isManagedPointer(T);
+           isManagedPointer(T);
   };
   if (!FD.getBody() || llvm::none_of(FD.parameters(), IsConstTensor))
     return Out;

@@ -12,6 +12,9 @@
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackTypes.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/engine/ValueFacts.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
@@ -31,18 +34,6 @@ namespace clang::interop::ownership {
 using dataflow::Environment;
 using dataflow::StorageLocation;
 using dataflow::Value;
-
-/// The property of a pointer value that says it is NULL.
-inline constexpr llvm::StringLiteral kNull = "interop.own.null";
-
-/// A pointer to a managed tensor of either generation.
-bool isManagedPointer(QualType T);
-
-/// The call allocates raw memory (malloc and friends).
-bool isRawAllocation(const Expr *E);
-
-/// free and the Python allocators' free.
-bool isRawDeallocation(const CallExpr *Call);
 
 /// A place where the function obtains a managed tensor, with the ghost
 /// booleans the model keeps for it.
@@ -134,5 +125,18 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx);
 bool mentionsOwnershipIn(const Stmt *Body);
 
 } // namespace clang::interop::ownership
+
+namespace clang::interop {
+
+/// The deleter calls of FD's body (outside lambdas) on a tensor FD
+/// borrowed: a parameter of type pointer to const managed tensor (the call
+/// casts the const away) that FD never hands on for good (it is not
+/// captured, returned, stored or wrapped), in a function that is not a
+/// release function (Releases.h: a function of that one tensor). The
+/// caller, which still owns the tensor, deletes it again (cudf's
+/// gdf_from_dlpack: "our borrowing is done").
+std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD);
+
+} // namespace clang::interop
 
 #endif // INTEROP_LIB_OWNERSHIP_OWNERSHIPSITES_H

@@ -4,7 +4,6 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/engine/GuardEngine.h"
-#include "lib/ownership/OwnershipFacts.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -4,7 +4,8 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
-#include "lib/ownership/OwnershipSites.h"
+#include "lib/abi/DLPackTypes.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"

@@ -4,6 +4,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -236,6 +237,23 @@ bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
     Loc = SM.getImmediateExpansionRange(Loc).getBegin();
   }
   return false;
+}
+
+const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
+                                  const Stmt *Body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const CXXRecordDecl &Closure) : Closure(Closure) {}
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      if (L->getLambdaClass() == &Closure)
+        Found = L;
+      return !Found;
+    }
+    const CXXRecordDecl &Closure;
+    const LambdaExpr *Found = nullptr;
+  } F(Closure);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
 }
 
 } // namespace clang::interop

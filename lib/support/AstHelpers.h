@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/OperationKinds.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/APSInt.h"
@@ -141,6 +142,11 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 //===----------------------------------------------------------------------===//
 // Macros
 //===----------------------------------------------------------------------===//
+
+/// The lambda expression in Body whose closure class is Closure (where the
+/// lambda is made), or null.
+const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
+                                  const Stmt *Body);
 
 /// True when Loc comes from the expansion of one of Macros (at any depth).
 bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,

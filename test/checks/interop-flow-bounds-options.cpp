@@ -1,15 +1,17 @@
 // The bounds of the flow analysis (MaxSATIterations, MaxMilliseconds,
-// MaxBlockVisits, MaxCFGBlocks) are options of every check, shown by
-// --dump-config; one global setting reaches every family; an invalid value is
-// refused with a configuration warning naming it (the default stays); and a
-// function over a bound is reported when ReportSkippedFunctions asks, never
-// dropped silently. (Issue 13.)
+// MaxBlockVisits, MaxCFGBlocks, MaxSummaryStatements) are options of every
+// check, shown by --dump-config; one global setting reaches every family; an
+// invalid value is refused with a configuration warning naming it (the
+// default stays); and a function over a bound is reported, one by one when
+// ReportSkippedFunctions asks, else by one line for the file: never dropped
+// silently.
 //
 // RUN: %clang_tidy --checks='-*,interop-dlpack-byte-offset,interop-dlpack-deleter-ownership,interop-sharded-dlpack-export' --dump-config -- -std=c++17 | FileCheck %s --check-prefix=DEFAULTS
 // DEFAULTS-DAG: interop-dlpack-byte-offset.MaxSATIterations: '1000000'
 // DEFAULTS-DAG: interop-dlpack-byte-offset.MaxMilliseconds: '10000'
 // DEFAULTS-DAG: interop-dlpack-byte-offset.MaxBlockVisits: '20000'
 // DEFAULTS-DAG: interop-dlpack-byte-offset.MaxCFGBlocks: '2000'
+// DEFAULTS-DAG: interop-dlpack-byte-offset.MaxSummaryStatements: '400'
 // DEFAULTS-DAG: interop-dlpack-deleter-ownership.MaxSATIterations: '1000000'
 // DEFAULTS-DAG: interop-dlpack-deleter-ownership.MaxMilliseconds: '10000'
 // DEFAULTS-DAG: interop-dlpack-deleter-ownership.MaxBlockVisits: '20000'
@@ -18,6 +20,7 @@
 // DEFAULTS-DAG: interop-sharded-dlpack-export.MaxMilliseconds: '10000'
 // DEFAULTS-DAG: interop-sharded-dlpack-export.MaxBlockVisits: '20000'
 // DEFAULTS-DAG: interop-sharded-dlpack-export.MaxCFGBlocks: '2000'
+// DEFAULTS-DAG: interop-sharded-dlpack-export.MaxSummaryStatements: '400'
 //
 // RUN: %clang_tidy --checks='-*,interop-dlpack-strides,interop-dlpack-capsule-protocol,interop-nonaddressable-dlpack-import' --config="{CheckOptions: {MaxSATIterations: 5000000, MaxCFGBlocks: 500, interop-dlpack-strides.MaxCFGBlocks: 100}}" --dump-config -- -std=c++17 | FileCheck %s --check-prefix=GLOBAL
 // GLOBAL-DAG: interop-dlpack-strides.MaxSATIterations: '5000000'
@@ -36,6 +39,10 @@
 // RUN:   -config="{CheckOptions: {MaxCFGBlocks: 3, interop-dlpack-byte-offset.ReportSkippedFunctions: true}}" -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 // RUN: %check_interop -check-suffix=VISITS %s interop-dlpack-byte-offset %t -- \
 // RUN:   -config="{CheckOptions: {interop-dlpack-byte-offset.MaxBlockVisits: 2, interop-dlpack-byte-offset.ReportSkippedFunctions: true}}" -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
+// Over a bound and not listed: one line for the file, whichever check says
+// it (every check that dropped the function counts it once).
+// RUN: %check_interop -check-suffix=SILENT %s interop-dlpack-byte-offset,interop-dlpack-deleter-ownership %t -- \
+// RUN:   -config="{CheckOptions: {MaxCFGBlocks: 3}}" -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 // Within the bounds, the same function is analysed:
 // RUN: %check_interop -check-suffix=DEFAULT %s interop-dlpack-byte-offset %t -- \
 // RUN:   -config="{CheckOptions: {interop-dlpack-byte-offset.ReportSkippedFunctions: true}}" -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
@@ -49,6 +56,7 @@ int import_checked(DLManagedTensorVersioned *mt, char *dst, size_t bytes,
                    bool strict) {
   // CHECK-MESSAGES-BLOCKS: :[[@LINE-2]]:5: warning: function 'import_checked' was not analysed: it is larger than the analysis bound ({{[0-9]+}} CFG blocks) [interop-dlpack-byte-offset]
   // CHECK-MESSAGES-VISITS: :[[@LINE-3]]:5: warning: function 'import_checked' was not analysed: the analysis exceeded its iteration bound (maximum number of blocks processed) [interop-dlpack-byte-offset]
+  // CHECK-MESSAGES-SILENT: :[[@LINE-4]]:5: warning: 1 function of this file was not analysed by the interop checks, starting with 'import_checked': it is larger than the analysis bound ({{[0-9]+}} CFG blocks); set ReportSkippedFunctions to list them, or raise the bound [interop-dlpack-{{byte-offset|deleter-ownership}}]
   if (mt->version.major != DLPACK_MAJOR_VERSION) {
     mt->deleter(mt);
     return -1;

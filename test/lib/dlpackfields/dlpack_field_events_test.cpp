@@ -4,6 +4,7 @@
 
 #include "lib/dlpackfields/DLPackFieldConfig.h"
 #include "lib/dlpackfields/DLPackFieldEvents.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 
 #include "ast_search.h"
 #include "dlpack_snippets.h"

@@ -3,6 +3,7 @@
 // its one DLDevice or tensor, never its name.
 
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
+#include "lib/engine/FlowRunner.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -32,7 +33,7 @@ std::map<std::string, std::string> summaries(llvm::StringRef Code,
     return Out;
   ASTContext &Ctx = AST->getASTContext();
   EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  DLPackHelperSummaries Summaries;
+  DLPackHelperSummaries Summaries{FlowBounds().MaxSummaryStatements};
   auto Calls = match(
       callExpr(hasAncestor(functionDecl(hasName("calls")))).bind("c"), Ctx);
   for (const BoundNodes &B : Calls) {

@@ -1,0 +1,73 @@
+//===--- DLPackFieldMarks.h - field values and what they carry -*- C++ -*-===//
+//
+// The DLPack field model's values: which fields it tracks, the markers and
+// atoms a field's value carries (DLPackFieldValues.h), how they move with a
+// value (copies, casts, assignments) and become a producer's own, and the
+// truth of a comparison or a test of a field. The transfer functions of
+// DLPackFieldModel.cpp are built on these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDMARKS_H
+#define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDMARKS_H
+
+#include "lib/abi/DLPackFields.h"
+#include "lib/dlpackfields/DLPackFieldValues.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+
+#include <initializer_list>
+
+namespace clang::interop::dlpackfield {
+
+/// What the transfer functions receive.
+struct FieldState {
+  dataflow::Environment &Env;
+  RunContext &RC;
+  ASTContext &Ctx;
+};
+
+/// The scalar fields whose values carry the model's facts.
+bool isTrackedField(DLPackField F);
+
+/// Marks V as the value of a field (Marker) and gives it the atoms the
+/// model's conditions constrain, once.
+void markField(dataflow::Value &V, llvm::StringRef Marker,
+               std::initializer_list<llvm::StringRef> Atoms,
+               dataflow::Environment &Env);
+
+/// The first read of field F through ME (at Site): its value gets the
+/// field's marker and atoms, and where it was read.
+void initFieldValue(dataflow::Value &V, DLPackField F, const MemberExpr *ME,
+                    const Expr *Site, FieldState &S);
+
+/// A value of NewType carrying V's markers and facts (a cast), or null.
+dataflow::Value *cloneTracked(dataflow::Value &V, QualType NewType,
+                              FieldState &S);
+
+/// The value of From, with what it carries, becomes To's.
+void propagate(const Expr *To, const Expr *From, FieldState &S);
+
+/// The strides E reads were looked at.
+void noteStridesSeen(const Expr *E, FieldState &S);
+
+/// Every tracked field of R (and of the records in it, Depth levels down)
+/// is the producer's own.
+void markLocal(dataflow::RecordStorageLocation *R, FieldState &S,
+               int Depth = 0);
+
+/// LHS is assigned: a field written is the writer's own.
+void assignment(const Expr *LHS, FieldState &S);
+
+/// The truth of a comparison of a tracked field (`t->strides == NULL`,
+/// `device_type == kDLCPU`), or null when it compares nothing tracked.
+dataflow::BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S);
+
+/// The truth of a tracked value tested as a condition (`if (t->strides)`).
+dataflow::BoolValue *truthValue(dataflow::Value &V, FieldState &S);
+
+} // namespace clang::interop::dlpackfield
+
+#endif // INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDMARKS_H

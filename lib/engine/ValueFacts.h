@@ -1,0 +1,54 @@
+//===--- ValueFacts.h - value properties with one meaning -------*- C++ -*-===//
+//
+// What values mean to every family, built once: the properties of a
+// dataflow value that mean the same thing to every family, under one name,
+// and the transfer cases every family's table starts with (valueCases()),
+// so that a value keeps its meaning through variables and spellings the
+// framework does not follow by itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ENGINE_VALUEFACTS_H
+#define INTEROP_LIB_ENGINE_VALUEFACTS_H
+
+#include "lib/engine/StmtSwitch.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace clang::interop {
+
+/// A pointer value's "is NULL" atom (a BoolValue property): true on the
+/// paths where the pointer is NULL.
+inline constexpr llvm::StringLiteral kNull = "interop.null";
+
+/// `flag == 0`, `flag != 0`, `0 == flag`: `flag` an integer holding a truth
+/// value (a BoolValue: the C API's predicates return int, as
+/// PyCapsule_IsValid does, and a family models the result as a truth), kept
+/// in an int variable or not. The framework compares such values as
+/// unknown integers.
+bool isTruthComparison(const BinaryOperator &E,
+                       const dataflow::Environment &Env);
+/// The comparison's value: the truth, or its negation.
+void transferTruthComparison(const BinaryOperator &E,
+                             dataflow::Environment &Env);
+
+/// A transfer table for a family whose state StateT has an `Env` member,
+/// starting with the cases every family shares (above); the family adds
+/// its own after them.
+template <typename StateT> StmtSwitch<StateT> valueCases() {
+  StmtSwitch<StateT> Switch;
+  Switch.template caseOf<BinaryOperator>(
+      [](const BinaryOperator &E, StateT &S) {
+        return isTruthComparison(E, S.Env);
+      },
+      [](const BinaryOperator *E, StateT &S) {
+        transferTruthComparison(*E, S.Env);
+      });
+  return Switch;
+}
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ENGINE_VALUEFACTS_H
