@@ -150,8 +150,7 @@ namespace {
 
 using Strings = llvm::SmallVector<std::string, 2>;
 
-/// Adds every constant E may hold to Out; false when some value is not a
-/// constant (or the search is too deep).
+/// Adds every constant E may hold to Out; false if one is not a constant.
 bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
                         Strings &Out);
 
