@@ -2,7 +2,6 @@
 
 #include "DLPackByteOffsetCheck.h"
 
-#include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -45,12 +44,8 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
     if (E.OffsetApplied || E.OffsetZeroProven)
       continue;
     if (E.K == DLPackEvent::DataCallArg) {
-      MemoryCallKind MK = classifyMemoryCall(E.Callee);
-      bool TakesFirstElement =
-          MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy ||
-          Consumers.matches(E.Callee) ||
-          (MK != MemoryCallKind::Dealloc && E.CallPassesLayout);
-      if (!TakesFirstElement)
+      DataCallKind K = classifyDataCall(E, Consumers);
+      if (K == DataCallKind::Other || K == DataCallKind::Dealloc)
         continue;
     }
     // One finding per read of `data`: the first use in source order.

@@ -2,7 +2,6 @@
 
 #include "DLPackStridesCheck.h"
 
-#include "lib/abi/MemoryCalls.h"
 #include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/AST/Expr.h"
@@ -69,21 +68,25 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
       continue;
     if (E.StridesNullProven || E.StridesConsidered)
       continue;
-    bool Copy = false;
+    DataCallKind Kind = DataCallKind::Other;
     if (E.K == DLPackEvent::DataCallArg) {
-      MemoryCallKind MK = classifyMemoryCall(E.Callee);
-      Copy = MK == MemoryCallKind::HostCopy || MK == MemoryCallKind::DeviceCopy;
-      if (!Copy && !Consumers.matches(E.Callee))
+      Kind = classifyDataCall(E, Consumers);
+      if (Kind == DataCallKind::Other || Kind == DataCallKind::Dealloc)
         continue;
     } else if (readsOnlyFirstElement(E.Use, Ctx)) {
       continue;
     }
     if (E.FieldRead && !Reported.insert(E.FieldRead).second)
       continue;
-    if (Copy)
+    if (Kind == DataCallKind::Copy)
       diag(E.Use->getBeginLoc(), "tensor data copied as one compact block, "
                                  "but its 'strides' are never checked")
           << E.Use->getSourceRange();
+    else if (Kind == DataCallKind::WithLayout)
+      diag(E.Use->getBeginLoc(),
+           "tensor data passed to %0 with the tensor's shape, as one compact "
+           "block, but its 'strides' are never checked")
+          << E.Callee << E.Use->getSourceRange();
     else if (E.K == DLPackEvent::DataCallArg)
       diag(E.Use->getBeginLoc(), "tensor data passed to %0 as one compact "
                                  "block, but its 'strides' are never checked")

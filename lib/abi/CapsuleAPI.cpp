@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -154,47 +155,21 @@ using Strings = llvm::SmallVector<std::string, 2>;
 bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
                         Strings &Out);
 
-/// The stores into a local pointer variable (its initialiser and each
-/// `V = ...` of the function it is declared in), when nothing else writes it
-/// or takes its address (nanobind: `const char *name; if constexpr (V) name
-/// = "dltensor_versioned"; else name = "dltensor";`).
+/// What a local pointer variable holds (LocalStores): its initialiser and
+/// each `V = ...` of the function it is declared in, when nothing else
+/// writes it or takes its address (nanobind: `const char *name; if
+/// constexpr (V) name = "dltensor_versioned"; else name = "dltensor";`).
 bool addStoredConstants(const VarDecl *VD, ASTContext &Ctx, int Depth,
                         Strings &Out) {
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (!FD || !FD->getBody() || Depth >= 8)
     return false;
-  class Stores : public RecursiveASTVisitor<Stores> {
-  public:
-    explicit Stores(const VarDecl *VD) : VD(VD) {}
-    bool names(const Expr *E) const {
-      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
-      return DRE && DRE->getDecl() == VD;
-    }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (!names(BO->getLHS()))
-        return true;
-      if (BO->getOpcode() == BO_Assign)
-        Values.push_back(BO->getRHS());
-      else if (BO->isAssignmentOp())
-        Unknown = true;
-      return !Unknown;
-    }
-    bool VisitUnaryOperator(UnaryOperator *UO) {
-      if ((UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()) &&
-          names(UO->getSubExpr()))
-        Unknown = true;
-      return !Unknown;
-    }
-    const VarDecl *VD;
-    std::vector<const Expr *> Values;
-    bool Unknown = false;
-  } S(VD);
-  if (VD->getInit())
-    S.Values.push_back(VD->getInit());
-  S.TraverseStmt(FD->getBody());
-  if (S.Unknown || S.Values.empty())
+  LocalStores Stores(FD->getBody());
+  const LocalStores::Stores *S = Stores.of(VD);
+  if (!S || S->Opaque || !S->Partial.empty() || S->Whole.empty())
     return false;
-  return llvm::all_of(S.Values, [&](const Expr *V) {
+  return llvm::all_of(S->Whole, [&](const Expr *V) {
     return addConstantStrings(V, Ctx, Depth + 1, Out);
   });
 }

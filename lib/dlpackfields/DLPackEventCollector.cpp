@@ -240,7 +240,11 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       for (unsigned J = 0; J < Args.size(); ++J) {
         if (J == I || !Args[J])
           continue;
-        if (mentionsLayout(Args[J]) || filledWithLayoutOf(Args[J], Owner, Env))
+        if (!Stores)
+          Stores.emplace(Env.getCurrentFunc() ? Env.getCurrentFunc()->getBody()
+                                              : nullptr);
+        if (mentionsLayout(Args[J], &*Stores) ||
+            filledWithLayoutOf(Args[J], Owner, Env))
           E.CallPassesLayout = true;
         // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
         // can when it also receives, as a DLTensor (by value, reference or

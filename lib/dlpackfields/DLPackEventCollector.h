@@ -81,6 +81,8 @@ private:
   bool DryRun = false;
   dlpackfield::RunContext &RC;
   std::optional<DLPackLayoutFillers> Fillers;
+  /// What the function stores into its locals (made on first use).
+  std::optional<LocalStores> Stores;
 };
 
 } // namespace clang::interop

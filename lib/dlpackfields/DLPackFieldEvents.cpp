@@ -3,6 +3,7 @@
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -153,6 +154,22 @@ uncomparedStrideElements(const Stmt *Body) {
     if (!Finder.Tested.contains(AS))
       Out.insert(AS);
   return Out;
+}
+
+DataCallKind classifyDataCall(const DLPackEvent &E,
+                              const FunctionNameList &Listed) {
+  switch (classifyMemoryCall(E.Callee)) {
+  case MemoryCallKind::Dealloc:
+    return DataCallKind::Dealloc;
+  case MemoryCallKind::HostCopy:
+  case MemoryCallKind::DeviceCopy:
+    return DataCallKind::Copy;
+  default:
+    break;
+  }
+  if (Listed.matches(E.Callee))
+    return DataCallKind::Listed;
+  return E.CallPassesLayout ? DataCallKind::WithLayout : DataCallKind::Other;
 }
 
 } // namespace clang::interop

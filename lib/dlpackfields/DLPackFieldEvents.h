@@ -11,6 +11,8 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDEVENTS_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDEVENTS_H
 
+#include "lib/support/NameLists.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -112,6 +114,26 @@ struct DLPackEvent {
 /// strides proven non-NULL where dereferenced; version.major checked for a
 /// versioned access; no device type proven at an import.
 bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx);
+
+/// How the call of a DataCallArg event reads the data pointer: the one
+/// answer the byte_offset and strides checks share, so that they agree on
+/// every call.
+enum class DataCallKind {
+  /// Nothing known: the callee may take the pointer for anything.
+  Other,
+  /// free() and friends: the base pointer is what is wanted.
+  Dealloc,
+  /// memcpy-like host or device copies.
+  Copy,
+  /// A function of the check's list (at::from_blob, Eigen::Map...).
+  Listed,
+  /// Another argument carries the tensor's layout (its shape, an extents
+  /// object, an element count multiplied up from the shape): the callee
+  /// reads the data as that layout from the first element.
+  WithLayout,
+};
+DataCallKind classifyDataCall(const DLPackEvent &E,
+                              const FunctionNameList &Listed);
 
 /// The use of a data pointer reads or writes its first element only (`*p`,
 /// `p[0]`), which sits at the same address whatever the strides.

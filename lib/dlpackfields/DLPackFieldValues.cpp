@@ -154,8 +154,8 @@ bool mentionsByteOffset(const Expr *E, const Environment &Env) {
 
 /// True when E mentions the layout of a DLTensor (shape, ndim, strides,
 /// dtype), directly or through a local initialised from one.
-bool mentionsLayout(const Expr *E, int Depth) {
-  if (!E || Depth > 2)
+bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {
+  if (!E || Depth > 4)
     return false;
   E = E->IgnoreParens();
   switch (dlpackFieldOfMember(E)) {
@@ -168,12 +168,20 @@ bool mentionsLayout(const Expr *E, int Depth) {
     break;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->hasLocalStorage() && VD->getInit())
-        return mentionsLayout(VD->getInit(), Depth + 1);
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasLocalStorage()) {
+      const LocalStores::Stores *S = Stores ? Stores->of(VD) : nullptr;
+      if (!S)
+        return VD->getInit() && mentionsLayout(VD->getInit(), Stores, Depth + 1);
+      for (const auto *List : {&S->Whole, &S->Partial})
+        for (const Expr *V : *List)
+          if (mentionsLayout(V, Stores, Depth + 1))
+            return true;
+      return false;
+    }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsLayout(CE, Depth))
+      if (mentionsLayout(CE, Stores, Depth))
         return true;
   return false;
 }

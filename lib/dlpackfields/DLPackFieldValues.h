@@ -15,6 +15,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackFieldConfig.h"
 #include "lib/engine/ValueFacts.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
@@ -181,8 +182,12 @@ Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
 bool mentionsByteOffset(const Expr *E, const Environment &Env);
 
 /// True when E mentions the layout of a DLTensor (shape, ndim, strides,
-/// dtype), directly or through a local initialised from one.
-bool mentionsLayout(const Expr *E, int Depth = 0);
+/// dtype), directly or through locals: one initialised from it, and with
+/// Stores (the function's LocalStores) one assigned, multiplied up or
+/// filled element by element from it (`n *= t.shape[i]`, `dims[i] =
+/// t.shape[i]`, an extents object made from `dims`).
+bool mentionsLayout(const Expr *E, const LocalStores *Stores = nullptr,
+                    int Depth = 0);
 
 /// True when FD has no body here (its behaviour is unknown) or its body
 /// reads the strides field: passing a tensor to it counts as looking at the

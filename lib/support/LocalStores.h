@@ -1,0 +1,61 @@
+//===--- LocalStores.h - what a body stores into its locals ------*- C++ -*-===//
+//
+// Values through variables, syntactically and once: for each local variable
+// of a function body, every expression stored into it (its initialiser,
+// `v = e`, `v op= e`, and element writes `v[i] = e`, `v.at(i) = e`,
+// `*(v + i) = e`) and whether it also changes in a way no expression says
+// (`++v`, its address taken). A name chosen in both arms of an if, a count
+// multiplied up from a tensor's shape, an array filled from it element by
+// element: every reader of "what can this local hold" asks here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_SUPPORT_LOCALSTORES_H
+#define INTEROP_LIB_SUPPORT_LOCALSTORES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::interop {
+
+class LocalStores {
+public:
+  /// What is stored into one local.
+  struct Stores {
+    /// The initialiser and the right-hand sides of plain assignments to the
+    /// whole variable, in source order.
+    llvm::SmallVector<const Expr *, 2> Whole;
+    /// Right-hand sides of compound assignments (`n *= e`) and of writes to
+    /// an element (`v[i] = e`).
+    llvm::SmallVector<const Expr *, 2> Partial;
+    /// The variable also changes in a way none of the above says: `++v`,
+    /// `v--`, `&v`.
+    bool Opaque = false;
+  };
+
+  /// Scans Body once (lambdas in it included: a capture by reference may
+  /// store into a local).
+  explicit LocalStores(const Stmt *Body);
+
+  /// The stores into VD, a local variable of the body; null when the body
+  /// stores nothing into it and it has no initialiser.
+  const Stores *of(const VarDecl *VD) const;
+
+  /// The local variable E names as a whole (through parentheses and
+  /// implicit casts), or null.
+  static const VarDecl *localNamed(const Expr *E);
+
+  /// The local variable whose element or whole E designates as the target
+  /// of a write (`v`, `v[i]`, `v.at(i)`, `*(v + i)`), and whether it is an
+  /// element.
+  static const VarDecl *writeTarget(const Expr *E, bool &Element);
+
+private:
+  llvm::DenseMap<const VarDecl *, Stores> Map;
+};
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_SUPPORT_LOCALSTORES_H

@@ -1,0 +1,136 @@
+// Unit tests of lib/support/LocalStores.h: what a body stores into each of
+// its locals, whole or element by element, and what it changes opaquely.
+
+#include "lib/support/LocalStores.h"
+
+#include "ast_search.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include "gtest/gtest.h"
+
+#include <optional>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+const char *Code = R"cpp(
+template <class T, unsigned long N> struct arr {
+  T v[N];
+  T &operator[](unsigned long i);
+  T &at(unsigned long i);
+};
+long source(int);
+void f(bool c, long *shape, int n) {
+  const char *name;
+  if (c)
+    name = "a";
+  else
+    name = "b";
+  long count = 1;
+  for (int i = 0; i < n; ++i)
+    count *= shape[i];
+  long raw[4];
+  raw[0] = source(0);
+  *(raw + 1) = source(1);
+  arr<long, 2> dims{};
+  dims[0] = source(2);
+  dims.at(1) = source(3);
+  int bumped = 0;
+  ++bumped;
+  int taken = source(4);
+  int *p = &taken;
+  auto later = [&] { count = source(5); };
+  int untouched;
+  (void)p; (void)later; (void)untouched;
+}
+)cpp";
+
+class LocalStoresTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    AST = parseWithInputs(Code);
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getASTContext().getDiagnostics().hasErrorOccurred());
+    for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D);
+          FD && FD->getName() == "f" && FD->hasBody())
+        F = FD;
+    ASSERT_TRUE(F);
+    Stores.emplace(F->getBody());
+  }
+  const VarDecl *var(llvm::StringRef Name) {
+    const auto *DS = firstNode<DeclStmt>(F->getBody(), [&](const DeclStmt &S) {
+      for (const Decl *D : S.decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
+          return true;
+      return false;
+    });
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
+        return VD;
+    return nullptr;
+  }
+  std::unique_ptr<ASTUnit> AST;
+  const FunctionDecl *F = nullptr;
+  std::optional<LocalStores> Stores;
+};
+
+TEST_F(LocalStoresTest, WholeStoresFromBothArms) {
+  const LocalStores::Stores *S = Stores->of(var("name"));
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Whole.size(), 2u);
+  EXPECT_TRUE(S->Partial.empty());
+  EXPECT_FALSE(S->Opaque);
+  for (const Expr *E : S->Whole)
+    EXPECT_TRUE(isa<StringLiteral>(E->IgnoreParenImpCasts()));
+}
+
+TEST_F(LocalStoresTest, CompoundAssignmentsArePartial) {
+  const LocalStores::Stores *S = Stores->of(var("count"));
+  ASSERT_TRUE(S);
+  // The initialiser, and the lambda's capture by reference stores too.
+  EXPECT_EQ(S->Whole.size(), 2u);
+  ASSERT_EQ(S->Partial.size(), 1u);
+  EXPECT_TRUE(isa<ArraySubscriptExpr>(S->Partial[0]->IgnoreParenImpCasts()));
+}
+
+TEST_F(LocalStoresTest, ElementWritesOfArraysAndContainers) {
+  const LocalStores::Stores *Raw = Stores->of(var("raw"));
+  ASSERT_TRUE(Raw);
+  EXPECT_TRUE(Raw->Whole.empty());
+  EXPECT_EQ(Raw->Partial.size(), 2u);
+  const LocalStores::Stores *Dims = Stores->of(var("dims"));
+  ASSERT_TRUE(Dims);
+  EXPECT_EQ(Dims->Whole.size(), 1u); // `{}`
+  EXPECT_EQ(Dims->Partial.size(), 2u);
+}
+
+TEST_F(LocalStoresTest, OpaqueChanges) {
+  ASSERT_TRUE(Stores->of(var("bumped")));
+  EXPECT_TRUE(Stores->of(var("bumped"))->Opaque);
+  ASSERT_TRUE(Stores->of(var("taken")));
+  EXPECT_TRUE(Stores->of(var("taken"))->Opaque);
+  EXPECT_FALSE(Stores->of(var("name"))->Opaque);
+  EXPECT_EQ(Stores->of(var("untouched")), nullptr);
+}
+
+TEST_F(LocalStoresTest, WriteTargets) {
+  const auto *Assign = firstNode<BinaryOperator>(
+      F->getBody(), [](const BinaryOperator &B) {
+        return B.getOpcode() == BO_Assign &&
+               isa<ArraySubscriptExpr>(B.getLHS()->IgnoreParenImpCasts());
+      });
+  ASSERT_TRUE(Assign);
+  bool Element = false;
+  const VarDecl *T = LocalStores::writeTarget(Assign->getLHS(), Element);
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->getName(), "raw");
+  EXPECT_TRUE(Element);
+  EXPECT_EQ(LocalStores::localNamed(Assign->getRHS()), nullptr);
+}
+
+} // namespace
