@@ -410,3 +410,69 @@ def test_reports_and_baselines_honour_the_umask(project_factory, umask, mode):
     assert (r.returncode, w.returncode, failed.returncode) == (1, 0, 3)
     for name in ("out.sarif", "gl.json", "baseline.json", "failed.sarif"):
         assert stat.S_IMODE(os.stat(p.path(name)).st_mode) == mode, name
+
+
+def test_shards_merged_equal_one_full_run(project_factory):
+    files = many_files()
+    files["src/broken.cpp"] = "int broken() { return undeclared; }\n"
+    p = project_factory(files)
+    full = p.run("--sarif", "full.sarif", "--gitlab", "full.gl.json")
+    assert full.returncode == 3, full.stderr
+    shards = [p.run("--shard", "%d/2" % k, "--sarif", "shard%d.sarif" % k)
+              for k in (1, 2)]
+    counts = [int(s.stderr.split("interop-tidy-ci: ")[-1].split(" file")[0])
+              for s in shards]
+    assert sorted(counts) != [0, 7] and sum(counts) == 7  # a real split
+    merged = p.run("--merge", "shard1.sarif", "shard2.sarif",
+                   "--sarif", "merged.sarif", "--gitlab", "merged.gl.json", checks=None)
+    assert merged.returncode == full.returncode == 3
+    assert merged.stdout == full.stdout  # finding for finding, notes included
+    full_doc, merged_doc = load_json(p.path("full.sarif")), load_json(p.path("merged.sarif"))
+    assert errors_of(merged_doc) == []
+    for key in ("results", "invocations"):
+        assert merged_doc["runs"][0][key] == full_doc["runs"][0][key], key
+    assert merged_doc["runs"][0]["tool"] == full_doc["runs"][0]["tool"]
+    assert load_json(p.path("merged.gl.json")) == load_json(p.path("full.gl.json"))
+    assert "2 reports merged, 7 files, 6 findings, not every file judged" in merged.stderr
+
+    # Without the broken file: findings only, status 1 either way.
+    os.remove(p.path("src/broken.cpp"))
+    p.write_database()
+    for k in (1, 2):
+        p.run("--shard", "%d/2" % k, "--sarif", "shard%d.sarif" % k)
+    merged = p.run("--merge", "shard1.sarif", "shard2.sarif", checks=None)
+    assert merged.returncode == 1 and len(findings_of(merged.stdout)) == 6
+    # A missing shard is not a verdict.
+    one = p.run("--merge", "shard1.sarif", "--sarif", "one.sarif", checks=None)
+    assert one.returncode == 3 and "shard 2/2: missing" in one.stderr
+    assert load_json(p.path("one.sarif"))["runs"][0]["invocations"][0][
+        "executionSuccessful"] is False
+    assert p.run("--merge", "shard1.sarif", "src/a.cpp", checks=None).returncode == 2
+    assert p.run("--shard", "3/2").returncode == 2
+
+
+def test_a_second_run_with_the_cache_reuses_every_result(project_factory, tmp_path):
+    p = project_factory(many_files())
+    cache = str(tmp_path / "cache")
+    start = time.monotonic()
+    first = p.run("--cache", cache, "--sarif", "first.sarif", "-j1")
+    cold = time.monotonic() - start
+    start = time.monotonic()
+    second = p.run("--cache", cache, "--sarif", "second.sarif", "-j1")
+    warm = time.monotonic() - start
+    assert first.returncode == second.returncode == 1
+    assert "6 files (0 from the cache), 6 findings" in first.stderr
+    assert "6 files (6 from the cache), 6 findings" in second.stderr
+    assert first.stdout == second.stdout
+    assert load_json(p.path("first.sarif"))["runs"][0]["results"] == \
+        load_json(p.path("second.sarif"))["runs"][0]["results"]
+    print("cache: cold %.2fs, warm %.2fs" % (cold, warm))
+    assert warm < cold, (warm, cold)
+    # A change to a file's text, even a comment, misses for that file only.
+    p.write("src/file1.cpp", p.read("src/file1.cpp")[len("#include <dlpack/dlpack.h>\n\n"):]
+            + "// a comment\n")
+    third = p.run("--cache", cache)
+    assert "6 files (5 from the cache)" in third.stderr
+    # So does another configuration.
+    other = p.run("--cache", cache, checks="-*,interop-*")
+    assert "(0 from the cache)" in other.stderr
