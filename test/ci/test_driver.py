@@ -476,3 +476,49 @@ def test_a_second_run_with_the_cache_reuses_every_result(project_factory, tmp_pa
     # So does another configuration.
     other = p.run("--cache", cache, checks="-*,interop-*")
     assert "(0 from the cache)" in other.stderr
+
+
+def driver_module():
+    from importlib.machinery import SourceFileLoader
+    import importlib.util
+    loader = SourceFileLoader("interop_tidy_ci", DRIVER)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_function_extents_of_the_diff_scan():
+    """The brace scan --diff uses to find the function a finding is in."""
+    source = dedent('''
+        #include <x>
+        namespace a {
+        struct S {
+          int f() const { return 1; }
+          S() : x_(1), y_{2} {
+            x_ = 3;
+          }
+          int x_, y_;
+        };
+        int g(int a) {
+          auto s = "}{"; char c = '}';
+          // }
+          /* { */
+          return a;
+        }
+        #define OPEN {
+        auto l = [](int q) {
+          return q;
+        };
+        int arr[] = {1, 2};
+        extern "C" {
+        void h(void) { }
+        }
+        template <class T> void k(T) {
+        }
+        enum class E { A, B };
+        int m = 1'000'000;
+        }
+        ''')
+    assert driver_module().function_extents(source) == [
+        (4, 4), (5, 7), (10, 15), (17, 19), (22, 22), (24, 25)]

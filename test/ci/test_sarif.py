@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import jsonschema
 import pytest
 
-from conftest import BUILD, DRIVER, SOURCE, WRAPPER, finding, load_json
+from conftest import BUILD, CLANG_TIDY, DRIVER, SOURCE, WRAPPER, finding, load_json
 from sarif_schema import SCHEMA
 
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
@@ -275,7 +275,7 @@ def test_rule_texts_are_in_the_driver_itself(project_factory):
         f.write(text)
     os.chmod(alone, 0o755)
     r = subprocess.run([alone, "-p", "build", "--checks=" + ALL_INTEROP,
-                        "--clang-tidy", "/usr/lib/llvm-22/bin/clang-tidy",
+                        "--clang-tidy", CLANG_TIDY,
                         "--plugin", os.path.join(BUILD, "checks", "InteropTidy.so"),
                         "--sarif", "out.sarif"], cwd=p.root, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
