@@ -4,6 +4,7 @@ exit codes, compile errors, progress, GitLab report. SARIF has its own file
 import os
 import pty
 import select
+import stat
 import subprocess
 import time
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import (CLANG_TIDY, CLEAN, DRIVER, PLUGIN, dedent, finding, findings_of,
                       load_json, other_clang_tidy, repeated)
+from test_sarif import errors_of
 
 
 def many_files():
@@ -292,3 +294,231 @@ def test_paths_restrict_the_run(project_factory):
     p = project_factory({"src/a.cpp": finding("a"), "src/sub/b.cpp": finding("b")})
     r = p.run("src/sub")
     assert findings_of(r.stdout) == [("src/sub/b.cpp", 3, "interop-dlpack-byte-offset")]
+
+
+HEADER_BUG = ("#pragma once\n#include <dlpack/dlpack.h>\n"
+              "inline float first(const DLTensor *t) {\n"
+              "  return static_cast<float *>(t->data)[0];\n}\n")
+
+
+def test_a_named_path_no_entry_covers_fails_the_gate(project_factory):
+    p = project_factory({"src/a.cpp": CLEAN, "src/other/notes.txt": "notes\n"})
+    p.write("src/new.cpp", finding("n"))  # not in the database yet
+    r = p.run("src/new.cpp", "--sarif", "out.sarif")
+    assert r.returncode == 3, r.stderr
+    assert "src/new.cpp: no compile-database entry covers this file" in r.stderr
+    assert "no file of the compile database to check" not in r.stderr
+    invocation = load_json(p.path("out.sarif"))["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"].startswith(
+        "src/new.cpp: no compile-database entry covers this file")
+    # With a covered file beside it: that one is judged, the run still fails.
+    r = p.run("src/a.cpp", "src/new.cpp")
+    assert r.returncode == 3 and "1 file, 0 findings, 1 file not judged" in r.stderr
+    # A directory with no file of the database.
+    r = p.run("src/other")
+    assert r.returncode == 3
+    assert "src/other: no file of the compile database is in this directory" in r.stderr
+    # Once the database has it, it is judged.
+    p.write_database()
+    assert p.run("src/new.cpp").returncode == 1
+
+
+def test_a_named_header_is_judged_through_a_file_that_includes_it(project_factory):
+    p = project_factory({"src/uses.cpp": '#include "bug.h"\n' + finding("own"),
+                         "src/bug.h": HEADER_BUG, "src/lonely.h": HEADER_BUG})
+    r = p.run("src/bug.h")
+    assert r.returncode == 1, r.stderr
+    # Only the header's finding: the includer's own is not asked for.
+    assert findings_of(r.stdout) == [("src/bug.h", 4, "interop-dlpack-byte-offset")]
+    assert "1 file, 1 finding" in r.stderr
+    # A --header-filter that excludes it is widened to the named header.
+    r = p.run("src/bug.h", "--header-filter=^$")
+    assert findings_of(r.stdout) == [("src/bug.h", 4, "interop-dlpack-byte-offset")]
+    # Named with its includer: everything of both.
+    r = p.run("src/bug.h", "src/uses.cpp")
+    assert [f[0] for f in findings_of(r.stdout)] == ["src/bug.h", "src/uses.cpp"]
+    # A header nothing includes cannot be judged.
+    r = p.run("src/lonely.h")
+    assert r.returncode == 3
+    assert "src/lonely.h: no compile-database entry covers this file, and no file " \
+        "of the database includes it" in r.stderr
+
+
+def refusing_clang_tidy(p):
+    """A clang-tidy whose plugin refuses it, as the version guard does."""
+    path = p.path("refusing-clang-tidy")
+    with open(path, "w") as f:
+        f.write(dedent("""
+            #!/bin/sh
+            case "$*" in *--version*) exec %s --version ;; esac
+            echo "interop-tidy: refusing to run: InteropTidy.so was built for clang-tidy 22" >&2
+            exit 78
+            """) % CLANG_TIDY)
+    os.chmod(path, 0o755)
+    return path
+
+
+@pytest.mark.parametrize("setup", ["refused", "plugin-missing", "clang-tidy-missing",
+                                   "no-interop-check"])
+def test_a_setup_failure_still_writes_the_reports(project_factory, setup):
+    p = project_factory({"src/a.cpp": finding("a")})
+    args, checks = {
+        "refused": (["--clang-tidy", refusing_clang_tidy(p)], None),
+        "plugin-missing": (["--clang-tidy", CLANG_TIDY, "--plugin",
+                            p.path("no/InteropTidy.so")], None),
+        "clang-tidy-missing": (["--clang-tidy", p.path("no/clang-tidy")], None),
+        "no-interop-check": ([], "-*,misc-unused-parameters"),
+    }[setup]
+    why = {"refused": "refusing to run", "plugin-missing": "does not exist",
+           "clang-tidy-missing": "not found",
+           "no-interop-check": "no interop-* check is enabled"}[setup]
+    r = p.run(*args, "--sarif", "out.sarif", "--gitlab", "gl.json",
+              checks=checks or "-*,interop-dlpack-byte-offset")
+    assert r.returncode == 3, r.stderr
+    assert why in r.stderr
+    doc = load_json(p.path("out.sarif"))
+    assert errors_of(doc) == []
+    run = doc["runs"][0]
+    assert run["results"] == []
+    invocation = run["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert why in invocation["toolExecutionNotifications"][0]["message"]["text"]
+    assert load_json(p.path("gl.json")) == []
+
+
+def test_a_usage_error_still_writes_the_reports(project_factory):
+    p = project_factory({"src/a.cpp": finding("a")})
+    r = p.run("-p", "nowhere", "--sarif", "out.sarif")
+    assert r.returncode == 2
+    invocation = load_json(p.path("out.sarif"))["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert "cannot read the compile database" in \
+        invocation["toolExecutionNotifications"][0]["message"]["text"]
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_reports_and_baselines_honour_the_umask(project_factory, umask, mode):
+    p = project_factory({"src/a.cpp": finding("a")})
+    old = os.umask(umask)
+    try:
+        r = p.run("--sarif", "out.sarif", "--gitlab", "gl.json")
+        w = p.run("--write-baseline", "baseline.json")
+        failed = p.run("--clang-tidy", p.path("no/clang-tidy"), "--sarif", "failed.sarif")
+    finally:
+        os.umask(old)
+    assert (r.returncode, w.returncode, failed.returncode) == (1, 0, 3)
+    for name in ("out.sarif", "gl.json", "baseline.json", "failed.sarif"):
+        assert stat.S_IMODE(os.stat(p.path(name)).st_mode) == mode, name
+
+
+def test_shards_merged_equal_one_full_run(project_factory):
+    files = many_files()
+    files["src/broken.cpp"] = "int broken() { return undeclared; }\n"
+    p = project_factory(files)
+    full = p.run("--sarif", "full.sarif", "--gitlab", "full.gl.json")
+    assert full.returncode == 3, full.stderr
+    shards = [p.run("--shard", "%d/2" % k, "--sarif", "shard%d.sarif" % k)
+              for k in (1, 2)]
+    counts = [int(s.stderr.split("interop-tidy-ci: ")[-1].split(" file")[0])
+              for s in shards]
+    assert sorted(counts) != [0, 7] and sum(counts) == 7  # a real split
+    merged = p.run("--merge", "shard1.sarif", "shard2.sarif",
+                   "--sarif", "merged.sarif", "--gitlab", "merged.gl.json", checks=None)
+    assert merged.returncode == full.returncode == 3
+    assert merged.stdout == full.stdout  # finding for finding, notes included
+    full_doc, merged_doc = load_json(p.path("full.sarif")), load_json(p.path("merged.sarif"))
+    assert errors_of(merged_doc) == []
+    for key in ("results", "invocations"):
+        assert merged_doc["runs"][0][key] == full_doc["runs"][0][key], key
+    assert merged_doc["runs"][0]["tool"] == full_doc["runs"][0]["tool"]
+    assert load_json(p.path("merged.gl.json")) == load_json(p.path("full.gl.json"))
+    assert "2 reports merged, 7 files, 6 findings, not every file judged" in merged.stderr
+
+    # Without the broken file: findings only, status 1 either way.
+    os.remove(p.path("src/broken.cpp"))
+    p.write_database()
+    for k in (1, 2):
+        p.run("--shard", "%d/2" % k, "--sarif", "shard%d.sarif" % k)
+    merged = p.run("--merge", "shard1.sarif", "shard2.sarif", checks=None)
+    assert merged.returncode == 1 and len(findings_of(merged.stdout)) == 6
+    # A missing shard is not a verdict.
+    one = p.run("--merge", "shard1.sarif", "--sarif", "one.sarif", checks=None)
+    assert one.returncode == 3 and "shard 2/2: missing" in one.stderr
+    assert load_json(p.path("one.sarif"))["runs"][0]["invocations"][0][
+        "executionSuccessful"] is False
+    assert p.run("--merge", "shard1.sarif", "src/a.cpp", checks=None).returncode == 2
+    assert p.run("--shard", "3/2").returncode == 2
+
+
+def test_a_second_run_with_the_cache_reuses_every_result(project_factory, tmp_path):
+    p = project_factory(many_files())
+    cache = str(tmp_path / "cache")
+    start = time.monotonic()
+    first = p.run("--cache", cache, "--sarif", "first.sarif", "-j1")
+    cold = time.monotonic() - start
+    start = time.monotonic()
+    second = p.run("--cache", cache, "--sarif", "second.sarif", "-j1")
+    warm = time.monotonic() - start
+    assert first.returncode == second.returncode == 1
+    assert "6 files (0 from the cache), 6 findings" in first.stderr
+    assert "6 files (6 from the cache), 6 findings" in second.stderr
+    assert first.stdout == second.stdout
+    assert load_json(p.path("first.sarif"))["runs"][0]["results"] == \
+        load_json(p.path("second.sarif"))["runs"][0]["results"]
+    print("cache: cold %.2fs, warm %.2fs" % (cold, warm))
+    assert warm < cold, (warm, cold)
+    # A change to a file's text, even a comment, misses for that file only.
+    p.write("src/file1.cpp", p.read("src/file1.cpp")[len("#include <dlpack/dlpack.h>\n\n"):]
+            + "// a comment\n")
+    third = p.run("--cache", cache)
+    assert "6 files (5 from the cache)" in third.stderr
+    # So does another configuration.
+    other = p.run("--cache", cache, checks="-*,interop-*")
+    assert "(0 from the cache)" in other.stderr
+
+
+def driver_module():
+    from importlib.machinery import SourceFileLoader
+    import importlib.util
+    loader = SourceFileLoader("interop_tidy_ci", DRIVER)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_function_extents_of_the_diff_scan():
+    """The brace scan --diff uses to find the function a finding is in."""
+    source = dedent('''
+        #include <x>
+        namespace a {
+        struct S {
+          int f() const { return 1; }
+          S() : x_(1), y_{2} {
+            x_ = 3;
+          }
+          int x_, y_;
+        };
+        int g(int a) {
+          auto s = "}{"; char c = '}';
+          // }
+          /* { */
+          return a;
+        }
+        #define OPEN {
+        auto l = [](int q) {
+          return q;
+        };
+        int arr[] = {1, 2};
+        extern "C" {
+        void h(void) { }
+        }
+        template <class T> void k(T) {
+        }
+        enum class E { A, B };
+        int m = 1'000'000;
+        }
+        ''')
+    assert driver_module().function_extents(source) == [
+        (4, 4), (5, 7), (10, 15), (17, 19), (22, 22), (24, 25)]

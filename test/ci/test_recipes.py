@@ -299,3 +299,113 @@ def test_clang_tidy_diff(tmp_path):
         r = sh(plain, p.root)
         assert r.returncode != 0
         assert "interop-tidy: refusing to run" in r.stdout + r.stderr
+
+
+# --diff judges what a change can affect.
+HELPER_HEADER = """#pragma once
+#include <interop/interop.h>
+
+namespace example {
+inline int helper_rank() { return 0; }
+} // namespace example
+"""
+
+
+def gate(p, *args):
+    return subprocess.run([os.path.join(BUILD, "bin", "interop-tidy-ci"), "-p", "build",
+                           "--checks=-*,interop-*", "--no-progress"] + list(args),
+                          cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+
+
+def test_diff_finds_a_bug_added_only_in_a_header(tmp_path):
+    p = Examples(tmp_path / "hdr")
+    with open(p.path("examples/import_helpers.h"), "w") as f:
+        f.write(HELPER_HEADER)
+    with open(p.path("examples/device_import.cpp")) as f:
+        text = f.read()
+    with open(p.path("examples/device_import.cpp"), "w") as f:
+        f.write(text.replace("#include <vector>\n",
+                             "#include <vector>\n\n#include \"import_helpers.h\"\n", 1))
+    with open(p.path("examples/unused.h"), "w") as f:
+        f.write(HELPER_HEADER)
+    git(p.root, "add", "-A")
+    git(p.root, "commit", "-q", "-m", "a helper header")
+
+    r = gate(p, "--diff", "HEAD")  # an unchanged tree
+    assert r.returncode == 0 and r.stdout == "", r.stdout + r.stderr
+
+    # The bug only in the header: the files that include it are run.
+    with open(p.path("examples/import_helpers.h"), "a") as f:
+        f.write(NEW_BUG.replace("import_new", "inline_import").replace(
+            "interop::Result", "inline interop::Result"))
+    with open(p.path("examples/import_helpers.h")) as f:
+        line = f.read().count("\n") - 1
+    r = gate(p, "--diff", "HEAD")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert findings_of(r.stdout) == [("examples/import_helpers.h", line,
+                                      "interop-nonaddressable-dlpack-import")]
+    assert "1 file, 1 finding" in r.stderr  # device_import.cpp only
+
+    # A changed header no file of the database includes: said, not failed.
+    git(p.root, "checkout", "-q", "--", "examples/import_helpers.h")
+    with open(p.path("examples/unused.h"), "a") as f:
+        f.write("// a comment\n")
+    r = gate(p, "--diff", "HEAD")
+    assert r.returncode == 0, r.stderr
+    assert "examples/unused.h changed, but no file of the compile database is or " \
+        "includes it: not checked" in r.stderr
+
+
+def test_diff_finds_a_deleted_guard(tmp_path):
+    p = Examples(tmp_path / "guard")
+    name = "examples/sharded_export.cpp"
+    with open(p.path(name)) as f:
+        text = f.read()
+    guard = ("  if (array.num_devices() != 1)\n"
+             "    return interop::Status(interop::StatusCode::kValueError,\n"
+             "                           \"gather the array before exporting it\");\n")
+    use = "  auto tensor = interop::to_dlpack(array);\n"
+    assert guard + use in text
+    # The guard a few lines above the export, so that the deletion is not
+    # next to the line the finding lands on.
+    spaced = text.replace(guard + use, guard + "  // one device holds all of it:\n"
+                          "  // export it as it is\n\n" + use)
+    with open(p.path(name), "w") as f:
+        f.write(spaced)
+    git(p.root, "commit", "-q", "-am", "spaced")
+    assert gate(p, "--diff", "HEAD").returncode == 0
+
+    with open(p.path(name), "w") as f:
+        f.write(spaced.replace(guard, ""))  # the hunk only deletes lines
+    line = spaced.replace(guard, "")[:spaced.replace(guard, "").index(use)].count("\n") + 1
+    r = gate(p, "--diff", "HEAD")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert findings_of(r.stdout) == [(name, line, "interop-sharded-dlpack-export")]
+    # The examples' other findings in that file are in untouched functions.
+    assert "1 file, 1 finding" in r.stderr
+
+
+def test_pre_commit_hook_judges_a_staged_header(tmp_path):
+    p = Examples(tmp_path / "hook-header")
+    with open(p.path(".clang-tidy"), "w") as f:
+        f.write("Checks: '-*,interop-*'\n")
+    with open(p.path("examples/import_helpers.h"), "w") as f:
+        f.write(HELPER_HEADER)
+    with open(p.path("examples/device_import.cpp")) as f:
+        text = f.read()
+    with open(p.path("examples/device_import.cpp"), "w") as f:
+        f.write(text.replace("#include <vector>\n",
+                             "#include <vector>\n\n#include \"import_helpers.h\"\n", 1))
+    git(p.root, "add", "-A")
+    git(p.root, "commit", "-q", "-m", "a helper header")
+    r = sh(doc_blocks()["pre-commit"], p.root)
+    assert r.returncode == 0, r.stderr
+    with open(p.path("examples/import_helpers.h"), "a") as f:
+        f.write(NEW_BUG.replace("interop::Result", "inline interop::Result"))
+    git(p.root, "add", "-A")
+    r = subprocess.run(["git", "commit", "-m", "header bug"], cwd=p.root,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode != 0
+    assert "examples/import_helpers.h:" in r.stdout + r.stderr
+    assert "commit stopped" in r.stderr

@@ -3,18 +3,29 @@ structure (sarif_schema.py), one rule per enabled check with its docs page,
 results with related locations for notes, and partial fingerprints that
 survive unrelated edits."""
 import copy
+import json
 import os
+import re
 import subprocess
 from urllib.parse import urlparse
 
 import jsonschema
 import pytest
 
-from conftest import DRIVER, WRAPPER, finding, load_json
+from conftest import BUILD, CLANG_TIDY, DRIVER, SOURCE, WRAPPER, finding, load_json
 from sarif_schema import SCHEMA
 
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
 ALL_INTEROP = "-*,interop-*"
+
+
+def page_summary(check):
+    """The first paragraph of docs/checks/CHECK.md, as plain text."""
+    with open(os.path.join(SOURCE, "docs", "checks", check + ".md")) as f:
+        text = f.read()
+    first = next(p for p in re.split(r"\n\s*\n", text) if p.strip() and
+                 not p.startswith("#"))
+    return " ".join(first.replace("`", "").split())
 
 
 def errors_of(doc):
@@ -87,12 +98,11 @@ def test_driver_and_one_rule_per_enabled_check(sarif):
     assert [r["id"] for r in driver["rules"]] == enabled
     for rule in driver["rules"]:
         uri = urlparse(rule["helpUri"])
-        assert uri.path.endswith("/docs/checks/%s.md" % rule["id"])
-        if uri.scheme == "file":
-            assert os.path.exists(uri.path)
+        assert uri.scheme == "https" and uri.path.endswith("/%s.md" % rule["id"])
         assert rule["shortDescription"]["text"] and \
             not rule["shortDescription"]["text"].startswith("#")
-        assert rule["help"]["markdown"].startswith("# " + rule["id"])
+        # The full description is the one-sentence summary of the check's page.
+        assert rule["fullDescription"]["text"] == page_summary(rule["id"])
 
 
 def test_results(sarif):
@@ -167,3 +177,110 @@ def test_sarif_for_a_clean_run_has_the_rules_and_no_results(project_factory):
     assert errors_of(doc) == []
     assert doc["runs"][0]["results"] == []
     assert len(doc["runs"][0]["tool"]["driver"]["rules"]) >= 10
+
+
+# What GitHub code scanning requires of an upload beyond the SARIF schema
+# (the SARIF multitool's GitHub rules: GH1001-GH1007, GH2012 and the limits of
+# "SARIF support for code scanning"). The multitool is not installable here,
+# so these are checked directly on a real report.
+PRECISIONS = {"very-high", "high", "medium", "low"}
+SEVERITIES = {"error", "warning", "recommendation"}
+
+
+def github_problems(doc):
+    problems = []
+    run = doc["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    for rule in rules:
+        rid = rule["id"]
+        for key in ("shortDescription", "fullDescription"):
+            if not rule.get(key, {}).get("text"):
+                problems.append("%s: no %s" % (rid, key))           # GH2012
+        help_ = rule.get("help", {})
+        if not help_.get("text"):
+            problems.append("%s: no help.text" % rid)
+        if not help_.get("markdown"):
+            problems.append("%s: no help.markdown" % rid)
+        if len(help_.get("markdown", "")) > 1500:
+            problems.append("%s: help is %d bytes, not a short help" % (
+                rid, len(help_["markdown"])))
+        if "helpUri" in rule and urlparse(rule["helpUri"]).scheme != "https":
+            problems.append("%s: helpUri %s is not https" % (rid, rule["helpUri"]))
+        props = rule.get("properties", {})
+        if not props.get("tags") or not all(isinstance(t, str) for t in props["tags"]):
+            problems.append("%s: no properties.tags" % rid)
+        if props.get("precision") not in PRECISIONS:
+            problems.append("%s: precision %r" % (rid, props.get("precision")))
+        if props.get("problem.severity") not in SEVERITIES:
+            problems.append("%s: problem.severity %r" % (rid, props.get("problem.severity")))
+    if len(rules) > 25000 or len(run["results"]) > 25000:
+        problems.append("over code scanning's limits")
+    for result in run["results"]:
+        if not result["message"].get("text"):                     # GH1007
+            problems.append("a result with no message text")
+        for loc in result.get("locations", []) + result.get("relatedLocations", []):
+            art = loc["physicalLocation"]["artifactLocation"]
+            if urlparse(art["uri"]).scheme or os.path.isabs(art["uri"]):
+                problems.append("absolute location %s" % art["uri"])  # GH1005
+            if loc["physicalLocation"]["region"].get("startLine", 0) < 1:
+                problems.append("a region with no startLine")        # GH1003
+        if len(result.get("relatedLocations", [])) > 1000:
+            problems.append("too many related locations")
+    return problems
+
+
+def test_github_code_scanning_accepts_the_rules_and_results(project_factory):
+    p = project_factory({"src/a.cpp": finding("a"),
+                         "src/broken.cpp": "int broken() { return undeclared; }\n"})
+    r = p.run("--sarif", "out.sarif", checks=ALL_INTEROP)
+    assert r.returncode == 3, r.stderr
+    doc = load_json(p.path("out.sarif"))
+    assert errors_of(doc) == []
+    rules = {x["id"]: x for x in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert "clang-diagnostic-error" in rules and len(rules) >= 11
+    assert github_problems(doc) == []
+    # The checker is not vacuous.
+    broken = copy.deepcopy(doc)
+    del broken["runs"][0]["tool"]["driver"]["rules"][0]["fullDescription"]
+    broken["runs"][0]["tool"]["driver"]["rules"][1]["helpUri"] = "file:///x.md"
+    assert len(github_problems(broken)) == 2
+    for rule in rules.values():
+        assert "file:" not in json.dumps(rule)
+        assert rule["properties"]["tags"][0] == "correctness"
+
+
+def test_docs_url_sets_every_interop_help_uri(project_factory):
+    p = project_factory({"src/a.cpp": finding("a")})
+    r = p.run("--sarif", "out.sarif", "--docs-url", "https://docs.example.org/tidy/",
+              checks=ALL_INTEROP)
+    assert r.returncode == 1
+    driver = load_json(p.path("out.sarif"))["runs"][0]["tool"]["driver"]
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == "https://docs.example.org/tidy/%s.md" % rule["id"]
+    assert p.run("--docs-url", "file:///docs").returncode == 2
+
+
+def test_rule_texts_are_in_the_driver_itself(project_factory):
+    """No path of the build machine in the driver that gets installed, and
+    the rules keep their texts where no docs are installed beside it."""
+    with open(DRIVER) as f:
+        text = f.read()
+    assert os.path.realpath(SOURCE) not in text and SOURCE not in text
+    assert os.path.realpath(BUILD) not in text
+    p = project_factory({"src/a.cpp": finding("a")})
+    # A copy of the driver in a prefix with no share/doc, run with the plugin.
+    alone = p.path("prefix/bin/interop-tidy-ci")
+    os.makedirs(os.path.dirname(alone))
+    with open(alone, "w") as f:
+        f.write(text)
+    os.chmod(alone, 0o755)
+    r = subprocess.run([alone, "-p", "build", "--checks=" + ALL_INTEROP,
+                        "--clang-tidy", CLANG_TIDY,
+                        "--plugin", os.path.join(BUILD, "checks", "InteropTidy.so"),
+                        "--sarif", "out.sarif"], cwd=p.root, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 1, r.stderr
+    doc = load_json(p.path("out.sarif"))
+    assert github_problems(doc) == []
+    for rule in doc["runs"][0]["tool"]["driver"]["rules"]:
+        assert rule["fullDescription"]["text"] == page_summary(rule["id"])
