@@ -3,6 +3,8 @@
 #include "lib/engine/ValueFacts.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/Arena.h"
+#include "clang/Analysis/FlowSensitive/Formula.h"
 
 namespace clang::interop {
 
@@ -51,6 +53,50 @@ void transferTruthComparison(const BinaryOperator &E, Environment &Env) {
     return;
   // `flag != 0` is the truth itself, `flag == 0` its negation.
   Env.setValue(E, E.getOpcode() == BO_NE ? *T : Env.makeNot(*T));
+}
+
+void ValueChoices::join(const Value &V1, const Environment &E1,
+                        const Value &V2, const Environment &E2, Value &Joined,
+                        Environment &JoinedEnv,
+                        llvm::function_ref<bool(const Value &)> Tracked) {
+  auto Expand = [&](const Value &V, llvm::SmallVectorImpl<Choice> &Out) {
+    auto It = Map.find(&V);
+    if (It != Map.end()) {
+      Out.append(It->second.begin(), It->second.end());
+      return true;
+    }
+    if (!Tracked(V))
+      return false;
+    Out.push_back({&V, nullptr});
+    return true;
+  };
+  llvm::SmallVector<Choice, 2> From1, From2;
+  bool Any1 = Expand(V1, From1), Any2 = Expand(V2, From2);
+  if (!Any1 && !Any2)
+    return;
+  // C: "the joined value came from the first side", true on E1's paths and
+  // false on E2's (the flow conditions of the two sides, as a family's
+  // joined facts are kept).
+  Arena &A = JoinedEnv.arena();
+  const Formula &C = A.makeAtomRef(A.makeAtom());
+  JoinedEnv.assume(A.makeOr(
+      A.makeAnd(A.makeAtomRef(E1.getFlowConditionToken()), C),
+      A.makeAnd(A.makeAtomRef(E2.getFlowConditionToken()), A.makeNot(C))));
+  llvm::SmallVector<Choice, 2> &Out = Map[&Joined];
+  Out.clear();
+  for (const Choice &X : From1)
+    Out.push_back({X.V, X.When ? &A.makeAnd(C, *X.When) : &C});
+  const Formula &NotC = A.makeNot(C);
+  for (const Choice &X : From2)
+    Out.push_back({X.V, X.When ? &A.makeAnd(NotC, *X.When) : &NotC});
+}
+
+llvm::ArrayRef<ValueChoices::Choice>
+ValueChoices::of(const Value &V) const {
+  auto It = Map.find(&V);
+  if (It == Map.end())
+    return {};
+  return It->second;
 }
 
 } // namespace clang::interop

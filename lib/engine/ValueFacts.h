@@ -15,6 +15,10 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace clang::interop {
@@ -33,6 +37,34 @@ bool isTruthComparison(const BinaryOperator &E,
 /// The comparison's value: the truth, or its negation.
 void transferTruthComparison(const BinaryOperator &E,
                              dataflow::Environment &Env);
+
+/// Values through variables at a join: a pointer assigned in both arms of an
+/// if (`void *payload; if (v) payload = a; else payload = b;`) reaches the
+/// code after the if as a new value the framework made at the join, which
+/// no family tracks. Recorded at the join (a family's `join` hook), it is
+/// each value it came from, under the condition of the paths that brought
+/// it; a choice of choices is flattened.
+class ValueChoices {
+public:
+  struct Choice {
+    const dataflow::Value *V;
+    /// The paths on which the joined value is V.
+    const dataflow::Formula *When;
+  };
+
+  /// Joined is V1 on E1's paths and V2 on E2's; recorded when Tracked holds
+  /// for a value on either side (or a side is itself a choice).
+  void join(const dataflow::Value &V1, const dataflow::Environment &E1,
+            const dataflow::Value &V2, const dataflow::Environment &E2,
+            dataflow::Value &Joined, dataflow::Environment &JoinedEnv,
+            llvm::function_ref<bool(const dataflow::Value &)> Tracked);
+
+  /// What V stands for, each with its condition; empty when V is no choice.
+  llvm::ArrayRef<Choice> of(const dataflow::Value &V) const;
+
+private:
+  llvm::DenseMap<const dataflow::Value *, llvm::SmallVector<Choice, 2>> Map;
+};
 
 /// A transfer table for a family whose state StateT has an `Env` member,
 /// starting with the cases every family shares (above); the family adds

@@ -131,6 +131,12 @@ int siteOf(const Expr *E, OwnState &Own) {
   return siteOfExpr(Own.RC, E, Env);
 }
 
+/// The sites E stands for (sitesOfExpr).
+llvm::SmallVector<std::pair<unsigned, const Formula *>, 2>
+sitesOf(const Expr *E, OwnState &Own) {
+  return sitesOfExpr(Own.RC, E, Own.Env);
+}
+
 BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   Environment &Env = Own.Env;
   const Expr *S = stripIdentityCasts(E);
@@ -155,17 +161,35 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   return B;
 }
 
+/// Sets the ghost at L to V where When holds (every path when null) and
+/// leaves it elsewhere.
+void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
+                  const Formula *When) {
+  if (!When) {
+    setGhost(Env, L, V);
+    return;
+  }
+  auto *Old = Env.get<BoolValue>(*L);
+  if (!Old)
+    return;
+  Arena &A = Env.arena();
+  setGhost(Env, L,
+           A.makeBoolValue(V ? A.makeOr(Old->formula(), *When)
+                             : A.makeAnd(Old->formula(), A.makeNot(*When))));
+}
+
 void handOff(unsigned S, const Stmt *Where, OwnState &Own,
-             const FunctionDecl *Callee, bool Strong = true) {
+             const FunctionDecl *Callee, bool Strong = true,
+             const Formula *When = nullptr) {
   Environment &Env = Own.Env;
   Site &St = Own.RC.Sites[S];
   // Any escape ends this function's duty to delete (precision: the callee
   // may take ownership). Only a certain transfer (returned, stored, wrapped,
   // an importer that always takes it) makes a later deleter call wrong.
-  setGhost(Env, St.Live, false);
-  setGhost(Env, St.Escaped, true);
+  setGhostWhen(Env, St.Live, false, When);
+  setGhostWhen(Env, St.Escaped, true, When);
   if (Strong || (Callee && Own.RC.takers().matches(Callee))) {
-    setGhost(Env, St.Handed, true);
+    setGhostWhen(Env, St.Handed, true, When);
     if (!St.FirstHandOff)
       St.FirstHandOff = Where;
   }
@@ -314,8 +338,8 @@ void transferCapsuleNew(const CallExpr *E, OwnState &Own) {
   Environment &Env = Own.Env;
   if (E->getNumArgs() < 1)
     return;
-  int S = siteOf(E->getArg(0), Own);
-  if (S < 0)
+  auto Sites = sitesOf(E->getArg(0), Own);
+  if (Sites.empty())
     return;
   Value *Cap = Env.getValue(*E);
   if (!Cap) {
@@ -326,23 +350,38 @@ void transferCapsuleNew(const CallExpr *E, OwnState &Own) {
   }
   Own.RC.CapsuleResults.insert(Cap);
   BoolValue &N = nullProperty(*Cap, Env);
-  Site &St = Own.RC.Sites[S];
-  auto *Live = Env.get<BoolValue>(*St.Live);
-  auto *Handed = Env.get<BoolValue>(*St.Handed);
-  if (!Live || !Handed)
-    return;
   Arena &A = Env.arena();
-  setGhost(Env, St.Live,
-           A.makeBoolValue(A.makeAnd(Live->formula(), N.formula())));
-  setGhost(
-      Env, St.Handed,
-      A.makeBoolValue(A.makeOr(Handed->formula(), A.makeNot(N.formula()))));
-  setGhost(Env, St.CapsuleFailed, N);
-  if (auto *Esc = Env.get<BoolValue>(*St.Escaped))
-    setGhost(Env, St.Escaped,
-             A.makeBoolValue(A.makeOr(Esc->formula(), A.makeNot(N.formula()))));
-  if (!St.FirstHandOff)
-    St.FirstHandOff = E;
+  for (auto [S, When] : Sites) {
+    Site &St = Own.RC.Sites[S];
+    auto *Live = Env.get<BoolValue>(*St.Live);
+    auto *Handed = Env.get<BoolValue>(*St.Handed);
+    if (!Live || !Handed)
+      continue;
+    // Handed to the capsule where it was created, on the paths where the
+    // argument is this tensor.
+    const Formula &Took =
+        When ? A.makeAnd(*When, A.makeNot(N.formula())) : A.makeNot(N.formula());
+    setGhost(Env, St.Live,
+             A.makeBoolValue(A.makeAnd(Live->formula(), A.makeNot(Took))));
+    setGhost(Env, St.Handed,
+             A.makeBoolValue(A.makeOr(Handed->formula(), Took)));
+    if (When) {
+      auto *Failed = Env.get<BoolValue>(*St.CapsuleFailed);
+      const Formula &Mine = A.makeAnd(*When, N.formula());
+      setGhost(Env, St.CapsuleFailed,
+               A.makeBoolValue(Failed ? A.makeOr(Mine, A.makeAnd(
+                                                           A.makeNot(*When),
+                                                           Failed->formula()))
+                                      : Mine));
+    } else {
+      setGhost(Env, St.CapsuleFailed, N);
+    }
+    if (auto *Esc = Env.get<BoolValue>(*St.Escaped))
+      setGhost(Env, St.Escaped,
+               A.makeBoolValue(A.makeOr(Esc->formula(), Took)));
+    if (!St.FirstHandOff)
+      St.FirstHandOff = E;
+  }
 }
 
 /// Any other call: a producer (the caller owns what it returns) and
@@ -363,8 +402,12 @@ void transferOtherCall(const CallExpr *E, OwnState &Own) {
     // bookkeeping takes the tensor.
     if (S < 0 && isManagerCtx(Arg))
       S = siteOf(cast<MemberExpr>(Arg->IgnoreParenCasts())->getBase(), Own);
-    if (S >= 0)
+    if (S >= 0) {
       handOff(S, E, Own, Callee, /*Strong=*/false);
+      continue;
+    }
+    for (auto [J, When] : sitesOf(Arg, Own))
+      handOff(J, E, Own, Callee, /*Strong=*/false, When);
   }
 }
 
@@ -565,9 +608,8 @@ void transferCast(const CastExpr *E, OwnState &Own) {
 void transferReturn(const ReturnStmt *E, OwnState &Own) {
   if (!E->getRetValue())
     return;
-  int S = siteOf(E->getRetValue(), Own);
-  if (S >= 0)
-    handOff(S, E, Own, nullptr);
+  for (auto [S, When] : sitesOf(E->getRetValue(), Own))
+    handOff(S, E, Own, nullptr, /*Strong=*/true, When);
 }
 
 void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {
@@ -647,11 +689,9 @@ void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
   // ends (its destructor restores it after anything the body clears).
   if (Own.RC.IsDestructor && constructsErrorScope(E))
     setGhost(Own.Env, Own.RC.Saved, true);
-  for (const Expr *Arg : E->arguments()) {
-    int S = siteOf(Arg, Own);
-    if (S >= 0)
-      handOff(S, E, Own, E->getConstructor());
-  }
+  for (const Expr *Arg : E->arguments())
+    for (auto [S, When] : sitesOf(Arg, Own))
+      handOff(S, E, Own, E->getConstructor(), /*Strong=*/true, When);
 }
 
 //===----------------------------------------------------------------------===//
@@ -729,6 +769,16 @@ void OwnershipModel::transfer(const CFGElement &Elt, NoopLattice &,
   initialiseGhosts(Own);
   if (CS)
     transferSwitch()(*CS->getStmt(), Own);
+}
+
+void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,
+                          const Value &V2, const Environment &E2,
+                          Value &Joined, Environment &JoinedEnv) {
+  if (!isa<PointerValue>(Joined))
+    return;
+  RC.Choices.join(V1, E1, V2, E2, Joined, JoinedEnv, [&](const Value &V) {
+    return siteOfValue(RC, V) >= 0;
+  });
 }
 
 void OwnershipModel::transferBranch(bool Branch, const Stmt *Cond,

@@ -42,6 +42,13 @@ public:
   void transferBranch(bool Branch, const Stmt *Cond, dataflow::NoopLattice &,
                       dataflow::Environment &Env);
 
+  /// A pointer joined from tracked tensors stands for each of them on the
+  /// paths that brought it (lib/engine/ValueFacts.h, ValueChoices).
+  void join(QualType, const dataflow::Value &V1,
+            const dataflow::Environment &E1, const dataflow::Value &V2,
+            const dataflow::Environment &E2, dataflow::Value &Joined,
+            dataflow::Environment &JoinedEnv) override;
+
   /// The state before each statement the judgement looks at
   /// (ownership::isJudgedStatement), as of its last visit: the fixpoint's
   /// last visit sees the final state, so no diagnosis pass is needed.

@@ -17,25 +17,43 @@ using namespace clang::dataflow;
 
 /// The tracked site E evaluates to (through parentheses and identity casts),
 /// or -1.
+int siteOfValue(const RunContext &RC, const Value &V) {
+  auto It = RC.SiteOfValue.find(&V);
+  if (It != RC.SiteOfValue.end())
+    return static_cast<int>(It->second);
+  if (const auto *PV = dyn_cast<PointerValue>(&V)) {
+    auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
+    if (L != RC.SiteOfLoc.end())
+      return static_cast<int>(L->second);
+  }
+  return -1;
+}
+
 int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
   if (!E)
     return -1;
-  for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)}) {
-    if (!X)
-      continue;
-    Value *V = Env.getValue(*X);
-    if (!V)
-      continue;
-    auto It = RC.SiteOfValue.find(V);
-    if (It != RC.SiteOfValue.end())
-      return static_cast<int>(It->second);
-    if (auto *PV = dyn_cast<PointerValue>(V)) {
-      auto L = RC.SiteOfLoc.find(&PV->getPointeeLoc());
-      if (L != RC.SiteOfLoc.end())
-        return static_cast<int>(L->second);
-    }
-  }
+  for (const Expr *X : {E->IgnoreParens(), stripIdentityCasts(E)})
+    if (Value *V = X ? Env.getValue(*X) : nullptr)
+      if (int S = siteOfValue(RC, *V); S >= 0)
+        return S;
   return -1;
+}
+
+llvm::SmallVector<std::pair<unsigned, const Formula *>, 2>
+sitesOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
+  llvm::SmallVector<std::pair<unsigned, const Formula *>, 2> Out;
+  if (int S = siteOfExpr(RC, E, Env); S >= 0) {
+    Out.push_back({static_cast<unsigned>(S), nullptr});
+    return Out;
+  }
+  const Expr *X = E ? stripIdentityCasts(E) : nullptr;
+  Value *V = X ? Env.getValue(*X) : nullptr;
+  if (!V)
+    return Out;
+  for (const ValueChoices::Choice &C : RC.Choices.of(*V))
+    if (int S = siteOfValue(RC, *C.V); S >= 0)
+      Out.push_back({static_cast<unsigned>(S), C.When});
+  return Out;
 }
 
 namespace {

@@ -100,6 +100,9 @@ struct RunContext {
   mutable ReleaseFunctions Releases;
   /// Capsules created in this function (their NULL-ness matters).
   llvm::DenseSet<const Value *> CapsuleResults;
+  /// Pointers joined from tracked tensors (a `void *` assigned in both arms
+  /// of an if): which tensor each stands for, on which paths.
+  ValueChoices Choices;
   const FunctionDecl *FD = nullptr;
 };
 
@@ -115,6 +118,16 @@ inline bool checksOwnName(CapsuleName N, const RunContext &RC) {
 /// The tracked site E evaluates to (through parentheses and identity casts),
 /// or -1.
 int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env);
+
+/// The site of a tracked value (by itself, or as a pointer to a tracked
+/// tensor), or -1.
+int siteOfValue(const RunContext &RC, const Value &V);
+
+/// The sites E stands for, each with the paths on which it does (null:
+/// every path): its own site, or those of a pointer joined from several
+/// (RunContext::Choices).
+llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2>
+sitesOfExpr(const RunContext &RC, const Expr *E, const Environment &Env);
 
 /// Finds FD's sites and capsules into RC (whose configuration is set).
 void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx);

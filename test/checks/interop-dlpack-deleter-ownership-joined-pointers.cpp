@@ -1,0 +1,72 @@
+// RUN: %check_interop %s interop-dlpack-deleter-ownership,interop-dlpack-capsule-protocol %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
+
+// A pointer assigned in both arms of an if is, after the if, whichever
+// tensor the path assigned: handing it on hands on that tensor, on those
+// paths. (The dataflow framework gives such a pointer a new value at the
+// join; the value remembers what it came from.)
+
+#include <Python.h>
+#include <dlpack/dlpack.h>
+
+static void dtor_legacy(PyObject *c);
+static void dtor_versioned(PyObject *c);
+DLManagedTensor *make_legacy();
+DLManagedTensorVersioned *make_versioned();
+
+PyObject *export_either(bool versioned) {
+  void *payload;
+  const char *name;
+  PyCapsule_Destructor dtor;
+  if (versioned) {
+    payload = make_versioned();
+    name = "dltensor_versioned";
+    dtor = dtor_versioned;
+  } else {
+    payload = make_legacy();
+    name = "dltensor";
+    dtor = dtor_legacy;
+  }
+  return PyCapsule_New(payload, name, dtor);
+}
+
+PyObject *export_either_cleanup(bool versioned) {
+  DLManagedTensorVersioned *v = nullptr;
+  DLManagedTensor *l = nullptr;
+  void *payload;
+  if (versioned) {
+    v = new DLManagedTensorVersioned{};
+    payload = v;
+  } else {
+    l = new DLManagedTensor{};
+    payload = l;
+  }
+  PyObject *cap = PyCapsule_New(
+      payload, versioned ? "dltensor_versioned" : "dltensor", dtor_legacy);
+  if (!cap) {
+    if (v)
+      v->deleter(v);
+    if (l)
+      l->deleter(l);
+    return nullptr;
+  }
+  return cap;
+}
+
+// Still a leak: on the early return neither tensor was handed on.
+extern bool ready();
+PyObject *export_either_early_return(bool versioned) {
+  void *payload;
+  if (versioned)
+    payload = new DLManagedTensorVersioned{};
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: managed tensor obtained here is neither deleted nor handed on on some path [interop-dlpack-deleter-ownership]
+  // CHECK-MESSAGES: :[[@LINE+7]]:5: note: still owned when the function returns here
+  else
+    payload = new DLManagedTensor{};
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: managed tensor obtained here is neither deleted nor handed on on some path [interop-dlpack-deleter-ownership]
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: still owned when the function returns here
+  // (The hand-off below covers every path that reaches it.)
+  if (!ready())
+    return nullptr;
+  return PyCapsule_New(payload, versioned ? "dltensor_versioned" : "dltensor",
+                       dtor_legacy);
+}
