@@ -5,6 +5,7 @@
 #include "lib/dlpackfields/DLPackFieldFacts.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang::ast_matchers;
 using namespace clang::interop;
@@ -31,6 +32,28 @@ DLPackByteOffsetCheck::DLPackByteOffsetCheck(StringRef Name,
 void DLPackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AddressConsumers", AddressConsumers);
   DLPackFieldCheckBase::storeOptions(Opts);
+}
+
+/// The note's fix-it (applied with --fix-notes): the read of `data`, `t->data`
+/// or `t.data` spelled here, becomes the address of the first element,
+/// `(void *)((char *)t->data + t->byte_offset)`, of the same type. None for
+/// a read in a macro or through anything but a member of a named tensor.
+static FixItHint addByteOffset(const Expr *FieldRead, ASTContext &Ctx) {
+  const auto *ME =
+      FieldRead ? dyn_cast<MemberExpr>(FieldRead->IgnoreParenImpCasts())
+                : nullptr;
+  if (!ME || ME->getBeginLoc().isMacroID() || ME->getEndLoc().isMacroID())
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  StringRef Base = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(ME->getBase()->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Base.empty())
+    return {};
+  std::string Access = (Base + (ME->isArrow() ? "->" : ".")).str();
+  return FixItHint::CreateReplacement(
+      ME->getSourceRange(), "(void *)((char *)" + Access + "data + " + Access +
+                                "byte_offset)");
 }
 
 void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
@@ -60,7 +83,8 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
     diag(E.Use->getBeginLoc(),
          "add 'byte_offset' (in bytes) to 'data', or reject tensors whose "
          "'byte_offset' is not zero",
-         DiagnosticIDs::Note);
+         DiagnosticIDs::Note)
+        << addByteOffset(E.FieldRead, Ctx);
   }
 }
 

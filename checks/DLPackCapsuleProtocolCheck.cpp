@@ -47,18 +47,30 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     // capsule (a keep-alive base), never given to a DLPack consumer.
     if (Name == CapsuleName::Other && Text && readBackNames().contains(*Text))
       return;
+    // The fix-it: the name the held struct needs, written over a name
+    // spelled here (a literal or NULL, not a variable or a macro).
+    auto Rename = [&]() {
+      const Expr *Spelled = NameArg->IgnoreParenImpCasts();
+      if (!isManagedTensor(Held) || NameArg->getBeginLoc().isMacroID() ||
+          !(isa<StringLiteral>(Spelled) || Name == CapsuleName::Null))
+        return FixItHint();
+      return FixItHint::CreateReplacement(
+          NameArg->getSourceRange(), ("\"" + capsuleNameFor(Held) + "\"").str());
+    };
     if (Name == CapsuleName::Other || isUsedName(Name) ||
         Name == CapsuleName::Null) {
       diag(NameArg->getBeginLoc(),
            "capsule holding a DLPack tensor created with name '%0'; "
            "consumers accept only 'dltensor' or 'dltensor_versioned'")
-          << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange();
+          << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange()
+          << Rename();
     } else if (Text && isManagedTensor(Held) && isUnconsumedName(Name) &&
                capsuleNameFor(Held) != *Text) {
       diag(NameArg->getBeginLoc(),
            "capsule named '%0' holds a %1; a consumer will read it as the "
            "other struct")
-          << *Text << managedTensorName(Held) << NameArg->getSourceRange();
+          << *Text << managedTensorName(Held) << NameArg->getSourceRange()
+          << Rename();
       diag(NameArg->getBeginLoc(), "name it '%0'", DiagnosticIDs::Note)
           << capsuleNameFor(Held);
     }

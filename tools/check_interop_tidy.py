@@ -75,7 +75,8 @@ def main():
     cmd = [args.clang_tidy, "--load=" + args.plugin,
            "-checks=-*," + args.checks, "--quiet"]
     if has_fixes:
-        cmd.append("-fix")
+        # Warnings' fix-its, and a note's where its warning has none.
+        cmd += ["-fix", "-fix-notes"]
     cmd += tidy_args + [work, "--"] + cc_args
     code, out = run(cmd)
     # clang-tidy names the copy; point the diagnostics back at the test file
