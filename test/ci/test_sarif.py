@@ -284,3 +284,25 @@ def test_rule_texts_are_in_the_driver_itself(project_factory):
     assert github_problems(doc) == []
     for rule in doc["runs"][0]["tool"]["driver"]["rules"]:
         assert rule["fullDescription"]["text"] == page_summary(rule["id"])
+
+
+def test_fix_its_reach_the_sarif_results(project_factory):
+    """A finding with a fix-it (here the byte_offset note's, which
+    --fix-notes applies) carries it as a SARIF fix: the region it replaces
+    and the text that replaces it; the document stays valid."""
+    p = project_factory({"src/a.cpp": finding("a1")})
+    r = p.run("--sarif", "out.sarif")
+    assert r.returncode == 1, r.stderr
+    doc = load_json(p.path("out.sarif"))
+    assert errors_of(doc) == []
+    (result,) = doc["runs"][0]["results"]
+    (fix,) = result["fixes"]
+    assert "--fix-notes" in fix["description"]["text"]
+    (change,) = fix["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "src/a.cpp"
+    (rep,) = change["replacements"]
+    assert rep["insertedContent"]["text"] == \
+        "(void *)((char *)t->data + t->byte_offset)"
+    region = rep["deletedRegion"]
+    line = p.read("src/a.cpp").splitlines()[region["startLine"] - 1]
+    assert line[region["startColumn"] - 1:region["endColumn"] - 1] == "t->data"
