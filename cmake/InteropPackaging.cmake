@@ -5,6 +5,7 @@
 include(CMakePackageConfigHelpers)
 
 # ---- find_package(interop CONFIG) ------------------------------------------
+if(NOT INTEROP_LINT_ONLY)  # the runtime's files; a lint-only build has none
 if(INTEROP_HAVE_CUDA)
   # The toolkit's root (/usr/local/cuda), a hint for consumers of the static
   # library; FindCUDAToolkit leaves no cache variable naming it.
@@ -55,6 +56,7 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/interop.pc
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/runtime.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+endif()
 
 # ---- the Debian package ----------------------------------------------------
 # Its Depends: what dpkg-shlibdeps finds in the ELF files (libc6,

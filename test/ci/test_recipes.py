@@ -128,8 +128,17 @@ def test_github_workflow_shape():
     sarif = re.search(r"--sarif (\S+)", gate["run"]).group(1)
     assert upload["with"]["sarif_file"] == sarif
     assert steps.index(gate) < steps.index(upload)
+    # The plugin is built by a lint-only setup (no runtime, tests, torch or
+    # editors), through ccache whose folder an actions/cache step restores.
     build = next(s for s in steps if s.get("name") == "build the interop-tidy plugin")
-    assert "--target InteropTidy" in build["run"]
+    assert "interop-tidy/tools/setup.sh --lint-only\n" in build["run"]
+    assert "cmake --build interop-tidy/build\n" in build["run"]
+    cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
+    assert steps.index(cache) < steps.index(build) < steps.index(gate)
+    ccache_dir = re.search(r'export CCACHE_DIR="\$PWD/(\S+)"', build["run"]).group(1)
+    assert cache["with"]["path"] == ccache_dir
+    assert cache["with"]["restore-keys"] and \
+        cache["with"]["key"].startswith(cache["with"]["restore-keys"])
 
 
 def test_github_gate_step_runs(tmp_path):
@@ -169,7 +178,9 @@ def test_gitlab_job_shape():
     assert job["artifacts"]["when"] == "always"
     report = job["artifacts"]["reports"]["codequality"]
     assert "--gitlab " + report in job["script"][-1]
-    assert any("--target InteropTidy" in line for line in job["before_script"])
+    assert "bash interop-tidy/tools/setup.sh --lint-only" in job["before_script"]
+    assert "cmake --build interop-tidy/build" in job["before_script"]
+    assert job["variables"]["CCACHE_DIR"] == "$CI_PROJECT_DIR/" + job["cache"]["paths"][0]
 
 
 def test_gitlab_script_in_a_merge_request(tmp_path):
