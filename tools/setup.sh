@@ -50,7 +50,7 @@ PACKAGES=(
   python3 python3-dev python3-numpy python3-torch python3-pytest
   clang-tidy-19 python3-yaml python3-jsonschema
   vim-nox vim-ale neovim emacs-nox elpa-flycheck
-  dpkg-dev file pkgconf
+  dpkg-dev file pkgconf lintian
 )
 if [ "$lint_only" = 1 ]; then
   PACKAGES=("${LINT_PACKAGES[@]}")
