@@ -102,7 +102,12 @@ string(REPLACE "_" "-" INTEROP_DEB_LIBRARY "libinterop-shim${INTEROP_SOVERSION}"
 set(INTEROP_DEB_MAINTAINER
     "interop-tidy maintainers <maintainers@users.noreply.a-seed-16bd27fe.example>")
 
-set(components runtime dev)
+# A lint-only build (INTEROP_LINT_ONLY) has only the plugin's component.
+if(INTEROP_LINT_ONLY)
+  set(components "")
+else()
+  set(components runtime dev)
+endif()
 set(missing "")
 find_file(INTEROP_DLPACK_HEADER dlpack/dlpack.h HINTS ${dlpack_includes})
 mark_as_advanced(INTEROP_DLPACK_HEADER)
