@@ -2,6 +2,16 @@
 # project's own folders, all relative to the install prefix so that an
 # installed tree (or the .deb) can be moved. Included by the top-level
 # CMakeLists.txt before any install() rule.
+# Libraries go to the multiarch folder (lib/x86_64-linux-gnu on amd64) where
+# the platform has one, whatever the prefix: Debian's packages need it, and
+# its loader, pkg-config and CMake search it under /usr and /usr/local too.
+# GNUInstallDirs alone picks it only for a /usr prefix known at configure
+# time. Embedded, the parent's choice stands.
+if(PROJECT_IS_TOP_LEVEL AND NOT DEFINED CMAKE_INSTALL_LIBDIR AND
+   CMAKE_LIBRARY_ARCHITECTURE AND EXISTS /etc/debian_version)
+  set(CMAKE_INSTALL_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE} CACHE PATH
+      "Object code libraries (lib/<multiarch>)")
+endif()
 include(GNUInstallDirs)
 
 option(INTEROP_INSTALL "Generate the install rules (and the CPack package)"

@@ -4,7 +4,8 @@
 usage: check_user_text.py [--root DIR] [-q]
        check_user_text.py --self-test
 
-Scans the Markdown of docs/ (every docs/**/*.md) and README.md, whole, and
+Scans the Markdown and man pages of docs/ (every docs/**/*.md and *.1) and
+README.md, whole, and
 the comments (`//`, `///`, `/* */`; never string literals, character
 literals or code) of checks/**/*.{h,cpp} and lib/**/*.{h,cpp}. The check
 pages reach every SARIF alert and the installed docs, and the comments are
@@ -343,7 +344,7 @@ def files_to_scan(root):
     readme = os.path.join(root, "README.md")
     if os.path.isfile(readme):
         found.append(("README.md", True))
-    for top, exts, markdown in (("docs", (".md",), True),
+    for top, exts, markdown in (("docs", (".md", ".1"), True),
                                 ("checks", (".h", ".cpp"), False),
                                 ("lib", (".h", ".cpp"), False)):
         base = os.path.join(root, top)

@@ -22,6 +22,19 @@ DRIVER = os.path.join(BUILD, "bin", "interop-tidy-ci")
 WRAPPER = os.path.join(BUILD, "bin", "interop-tidy")
 PLUGIN = os.path.join(BUILD, "checks", "InteropTidy.so")
 CLANG_TIDY = "/usr/lib/llvm-22/bin/clang-tidy"
+
+
+def configured_docs_url():
+    """The build's INTEROP_DOCS_URL (empty unless it was configured with one):
+    the driver's default base of the interop-* rules' helpUri."""
+    try:
+        with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("INTEROP_DOCS_URL:"):
+                    return line.split("=", 1)[1].strip().rstrip("/")
+    except OSError:
+        pass
+    return ""
 DLPACK_MOCK = os.path.join(SOURCE, "test", "checks", "Inputs", "dlpack", "v06")
 BYTE_OFFSET = "-*,interop-dlpack-byte-offset"
 

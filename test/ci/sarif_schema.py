@@ -4,8 +4,9 @@ Results Interchange Format (SARIF) Version 2.1.0" (the official schema file
 cannot be fetched on the build machines). Each constraint names the section
 of the standard it comes from. Beyond the official schema it also requires
 what GitHub code scanning needs and what the issue asks for (a driver
-version, rules with help URIs, locations, partial fingerprints): those are
-marked "(gate)".
+version, rules with a short description, locations, partial fingerprints):
+those are marked "(gate)". A rule's helpUri is optional (§3.49.12), but
+when present it is an absolute URI.
 
 Section numbers are those of the standard's text (e.g. §3.27.17 is the
 result object's partialFingerprints property). Only required properties,
@@ -68,7 +69,7 @@ SCHEMA = {
         "reportingDescriptor": {
             "description": "§3.49 reportingDescriptor object",
             "type": "object",
-            "required": ["id", "helpUri", "shortDescription"],  # §3.49.3; the rest (gate)
+            "required": ["id", "shortDescription"],  # §3.49.3; shortDescription (gate)
             "properties": {
                 "id": NON_EMPTY,  # §3.49.3
                 "shortDescription": {"$ref": "#/definitions/multiformatMessageString"},  # §3.49.9

@@ -37,8 +37,23 @@ def doc_blocks():
     return blocks
 
 
+# Where the Debian package installs what a recipe names, and the file of the
+# source tree that is installed there (cmake/InteropPackaging.cmake,
+# checks/CMakeLists.txt): the recipes are run with the latter in its place,
+# and with the build's bin/ (the wrapper, the driver) first on PATH, as the
+# package's are in /usr/bin.
+INSTALLED = {"/usr/share/interop-tidy/pre-commit": os.path.join(CI, "pre-commit")}
+
+
+def as_installed(script):
+    for installed, source in INSTALLED.items():
+        script = script.replace(installed, source)
+    return script
+
+
 def env(**extra):
-    e = dict(os.environ, INTEROP_TIDY=BUILD, INTEROP_TIDY_SRC=SOURCE)
+    e = dict(os.environ, INTEROP_TIDY=BUILD, INTEROP_TIDY_SRC=SOURCE,
+             PATH=os.path.join(BUILD, "bin") + os.pathsep + os.environ["PATH"])
     e.update(extra)
     return e
 
@@ -128,8 +143,17 @@ def test_github_workflow_shape():
     sarif = re.search(r"--sarif (\S+)", gate["run"]).group(1)
     assert upload["with"]["sarif_file"] == sarif
     assert steps.index(gate) < steps.index(upload)
+    # The plugin is built by a lint-only setup (no runtime, tests, torch or
+    # editors), through ccache whose folder an actions/cache step restores.
     build = next(s for s in steps if s.get("name") == "build the interop-tidy plugin")
-    assert "--target InteropTidy" in build["run"]
+    assert "interop-tidy/tools/setup.sh --lint-only\n" in build["run"]
+    assert "cmake --build interop-tidy/build\n" in build["run"]
+    cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
+    assert steps.index(cache) < steps.index(build) < steps.index(gate)
+    ccache_dir = re.search(r'export CCACHE_DIR="\$PWD/(\S+)"', build["run"]).group(1)
+    assert cache["with"]["path"] == ccache_dir
+    assert cache["with"]["restore-keys"] and \
+        cache["with"]["key"].startswith(cache["with"]["restore-keys"])
 
 
 def test_github_gate_step_runs(tmp_path):
@@ -169,7 +193,9 @@ def test_gitlab_job_shape():
     assert job["artifacts"]["when"] == "always"
     report = job["artifacts"]["reports"]["codequality"]
     assert "--gitlab " + report in job["script"][-1]
-    assert any("--target InteropTidy" in line for line in job["before_script"])
+    assert "bash interop-tidy/tools/setup.sh --lint-only" in job["before_script"]
+    assert "cmake --build interop-tidy/build" in job["before_script"]
+    assert job["variables"]["CCACHE_DIR"] == "$CI_PROJECT_DIR/" + job["cache"]["paths"][0]
 
 
 def test_gitlab_script_in_a_merge_request(tmp_path):
@@ -204,7 +230,9 @@ def test_pre_commit_hook(tmp_path):
         f.write("Checks: '-*,interop-*'\n")
     git(p.root, "add", ".clang-tidy")
     git(p.root, "commit", "-q", "-m", "checks")
-    r = sh(doc_blocks()["pre-commit"], p.root)
+    block = doc_blocks()["pre-commit"]
+    assert "/usr/share/interop-tidy/pre-commit" in block
+    r = sh(as_installed(block), p.root)
     assert r.returncode == 0, r.stderr
     assert os.access(p.path(".git/hooks/pre-commit"), os.X_OK)
     head = git(p.root, "rev-parse", "HEAD")
@@ -212,7 +240,7 @@ def test_pre_commit_hook(tmp_path):
     # A commit that adds a finding is stopped, and says why.
     line = p.add_bug()
     git(p.root, "add", "-A")
-    r = subprocess.run(["git", "commit", "-m", "new import"], cwd=p.root,
+    r = subprocess.run(["git", "commit", "-m", "new import"], cwd=p.root, env=env(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode != 0
     assert ("examples/device_import.cpp:%d:" % line) in r.stdout + r.stderr
@@ -224,7 +252,7 @@ def test_pre_commit_hook(tmp_path):
     with open(p.path("examples/device_import.cpp"), "a") as f:
         f.write("\n// a harmless comment\n")
     git(p.root, "add", "-A")
-    r = subprocess.run(["git", "commit", "-q", "-m", "comment"], cwd=p.root,
+    r = subprocess.run(["git", "commit", "-q", "-m", "comment"], cwd=p.root, env=env(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert git(p.root, "rev-parse", "HEAD") != head
@@ -233,7 +261,7 @@ def test_pre_commit_hook(tmp_path):
     with open(p.path("NOTES.txt"), "w") as f:
         f.write("notes\n")
     git(p.root, "add", "NOTES.txt")
-    r = subprocess.run(["git", "commit", "-q", "-m", "notes"], cwd=p.root,
+    r = subprocess.run(["git", "commit", "-q", "-m", "notes"], cwd=p.root, env=env(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode == 0 and "interop-tidy-ci" not in r.stderr
 
@@ -399,12 +427,12 @@ def test_pre_commit_hook_judges_a_staged_header(tmp_path):
                              "#include <vector>\n\n#include \"import_helpers.h\"\n", 1))
     git(p.root, "add", "-A")
     git(p.root, "commit", "-q", "-m", "a helper header")
-    r = sh(doc_blocks()["pre-commit"], p.root)
+    r = sh(as_installed(doc_blocks()["pre-commit"]), p.root)
     assert r.returncode == 0, r.stderr
     with open(p.path("examples/import_helpers.h"), "a") as f:
         f.write(NEW_BUG.replace("interop::Result", "inline interop::Result"))
     git(p.root, "add", "-A")
-    r = subprocess.run(["git", "commit", "-m", "header bug"], cwd=p.root,
+    r = subprocess.run(["git", "commit", "-m", "header bug"], cwd=p.root, env=env(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert r.returncode != 0
     assert "examples/import_helpers.h:" in r.stdout + r.stderr

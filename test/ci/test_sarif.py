@@ -12,7 +12,8 @@ from urllib.parse import urlparse
 import jsonschema
 import pytest
 
-from conftest import BUILD, CLANG_TIDY, DRIVER, SOURCE, WRAPPER, finding, load_json
+from conftest import (BUILD, CLANG_TIDY, DRIVER, SOURCE, WRAPPER, configured_docs_url,
+                      finding, load_json)
 from sarif_schema import SCHEMA
 
 VALIDATOR = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.FormatChecker())
@@ -69,6 +70,12 @@ def test_schema_subset_rejects_what_the_standard_forbids():
     assert broken(lambda d: d["runs"][0]["tool"]["driver"]["rules"][0].pop("id"))
     assert broken(lambda d: d["runs"][0]["tool"]["driver"]["rules"][0].update(
         helpUri="docs/r.md"))                                    # §3.49.12: absolute
+    assert broken(lambda d: d["runs"][0]["tool"]["driver"]["rules"][0].pop(
+        "shortDescription"))                                     # (gate)
+    # §3.49.12: helpUri is optional.
+    no_uri = copy.deepcopy(good)
+    no_uri["runs"][0]["tool"]["driver"]["rules"][0].pop("helpUri")
+    assert errors_of(no_uri) == []
     assert broken(lambda d: result(d).pop("message"))             # §3.27.11
     assert broken(lambda d: result(d).update(level="warn"))       # §3.27.10
     assert broken(lambda d: result(d).update(partialFingerprints={}))  # §3.27.17
@@ -96,9 +103,14 @@ def test_driver_and_one_rule_per_enabled_check(sarif):
     enabled = sorted(l.strip() for l in listed.splitlines() if l.startswith("    "))
     assert len(enabled) >= 10
     assert [r["id"] for r in driver["rules"]] == enabled
+    base = configured_docs_url()
     for rule in driver["rules"]:
-        uri = urlparse(rule["helpUri"])
-        assert uri.scheme == "https" and uri.path.endswith("/%s.md" % rule["id"])
+        # A link only to where the pages are published, when the build says
+        # where (test_help_uri_only_with_a_docs_url).
+        if base:
+            assert rule["helpUri"] == "%s/%s.md" % (base, rule["id"])
+        else:
+            assert "helpUri" not in rule
         assert rule["shortDescription"]["text"] and \
             not rule["shortDescription"]["text"].startswith("#")
         # The full description is the one-sentence summary of the check's page.
@@ -247,6 +259,29 @@ def test_github_code_scanning_accepts_the_rules_and_results(project_factory):
     for rule in rules.values():
         assert "file:" not in json.dumps(rule)
         assert rule["properties"]["tags"][0] == "correctness"
+
+
+def test_help_uri_only_with_a_docs_url(project_factory):
+    """interop-tidy has no published docs site: unless a base is configured,
+    the interop-* rules have no helpUri (their help is in the report), while
+    rules of clang itself keep the link to clang's published docs."""
+    if configured_docs_url():
+        pytest.skip("this build is configured with INTEROP_DOCS_URL")
+    p = project_factory({"src/a.cpp": finding("a"),
+                         "src/broken.cpp": "int broken() { return undeclared; }\n"})
+    r = p.run("--sarif", "out.sarif", checks=ALL_INTEROP)
+    assert r.returncode == 3, r.stderr
+    doc = load_json(p.path("out.sarif"))
+    assert errors_of(doc) == [] and github_problems(doc) == []
+    rules = {x["id"]: x for x in doc["runs"][0]["tool"]["driver"]["rules"]}
+    interop = [rid for rid in rules if rid.startswith("interop-")]
+    assert len(interop) >= 10
+    assert [rid for rid in interop if "helpUri" in rules[rid]] == []
+    assert all(rules[rid]["help"]["markdown"] for rid in interop)
+    assert rules["clang-diagnostic-error"]["helpUri"].startswith("https://clang.llvm.org/")
+    help_text = subprocess.run([DRIVER, "--help"], stdout=subprocess.PIPE,
+                               text=True).stdout
+    assert "default: no link" in " ".join(help_text.split())
 
 
 def test_docs_url_sets_every_interop_help_uri(project_factory):

@@ -34,6 +34,16 @@ LINE = 6
 COLUMN = SOURCE_TEXT.splitlines()[LINE - 1].index("static_cast") + 1
 
 
+# The blocks are written for the Debian package: its editor modules are in
+# /usr/share/interop-tidy/editors (installed from tools/editors, which takes
+# their place here) and its wrapper on PATH (the build's bin/ here).
+INSTALLED_EDITORS = "/usr/share/interop-tidy/editors/"
+
+
+def as_installed(block):
+    return block.replace(INSTALLED_EDITORS, os.path.join(SOURCE, "tools", "editors") + "/")
+
+
 def blocks():
     with open(DOC) as f:
         text = f.read()
@@ -60,8 +70,11 @@ def project(tmp_path):
 
 
 def run_editor(cmd, project, out, timeout=180, **env):
-    e = dict(os.environ, INTEROP_TIDY=BUILD, INTEROP_TIDY_SRC=SOURCE,
-             EDITOR_OUT=str(out), EDITOR_FILE="src/example.cpp", HOME=str(project))
+    e = dict(os.environ, EDITOR_OUT=str(out), EDITOR_FILE="src/example.cpp",
+             HOME=str(project), XDG_CONFIG_HOME=str(project / ".config"),
+             PATH=os.path.join(BUILD, "bin") + os.pathsep + os.environ["PATH"])
+    for var in ("INTEROP_TIDY", "INTEROP_TIDY_SRC", "VIMINIT", "EXINIT", "MYVIMRC"):
+        e.pop(var, None)
     e.update(env)
     proc = subprocess.run(cmd, cwd=str(project), env=e, stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -83,9 +96,11 @@ def need_ale():
 
 
 def vimrc(project, nvim=False):
-    path = project / ("nvimrc.vim" if nvim else "vimrc")
-    path.write_text("set nocompatible\nset runtimepath^=%s\nfiletype plugin on\n%s"
-                    % (ALE, blocks()["vim-ale"]))
+    """The documented block, alone, as the user's ~/.vimrc (Neovim:
+    ~/.config/nvim/init.vim): nothing is added to it."""
+    path = project / (".config/nvim/init.vim" if nvim else ".vimrc")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(blocks()["vim-ale"])
     return str(path)
 
 
@@ -97,7 +112,8 @@ def ale_finding(lines):
 def test_vim_with_ale(project, tmp_path):
     need("vim", "vim-nox")
     need_ale()
-    lines = run_editor(["vim", "-N", "-u", vimrc(project), "-i", "NONE", "--not-a-term",
+    vimrc(project)
+    lines = run_editor(["vim", "-i", "NONE", "--not-a-term",
                         "-S", os.path.join(HERE, "run-ale.vim"), "src/example.cpp"],
                        project, tmp_path / "vim.out")
     assert ale_finding(lines), lines
@@ -106,7 +122,8 @@ def test_vim_with_ale(project, tmp_path):
 def test_neovim_with_ale(project, tmp_path):
     need("nvim", "neovim")
     need_ale()
-    lines = run_editor(["nvim", "--headless", "-u", vimrc(project, nvim=True), "-i", "NONE",
+    vimrc(project, nvim=True)
+    lines = run_editor(["nvim", "--headless", "-i", "NONE",
                         "-S", os.path.join(HERE, "run-ale.vim"), "src/example.cpp"],
                        project, tmp_path / "nvim-ale.out")
     assert ale_finding(lines), lines
@@ -114,9 +131,10 @@ def test_neovim_with_ale(project, tmp_path):
 
 def test_neovim_diagnostics(project, tmp_path):
     need("nvim", "neovim")
-    init = project / "init.lua"
-    init.write_text(blocks()["neovim"])
-    lines = run_editor(["nvim", "--headless", "-u", str(init), "-i", "NONE",
+    init = project / ".config" / "nvim" / "init.lua"
+    init.parent.mkdir(parents=True)
+    init.write_text(as_installed(blocks()["neovim"]))
+    lines = run_editor(["nvim", "--headless", "-i", "NONE",
                         "-S", os.path.join(HERE, "run-nvim-diagnostics.vim"),
                         "src/example.cpp"], project, tmp_path / "nvim.out")
     # severity 2 is WARN, 4 is HINT (the notes, at their own columns)
@@ -137,10 +155,12 @@ def test_neovim_diagnostics_show_a_refused_clang_tidy(project, tmp_path):
     wrong.write_text("#!/bin/sh\nexec %s --load=%s/checks/InteropTidy.so \"$@\"\n"
                      % (other, BUILD))
     wrong.chmod(0o755)
-    init = project / "init.lua"
-    init.write_text(blocks()["neovim"].replace(
-        'os.getenv("INTEROP_TIDY") .. "/bin/interop-tidy"', '"%s"' % wrong))
-    lines = run_editor(["nvim", "--headless", "-u", str(init), "-i", "NONE",
+    init = project / ".config" / "nvim" / "init.lua"
+    init.parent.mkdir(parents=True)
+    block = as_installed(blocks()["neovim"])
+    assert 'cmd = "interop-tidy"' in block
+    init.write_text(block.replace('cmd = "interop-tidy"', 'cmd = "%s"' % wrong))
+    lines = run_editor(["nvim", "--headless", "-i", "NONE",
                         "-S", os.path.join(HERE, "run-nvim-diagnostics.vim"),
                         "src/example.cpp"], project, tmp_path / "nvim-wrong.out")
     assert len(lines) == 1 and lines[0].startswith(
@@ -158,7 +178,7 @@ def test_emacs_with_flycheck(project, tmp_path):
     # batch one is told to.
     config.write_text("(require 'package)\n"
                       "(add-to-list 'package-directory-list \"/usr/share/emacs/site-lisp/elpa\")\n"
-                      "(package-initialize)\n" + blocks()["flycheck"])
+                      "(package-initialize)\n" + as_installed(blocks()["flycheck"]))
     lines = run_editor(["emacs", "-Q", "--batch", "-l", str(config),
                         "-l", os.path.join(HERE, "run-flycheck.el")],
                        project, tmp_path / "emacs.out")

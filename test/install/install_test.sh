@@ -4,7 +4,8 @@
 #
 #   install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR PYTHON
 #
-# 1. `cmake --install --component runtime` alone, then everything; the full
+# 1. `cmake --install --component runtime` and `--component dev` alone
+#    (the runtime and its development files), then everything; the full
 #    prefix is moved after installing (it must be relocatable) and must name
 #    no path of the build tree.
 # 2. libinterop_shim.so: a versioned SONAME, and only interop:: symbols in its
@@ -34,19 +35,29 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 [ -n "$version" ] || die "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
+# lib, or lib/<multiarch> on Debian (cmake/InteropInstallDirs.cmake)
+L=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+[ -n "$L" ] || die "no CMAKE_INSTALL_LIBDIR in $build/CMakeCache.txt"
 
 # ---- 1. install --------------------------------------------------------------
-step "cmake --install --component runtime"
+step "cmake --install --component runtime, --component dev"
 cmake --install "$build" --prefix "$work/runtime" --component runtime >"$work/install-runtime.log"
+(cd "$work/runtime" && find . -type f -o -type l | sort) >"$work/runtime-only.files"
+# (and, as for its Debian package, its copyright and changelog)
+if grep -vE "^\./$L/libinterop_shim\.so\.[0-9.]+$|^\./share/doc/libinterop-shim[0-9.]+/(copyright|changelog\.Debian\.gz)$" \
+  "$work/runtime-only.files"; then
+  die "the runtime component installs more than the shared library (above)"
+fi
+cmake --install "$build" --prefix "$work/runtime" --component dev >>"$work/install-runtime.log"
 (cd "$work/runtime" && find . -type f -o -type l | sort) >"$work/runtime.files"
 cat "$work/runtime.files"
 for f in include/interop/interop.h include/interop/dlpack.h include/interop/export.h \
-  lib/libinterop_shim.a lib/cmake/interop/interopConfig.cmake \
-  lib/cmake/interop/interopConfigVersion.cmake lib/pkgconfig/interop.pc; do
-  [ -e "$work/runtime/$f" ] || die "the runtime component lacks $f"
+  $L/libinterop_shim.a $L/cmake/interop/interopConfig.cmake \
+  $L/cmake/interop/interopConfigVersion.cmake $L/pkgconfig/interop.pc; do
+  [ -e "$work/runtime/$f" ] || die "the runtime and dev components lack $f"
 done
-if grep -E 'lib/interop-tidy/|^\./bin/|python|-packages/|/checks/' "$work/runtime.files"; then
-  die "the runtime component installs plugin or Python files (above)"
+if grep -E "^\./$L/interop-tidy/|^\./share/interop-tidy/|^\./bin/|python|-packages/|/checks/|/man/" "$work/runtime.files"; then
+  die "the runtime and dev components install plugin or Python files (above)"
 fi
 if grep -E 'include/.*(internal|import_internal)\.h' "$work/runtime.files"; then
   die "internal headers installed (above)"
@@ -63,12 +74,12 @@ fi
 
 # ---- 2. the shared library's ABI -----------------------------------------------
 step "libinterop_shim.so: SONAME and exported symbols"
-lib=$(find "$work/runtime/lib" -maxdepth 1 -name 'libinterop_shim.so.*.*.*' | head -n1)
-[ -n "$lib" ] || die "no versioned libinterop_shim.so.X.Y.Z in $work/runtime/lib"
+lib=$(find "$work/runtime/$L" -maxdepth 1 -name 'libinterop_shim.so.*.*.*' | head -n1)
+[ -n "$lib" ] || die "no versioned libinterop_shim.so.X.Y.Z in $work/runtime/$L"
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 echo "SONAME $soname"
 case $soname in libinterop_shim.so.[0-9]*) ;; *) die "SONAME '$soname' is not versioned" ;; esac
-[ -L "$work/runtime/lib/$soname" ] && [ -L "$work/runtime/lib/libinterop_shim.so" ] ||
+[ -L "$work/runtime/$L/$soname" ] && [ -L "$work/runtime/$L/libinterop_shim.so" ] ||
   die "the $soname and libinterop_shim.so links are missing"
 nm -D --defined-only "$lib" | awk '{print $3}' >"$work/exported.raw"
 c++filt <"$work/exported.raw" >"$work/exported.txt"
@@ -116,10 +127,12 @@ for link in shim shim_static; do
 done
 needs_shim "$work/consumer-shim/consumer" yes
 needs_shim "$work/consumer-shim_static/consumer" no
-ldd "$work/consumer-shim/consumer" | grep -F "$work/runtime/lib/$soname" ||
+ldd "$work/consumer-shim/consumer" | grep -F "$work/runtime/$L/$soname" ||
   die "the shared consumer does not load the installed $soname"
 
-if grep -q 'set(interop_WITH_CUDA ON)' "$work/runtime/lib/cmake/interop/interopConfig.cmake"; then
+cuda=0
+if grep -q 'set(interop_WITH_CUDA ON)' "$work/runtime/$L/cmake/interop/interopConfig.cmake"; then
+  cuda=1
   step "consumer: find_package(interop) where no CUDA toolkit is found"
   # interop::shim needs none; asking for shim_static fails with a message.
   cmake -S "$consumer_src" -B "$work/consumer-nocuda" -G Ninja \
@@ -135,7 +148,7 @@ if grep -q 'set(interop_WITH_CUDA ON)' "$work/runtime/lib/cmake/interop/interopC
     { cat "$work/consumer-nocuda-static.log"; die "no message says the static library needs CUDA"; }
 fi
 
-export PKG_CONFIG_PATH=$work/runtime/lib/pkgconfig
+export PKG_CONFIG_PATH=$work/runtime/$L/pkgconfig
 step "consumer: pkg-config interop ($(pkg-config --modversion interop))"
 [ "$(pkg-config --modversion interop)" = "$version" ] || die "interop.pc's version is not $version"
 libdir=$(pkg-config --variable=libdir interop)
@@ -148,9 +161,19 @@ step "consumer: pkg-config --static interop"
 echo "pkg-config --static --cflags --libs: $(pkg-config --static --cflags --libs interop)"
 pkg-config --static --cflags interop | grep -q -- -DINTEROP_STATIC ||
   die "pkg-config --static --cflags lacks -DINTEROP_STATIC"
+if grep -nE -- '-L/' "$PKG_CONFIG_PATH/interop.pc"; then
+  die "interop.pc names a folder of this machine (above)"
+fi
+# The static CUDA runtime's folder is the linker's to know (README).
+cuda_libs=()
+if [ $cuda = 1 ]; then
+  cuda_root=$(sed -n 's/^ *set(CUDAToolkit_ROOT "\(.*\)")$/\1/p' \
+    "$work/runtime/$L/cmake/interop/interopConfig.cmake" | head -n1)
+  cuda_libs=(-L"$cuda_root/lib64")
+fi
 # shellcheck disable=SC2046
 c++ -std=c++17 -o "$work/pc-static" "$consumer_src/consumer.cpp" \
-  $(pkg-config --static --cflags interop) \
+  $(pkg-config --static --cflags interop) "${cuda_libs[@]}" \
   -Wl,-Bstatic $(pkg-config --static --libs interop) -Wl,-Bdynamic
 needs_shim "$work/pc-static" no
 run_consumer "pkg-config --static" "$work/pc-static"
@@ -166,7 +189,7 @@ if [ -x "$build/bin/interop-tidy" ]; then
   "$work/path/interop-tidy" --version >"$work/version.txt" 2>&1 ||
     { cat "$work/version.txt"; die "interop-tidy --version failed"; }
   cat "$work/version.txt"
-  grep -q "^interop-tidy $version (plugin $prefix/lib/interop-tidy/" "$work/version.txt" ||
+  grep -q "^interop-tidy $version (plugin $prefix/$L/interop-tidy/" "$work/version.txt" ||
     die "--version does not name interop-tidy $version and the installed plugin"
   grep -q "LLVM version" "$work/version.txt" || die "--version does not print clang-tidy's version"
 
@@ -195,10 +218,19 @@ if [ -x "$build/bin/interop-tidy" ]; then
   gate_findings=$(grep -c "warning: .*\[interop-" "$work/gate.out" || true)
   [ "$gate_findings" -eq "$findings" ] ||
     die "interop-tidy-ci reported $gate_findings findings, the wrapper $findings"
-  # The rules' help links are the pages installed in the prefix.
-  grep -q "\"helpUri\": *\"file://$prefix/share/doc/interop-tidy/checks/" "$work/gate.sarif" ||
-    die "the SARIF rules do not link the prefix's check pages"
-  echo "exit 1, $gate_findings findings, SARIF links the installed pages"
+  # No rule links a path of this machine (nor, without --docs-url, any page
+  # of its own).
+  if grep -n '"helpUri": *"file:' "$work/gate.sarif"; then
+    die "a SARIF rule links a file of this machine (above)"
+  fi
+  echo "exit 1, $gate_findings findings"
+
+  step "the recipes' files under share/interop-tidy"
+  for f in share/interop-tidy/editors/flycheck-interop-tidy.el \
+    share/interop-tidy/editors/interop-tidy.lua share/interop-tidy/pre-commit \
+    share/man/man1/interop-tidy.1.gz share/man/man1/interop-tidy-ci.1.gz; do
+    [ -f "$prefix/$f" ] || die "the prefix lacks $f"
+  done
   cd "$work"
 else
   echo "== install-test: no plugin in this build (INTEROP_RUNTIME_ONLY): wrapper not tested"
