@@ -466,8 +466,10 @@ def test_a_second_run_with_the_cache_reuses_every_result(project_factory, tmp_pa
     assert first.stdout == second.stdout
     assert load_json(p.path("first.sarif"))["runs"][0]["results"] == \
         load_json(p.path("second.sarif"))["runs"][0]["results"]
+    # How much faster a hit is belongs to a benchmark, not here: on a loaded
+    # machine the two times say nothing. Every file is a hit, and no
+    # clang-tidy ran for it, is what this test proves.
     print("cache: cold %.2fs, warm %.2fs" % (cold, warm))
-    assert warm < cold, (warm, cold)
     # A change to a file's text, even a comment, misses for that file only.
     p.write("src/file1.cpp", p.read("src/file1.cpp")[len("#include <dlpack/dlpack.h>\n\n"):]
             + "// a comment\n")
