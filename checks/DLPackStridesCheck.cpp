@@ -3,6 +3,7 @@
 #include "DLPackStridesCheck.h"
 
 #include "lib/dlpackfields/DLPackFieldFacts.h"
+#include "lib/dlpackfields/DLPackFieldValues.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -37,6 +38,8 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
                                     const DLPackFieldFacts &Facts,
                                     ASTContext &Ctx) {
   llvm::DenseSet<const Expr *> Reported;
+  // Which callees may read strides (mayConsiderStrides), for this function.
+  llvm::DenseMap<const FunctionDecl *, bool> StridesMemo;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K == DLPackEvent::StridesDeref) {
       if (E.NonNullProven)
@@ -71,7 +74,15 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
     DataCallKind Kind = DataCallKind::Other;
     if (E.K == DLPackEvent::DataCallArg) {
       Kind = classifyDataCall(E, Consumers);
-      if (Kind == DataCallKind::Other || Kind == DataCallKind::Dealloc)
+      // A call given the shape alone reads the data as that shape, unless
+      // the function looks at strides anywhere or hands a tensor to code
+      // that may (by syntax: the flow facts follow one tensor object, and
+      // a check on a copy or on the managed tensor around it counts too).
+      if (Kind == DataCallKind::WithShapeOnly &&
+          dlpackfield::mayConsiderStrides(FD, StridesMemo))
+        continue;
+      if (Kind == DataCallKind::Other || Kind == DataCallKind::Dealloc ||
+          Kind == DataCallKind::WithLayout)
         continue;
     } else if (readsOnlyFirstElement(E.Use, Ctx)) {
       continue;
@@ -82,7 +93,7 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
       diag(E.Use->getBeginLoc(), "tensor data copied as one compact block, "
                                  "but its 'strides' are never checked")
           << E.Use->getSourceRange();
-    else if (Kind == DataCallKind::WithLayout)
+    else if (Kind == DataCallKind::WithShapeOnly)
       diag(E.Use->getBeginLoc(),
            "tensor data passed to %0 with the tensor's shape, as one compact "
            "block, but its 'strides' are never checked")

@@ -237,6 +237,7 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       dataFacts(E, *V, Env);
       auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
       const StorageLocation *Owner = TP ? &TP->getPointeeLoc() : nullptr;
+      bool PassesShape = false, PassesTensor = false;
       for (unsigned J = 0; J < Args.size(); ++J) {
         if (J == I || !Args[J])
           continue;
@@ -246,6 +247,10 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
         if (mentionsLayout(Args[J], &*Stores) ||
             filledWithLayoutOf(Args[J], Owner, Env))
           E.CallPassesLayout = true;
+        if (mentionsShape(Args[J], &*Stores))
+          PassesShape = true;
+        if (receivesTensor(Args[J]))
+          PassesTensor = true;
         // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
         // can when it also receives, as a DLTensor (by value, reference or
         // pointer), the whole tensor the data came from: byte_offset is in
@@ -256,6 +261,7 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
              tensorArgRecord(Args[J], Env) == Owner))
           E.OffsetApplied = true;
       }
+      E.CallPassesShapeOnly = PassesShape && !PassesTensor;
       if (!E.Local)
         Out.push_back(E);
       continue;

@@ -169,7 +169,10 @@ DataCallKind classifyDataCall(const DLPackEvent &E,
   }
   if (Listed.matches(E.Callee))
     return DataCallKind::Listed;
-  return E.CallPassesLayout ? DataCallKind::WithLayout : DataCallKind::Other;
+  if (!E.CallPassesLayout)
+    return DataCallKind::Other;
+  return E.CallPassesShapeOnly ? DataCallKind::WithShapeOnly
+                               : DataCallKind::WithLayout;
 }
 
 } // namespace clang::interop

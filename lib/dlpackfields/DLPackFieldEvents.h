@@ -79,6 +79,10 @@ struct DLPackEvent {
   /// Data call events: another argument of the call mentions the shape,
   /// ndim, strides or dtype of a DLTensor (the call wraps the tensor).
   bool CallPassesLayout = false;
+  /// Data call events: another argument carries the shape (shape or ndim,
+  /// through locals too), and none is the whole tensor (whose strides the
+  /// callee could read).
+  bool CallPassesShapeOnly = false;
   /// Data events: the data belongs to a DLManagedTensorVersioned.
   bool FromVersioned = false;
   /// Data events on versioned tensors: READ_ONLY is proven clear; only
@@ -128,9 +132,13 @@ enum class DataCallKind {
   /// A function of the check's list (at::from_blob, Eigen::Map...).
   Listed,
   /// Another argument carries the tensor's layout (its shape, an extents
-  /// object, an element count multiplied up from the shape): the callee
-  /// reads the data as that layout from the first element.
+  /// object, an element count multiplied up from the shape, its dtype): the
+  /// callee reads the data from the first element.
   WithLayout,
+  /// WithLayout, and what is passed beside the data is the shape without
+  /// the tensor: the callee reads the data as an array of that shape, with
+  /// no way to see its strides.
+  WithShapeOnly,
 };
 DataCallKind classifyDataCall(const DLPackEvent &E,
                               const FunctionNameList &Listed);

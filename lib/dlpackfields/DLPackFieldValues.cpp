@@ -154,16 +154,19 @@ bool mentionsByteOffset(const Expr *E, const Environment &Env) {
 
 /// True when E mentions the layout of a DLTensor (shape, ndim, strides,
 /// dtype), directly or through a local initialised from one.
-bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {
+namespace {
+bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
+                    bool ShapeOnly) {
   if (!E || Depth > 4)
     return false;
   E = E->IgnoreParens();
   switch (dlpackFieldOfMember(E)) {
   case DLPackField::Shape:
   case DLPackField::NDim:
+    return true;
   case DLPackField::Strides:
   case DLPackField::DType:
-    return true;
+    return !ShapeOnly;
   default:
     break;
   }
@@ -172,18 +175,53 @@ bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {
         VD && VD->hasLocalStorage()) {
       const LocalStores::Stores *S = Stores ? Stores->of(VD) : nullptr;
       if (!S)
-        return VD->getInit() && mentionsLayout(VD->getInit(), Stores, Depth + 1);
+        return VD->getInit() && mentionsFields(VD->getInit(), Stores, Depth + 1, ShapeOnly);
       for (const auto *List : {&S->Whole, &S->Partial})
         for (const Expr *V : *List)
-          if (mentionsLayout(V, Stores, Depth + 1))
+          if (mentionsFields(V, Stores, Depth + 1, ShapeOnly))
             return true;
       return false;
     }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsLayout(CE, Stores, Depth))
+      if (mentionsFields(CE, Stores, Depth, ShapeOnly))
         return true;
   return false;
+}
+} // namespace
+
+bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {
+  return mentionsFields(E, Stores, Depth, /*ShapeOnly=*/false);
+}
+
+bool mentionsShape(const Expr *E, const LocalStores *Stores) {
+  return mentionsFields(E, Stores, 0, /*ShapeOnly=*/true);
+}
+
+bool mayConsiderStrides(const FunctionDecl &FD,
+                        llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::DenseMap<const FunctionDecl *, bool> &Memo;
+    bool Found = false;
+    explicit Finder(llvm::DenseMap<const FunctionDecl *, bool> &Memo)
+        : Memo(Memo) {}
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= dlpackFieldOfMember(ME) == DLPackField::Strides;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      for (const Expr *Arg : CE->arguments()) {
+        QualType T = Arg->IgnoreParenImpCasts()->getType();
+        if ((classifyDLPackType(T) != DLPackRecord::None ||
+             classifyDLPackPointee(T) != DLPackRecord::None) &&
+            mayLookAtStrides(CE->getDirectCallee(), Memo))
+          Found = true;
+      }
+      return !Found;
+    }
+  } F(Memo);
+  F.TraverseStmt(FD.getBody());
+  return F.Found;
 }
 
 /// True when FD has no body here (its behaviour is unknown) or its body

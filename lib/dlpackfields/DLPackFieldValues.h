@@ -188,6 +188,16 @@ bool mentionsByteOffset(const Expr *E, const Environment &Env);
 /// t.shape[i]`, an extents object made from `dims`).
 bool mentionsLayout(const Expr *E, const LocalStores *Stores = nullptr,
                     int Depth = 0);
+/// The same for the shape alone (shape or ndim): what a callee needs to
+/// read the data as an array of that shape.
+bool mentionsShape(const Expr *E, const LocalStores *Stores);
+
+/// True when FD's body names the strides of some tensor, or hands a DLPack
+/// tensor (by value, reference or pointer) to a function that may look at
+/// its strides (mayLookAtStrides): by syntax alone, "the function may
+/// consider strides somewhere".
+bool mayConsiderStrides(const FunctionDecl &FD,
+                        llvm::DenseMap<const FunctionDecl *, bool> &Memo);
 
 /// True when FD has no body here (its behaviour is unknown) or its body
 /// reads the strides field: passing a tensor to it counts as looking at the

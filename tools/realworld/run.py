@@ -330,6 +330,12 @@ def prepare(entry, mirror, scratch, system_dirs, cache, libcxx=None):
 
 
 SKIP_RE = re.compile(r"^function '(?P<fn>[^']*)' was not analysed: (?P<why>.*)$")
+# The line a file gets by default for the functions dropped at a bound: not
+# a finding either (it says the checks did not judge, not what is wrong).
+SKIP_SUMMARY_RE = re.compile(
+    r"^\d+ functions? of this file (?:was|were) not analysed by the interop "
+    r"checks, starting with '(?P<fn>[^']*)': (?P<why>.*); set "
+    r"ReportSkippedFunctions")
 
 
 def tidy_config(report_skipped, options):
@@ -377,7 +383,7 @@ def parse(text, src, skipped=None):
             continue
         if os.path.realpath(m.group("file")) != os.path.realpath(src):
             continue
-        sk = SKIP_RE.match(m.group("msg"))
+        sk = SKIP_RE.match(m.group("msg")) or SKIP_SUMMARY_RE.match(m.group("msg"))
         if sk:
             if skipped is not None:
                 for c in check.split(","):
