@@ -14,6 +14,18 @@ PACKAGES=(
   vim-nox vim-ale neovim emacs-nox elpa-flycheck
   dpkg-dev file pkgconf
 )
+# -DINTEROP_LLVM_MAJOR=N builds the plugin against LLVM N instead of 22: its
+# headers, clang-tidy, FileCheck and lit. clang-22 still compiles everything.
+llvm_major=22
+for arg in "$@"; do
+  case $arg in
+  -DINTEROP_LLVM_MAJOR=* | -DINTEROP_LLVM_MAJOR:*=*) llvm_major=${arg#*=} ;;
+  esac
+done
+if [ "$llvm_major" != 22 ]; then
+  PACKAGES+=(clang-tidy-"$llvm_major" libclang-"$llvm_major"-dev
+    llvm-"$llvm_major"-dev llvm-"$llvm_major"-tools)
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
