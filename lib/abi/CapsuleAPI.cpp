@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -11,7 +12,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::interop {
 
@@ -19,7 +19,7 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return CapsuleCall::None;
-  return llvm::StringSwitch<CapsuleCall>(FD->getName())
+  return compat::StringSwitch<CapsuleCall>(FD->getName())
       .Case("PyCapsule_New", CapsuleCall::New)
       .Case("PyCapsule_GetPointer", CapsuleCall::GetPointer)
       .Case("PyCapsule_GetName", CapsuleCall::GetName)
@@ -102,7 +102,7 @@ bool raisesPythonError(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return false;
-  return llvm::StringSwitch<bool>(FD->getName())
+  return compat::StringSwitch<bool>(FD->getName())
       .Cases({"PyErr_SetString", "PyErr_SetObject", "PyErr_SetNone",
               "PyErr_Format", "PyErr_FormatV", "PyErr_NoMemory",
               "PyErr_BadArgument", "PyErr_BadInternalCall",
@@ -268,7 +268,7 @@ CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   std::optional<std::string> S = constantString(E, Ctx);
   if (!S)
     return CapsuleName::Unknown;
-  return llvm::StringSwitch<CapsuleName>(*S)
+  return compat::StringSwitch<CapsuleName>(*S)
       .Case("dltensor", CapsuleName::Legacy)
       .Case("dltensor_versioned", CapsuleName::Versioned)
       .Case("used_dltensor", CapsuleName::UsedLegacy)
