@@ -75,6 +75,17 @@ public:
 // LLVMCompat.cpp looks for the operator itself.
 const FunctionDecl *canonicalSmartPointerLikeOperatorCallee(const CallExpr *CE);
 
+//===----------------------------------------------------------------------===//
+// What the AST keeps of code that did not compile
+//===----------------------------------------------------------------------===//
+
+// A misspelt member (`t->strdes` for `t->strides`): clang 22 reports it and
+// leaves a RecoveryExpr that containsErrors(); clang 19 reports it and builds
+// the corrected member expression, which looks like valid code. So on 19
+// only the compile-error recorder (engine/JudgedFunctions) skips such a
+// function; the AST alone does not tell.
+inline constexpr bool kASTMarksCorrectedTypos = LLVM_VERSION_MAJOR >= 22;
+
 } // namespace clang::interop::compat
 
 #endif // INTEROP_LIB_SUPPORT_LLVMCOMPAT_H
