@@ -63,8 +63,9 @@ has /usr/lib/pkgconfig/interop.pc
 has /usr/share/doc/interop-tidy/README.md
 if grep -q '^INTEROP_RUNTIME_ONLY:BOOL=OFF' "$build/CMakeCache.txt"; then
   has /usr/bin/interop-tidy
-  has /usr/lib/interop-tidy/InteropTidy.so
-  has /usr/lib/interop-tidy/InteropTidyChecks.so
+  major=$(sed -n 's/^INTEROP_LLVM_MAJOR:STRING=//p' "$build/CMakeCache.txt")
+  has "/usr/lib/interop-tidy/llvm-$major/InteropTidy.so"
+  has "/usr/lib/interop-tidy/llvm-$major/InteropTidyChecks.so"
   has /usr/bin/interop-tidy-ci
   has /usr/share/doc/interop-tidy/checks/interop-sharded-dlpack-export.md
   echo "$depends" | grep -qE 'clang-tidy-[0-9]+ \(>= [0-9:.]+\), clang-tidy-[0-9]+ \(<< [0-9:.]+~\)' ||
