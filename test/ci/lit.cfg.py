@@ -48,6 +48,11 @@ elif "19" not in others:
 other_major = "22" if config.llvm_version_major == "19" else "19"
 other_version = {"19": "19.1.7", "22": "22.1.8"}[other_major]
 
+if other_major in others:
+    config.available_features.add("clang-tidy-other")
+    config.substitutions.append(
+        ("%clang_tidy_other", '"%s"' % others[other_major]))
+
 config.substitutions += [
     ("%other_llvm_version", other_version),
     ("%other_llvm_major", other_major),
