@@ -23,8 +23,9 @@ for arg in "$@"; do
   esac
 done
 if [ "$llvm_major" != 22 ]; then
-  PACKAGES+=(clang-tidy-"$llvm_major" libclang-"$llvm_major"-dev
-    llvm-"$llvm_major"-dev llvm-"$llvm_major"-tools)
+  # clang-N: the compiler the plugin ABI probe proposes should clang-22's fail.
+  PACKAGES+=(clang-"$llvm_major" clang-tidy-"$llvm_major"
+    libclang-"$llvm_major"-dev llvm-"$llvm_major"-dev llvm-"$llvm_major"-tools)
 fi
 missing=()
 for p in "${PACKAGES[@]}"; do
