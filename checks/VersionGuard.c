@@ -199,13 +199,16 @@ static void describe_installed(int host_major, char *out, size_t size) {
       !realpath(self.dli_fname, real))
     return;
   /* real: PREFIX/lib/interop-tidy/llvm-N/InteropTidy.so */
-  if (!(slash = strrchr(real, '/')))
+  slash = strrchr(real, '/');
+  if (!slash)
     return;
   *slash = '\0';
-  if (!(slash = strrchr(real, '/')) || strncmp(slash + 1, "llvm-", 5) != 0)
+  slash = strrchr(real, '/');
+  if (!slash || strncmp(slash + 1, "llvm-", 5) != 0)
     return;
   *slash = '\0';
-  if (!(dir = opendir(real)))
+  dir = opendir(real);
+  if (!dir)
     return;
   while ((entry = readdir(dir)) != NULL) {
     char loader[PATH_MAX + 32];
