@@ -18,6 +18,9 @@
 #include "UnsupportedDLPackDeviceCheck.h"
 #include "VersionGuard.h"
 
+// ClangTidyModuleRegistry, declared in a header that depends on the major.
+#include "lib/support/LLVMCompat.h"
+
 namespace clang::tidy {
 namespace interop {
 

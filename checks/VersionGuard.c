@@ -5,6 +5,7 @@
  * they were built for given by CMake:
  *   INTEROP_TIDY_BUILT_MAJOR, INTEROP_TIDY_BUILT_MINOR   numbers
  *   INTEROP_TIDY_BUILT_VERSION                           "22.1.8"
+ *   INTEROP_TIDY_SUPPORTED_MAJORS                        "19, 22"
  *
  *===----------------------------------------------------------------------===*/
 
@@ -15,8 +16,10 @@
 #endif
 #include "VersionGuard.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -27,7 +30,9 @@
 #include <unistd.h>
 
 #if !defined(INTEROP_TIDY_BUILT_MAJOR) ||                                      \
-    !defined(INTEROP_TIDY_BUILT_MINOR) || !defined(INTEROP_TIDY_BUILT_VERSION)
+    !defined(INTEROP_TIDY_BUILT_MINOR) ||                                      \
+    !defined(INTEROP_TIDY_BUILT_VERSION) ||                                    \
+    !defined(INTEROP_TIDY_SUPPORTED_MAJORS)
 #error "CMake passes the LLVM version the plugin is built for"
 #endif
 
@@ -176,9 +181,70 @@ void interop_tidy_refuse(const char *format, ...) {
   _exit(INTEROP_TIDY_GUARD_EXIT);
 }
 
+/* Writes into `out` what else is installed: an installed plugin sits in
+ * lib/interop-tidy/llvm-N/, beside the plugins of the other majors. Names
+ * the one for `host_major` when it is there, else the installed majors and
+ * the build option for the missing one. Empty in a build folder. */
+static void describe_installed(int host_major, char *out, size_t size) {
+  Dl_info self;
+  char real[PATH_MAX], majors[128] = "", match[PATH_MAX + 32] = "";
+  char *slash;
+  DIR *dir;
+  struct dirent *entry;
+  size_t used = 0;
+  int count = 0;
+
+  out[0] = '\0';
+  if (!dladdr((void *)&describe_installed, &self) || !self.dli_fname ||
+      !realpath(self.dli_fname, real))
+    return;
+  /* real: PREFIX/lib/interop-tidy/llvm-N/InteropTidy.so */
+  slash = strrchr(real, '/');
+  if (!slash)
+    return;
+  *slash = '\0';
+  slash = strrchr(real, '/');
+  if (!slash || strncmp(slash + 1, "llvm-", 5) != 0)
+    return;
+  *slash = '\0';
+  dir = opendir(real);
+  if (!dir)
+    return;
+  while ((entry = readdir(dir)) != NULL) {
+    char loader[PATH_MAX + 32];
+    struct interop_tidy_llvm_version v;
+    int major;
+    if (strncmp(entry->d_name, "llvm-", 5) != 0 ||
+        parse_version(entry->d_name + 5, &v) <= 0)
+      continue;
+    major = v.major;
+    snprintf(loader, sizeof loader, "%s/%s/InteropTidy.so", real,
+             entry->d_name);
+    if (access(loader, R_OK) != 0)
+      continue;
+    if (major == host_major)
+      snprintf(match, sizeof match, "%s", loader);
+    if (used < sizeof majors)
+      used += (size_t)snprintf(majors + used, sizeof majors - used, "%s%d",
+                               count++ ? ", " : "", major);
+  }
+  closedir(dir);
+  if (match[0])
+    snprintf(out, size,
+             "; the plugin for clang-tidy %d is installed beside it: "
+             "--load=%s",
+             host_major, match);
+  else if (count)
+    snprintf(out, size,
+             "; installed here for clang-tidy %s (interop-tidy builds for "
+             "clang-tidy " INTEROP_TIDY_SUPPORTED_MAJORS
+             ", chosen with -DINTEROP_LLVM_MAJOR=N)",
+             majors);
+}
+
 void interop_tidy_require_host_version(const char *plugin) {
   struct interop_tidy_llvm_version host;
-  char shown[48];
+  char shown[48], installed[PATH_MAX + 256];
   if (!interop_tidy_host_llvm_version(&host))
     interop_tidy_refuse(
         "refusing to run: %s was built for clang-tidy %d (LLVM %s) and "
@@ -199,10 +265,11 @@ void interop_tidy_require_host_version(const char *plugin) {
   else
     snprintf(shown, sizeof shown, "%d.%d.%d", host.major, host.minor,
              host.patch);
+  describe_installed(host.major, installed, sizeof installed);
   interop_tidy_refuse(
       "refusing to run: %s was built for clang-tidy %d (LLVM %s) but was "
       "loaded by clang-tidy %d (LLVM %s); run it with clang-tidy-%d or the "
-      "interop-tidy wrapper, or rebuild interop-tidy against LLVM %d",
+      "interop-tidy wrapper, or rebuild interop-tidy against LLVM %d%s",
       plugin, INTEROP_TIDY_BUILT_MAJOR, INTEROP_TIDY_BUILT_VERSION, host.major,
-      shown, INTEROP_TIDY_BUILT_MAJOR, host.major);
+      shown, INTEROP_TIDY_BUILT_MAJOR, host.major, installed);
 }

@@ -11,11 +11,12 @@ ship), written for this project:
   CHECKS  the check name(s) to enable, comma-separated (after "-*").
   TMP     a temporary path (lit's %t).
 
-Every warning and error must be matched: FileCheck runs with
---implicit-check-not for "warning:" and "error:". A file with no
-CHECK-MESSAGES lines must produce no warning at all. If the file has
-CHECK-FIXES lines, the check's fixes are applied to a copy and that copy is
-checked too.
+Diagnostics at one place are ordered by message (clang-tidy 22's order;
+19 orders them by check name). Every warning and error must be matched:
+FileCheck runs with --implicit-check-not for "warning:" and "error:". A
+file with no CHECK-MESSAGES lines must produce no warning at all. If the
+file has CHECK-FIXES lines, the check's fixes are applied to a copy and that
+copy is checked too.
 """
 import argparse
 import os
@@ -41,6 +42,35 @@ def run(cmd, **kwargs):
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, **kwargs)
     return proc.returncode, proc.stdout
+
+
+DIAGNOSTIC = re.compile(r"^(.+?:\d+:\d+): (warning|error): (.*)$")
+
+
+def order_by_place(out):
+    """Orders the diagnostics reported at one place by message, as clang-tidy
+    22 does; clang-tidy 19 orders them by check name first. Each diagnostic
+    keeps the lines under it (its source excerpt and notes), so expectations
+    read the same whichever LLVM the plugin is built for."""
+    head, blocks = [], []
+    for line in out.splitlines():
+        if DIAGNOSTIC.match(line):
+            blocks.append([line])
+        elif blocks:
+            blocks[-1].append(line)
+        else:
+            head.append(line)
+    ordered, i = [], 0
+    while i < len(blocks):
+        place = DIAGNOSTIC.match(blocks[i][0]).group(1)
+        j = i
+        while (j < len(blocks)
+               and DIAGNOSTIC.match(blocks[j][0]).group(1) == place):
+            j += 1
+        ordered += sorted(blocks[i:j],
+                          key=lambda b: DIAGNOSTIC.match(b[0]).group(3))
+        i = j
+    return "\n".join(head + [l for b in ordered for l in b])
 
 
 def main():
@@ -87,6 +117,7 @@ def main():
                     and not l.startswith("Suppressed ")
                     and not l.startswith("Use -header-filter")
                     and not l.startswith("Error while processing"))
+    out = order_by_place(out)
     sys.stdout.write("clang-tidy exited %d; output:\n%s\n" % (code, out))
     if code != 0 and not args.allow_compile_errors:
         if re.search(r"error:", out):

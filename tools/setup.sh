@@ -55,6 +55,19 @@ PACKAGES=(
 if [ "$lint_only" = 1 ]; then
   PACKAGES=("${LINT_PACKAGES[@]}")
 fi
+# -DINTEROP_LLVM_MAJOR=N builds the plugin against LLVM N instead of 22: its
+# headers, clang-tidy, FileCheck and lit. clang-22 still compiles everything.
+llvm_major=22
+for arg in "$@"; do
+  case $arg in
+  -DINTEROP_LLVM_MAJOR=* | -DINTEROP_LLVM_MAJOR:*=*) llvm_major=${arg#*=} ;;
+  esac
+done
+if [ "$llvm_major" != 22 ]; then
+  # clang-N: the compiler the plugin ABI probe proposes should clang-22's fail.
+  PACKAGES+=(clang-"$llvm_major" clang-tidy-"$llvm_major"
+    libclang-"$llvm_major"-dev llvm-"$llvm_major"-dev llvm-"$llvm_major"-tools)
+fi
 if [ "$print_packages" = 1 ]; then
   printf '%s\n' "${PACKAGES[@]}"
   exit 0

@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LLVMCompat.h"
 #include "lib/support/LocalStores.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -12,7 +13,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace clang::interop {
 
@@ -20,7 +20,7 @@ CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return CapsuleCall::None;
-  return llvm::StringSwitch<CapsuleCall>(FD->getName())
+  return compat::StringSwitch<CapsuleCall>(FD->getName())
       .Case("PyCapsule_New", CapsuleCall::New)
       .Case("PyCapsule_GetPointer", CapsuleCall::GetPointer)
       .Case("PyCapsule_GetName", CapsuleCall::GetName)
@@ -103,7 +103,7 @@ bool raisesPythonError(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return false;
-  return llvm::StringSwitch<bool>(FD->getName())
+  return compat::StringSwitch<bool>(FD->getName())
       .Cases({"PyErr_SetString", "PyErr_SetObject", "PyErr_SetNone",
               "PyErr_Format", "PyErr_FormatV", "PyErr_NoMemory",
               "PyErr_BadArgument", "PyErr_BadInternalCall",
@@ -272,7 +272,7 @@ CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
   if (!All)
     return CapsuleName::Unknown;
   auto Kind = [](llvm::StringRef S) {
-    return llvm::StringSwitch<CapsuleName>(S)
+    return compat::StringSwitch<CapsuleName>(S)
         .Case("dltensor", CapsuleName::Legacy)
         .Case("dltensor_versioned", CapsuleName::Versioned)
         .Case("used_dltensor", CapsuleName::UsedLegacy)

@@ -2,7 +2,7 @@
 
 #include "lib/abi/MemoryCalls.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "lib/support/LLVMCompat.h"
 
 namespace clang::interop {
 
@@ -19,7 +19,7 @@ MemoryCallKind classifyMemoryCall(const FunctionDecl *Callee) {
       N.starts_with("cuMemcpy") || N.starts_with("cuMemset") ||
       N.starts_with("hipMemcpy") || N.starts_with("hipMemset"))
     return MemoryCallKind::DeviceCopy;
-  return llvm::StringSwitch<MemoryCallKind>(N)
+  return compat::StringSwitch<MemoryCallKind>(N)
       .Cases({"memcpy", "memmove", "memset", "memcmp", "bcopy"},
              MemoryCallKind::HostCopy)
       .Cases({"__builtin_memcpy", "__builtin_memmove", "__builtin_memset",

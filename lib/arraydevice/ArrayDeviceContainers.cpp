@@ -6,11 +6,11 @@
 #include "lib/arraydevice/ArrayDeviceObjects.h"
 
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/FlowSensitive/Formula.h"
-#include "clang/Analysis/FlowSensitive/SmartPointerAccessorCaching.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <initializer_list>
@@ -495,7 +495,7 @@ void transferRangeDeref(const CallExpr *CE, State &S) {
     return;
   }
   // * and -> share one element: key both by the canonical operator.
-  const FunctionDecl *Key = getCanonicalSmartPointerLikeOperatorCallee(CE);
+  const FunctionDecl *Key = compat::canonicalSmartPointerLikeOperatorCallee(CE);
   if (!Key)
     Key = Callee;
   RecordStorageLocation &Elem = cachedAccessor(

@@ -11,7 +11,7 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.join(config.interop_source_root, "test", "checks")
 config.test_exec_root = os.path.join(config.interop_binary_root, "test", "checks")
 
-# FileCheck, not, count, split-file come from llvm-22-tools.
+# FileCheck, not, count, split-file come from llvm-N-tools (INTEROP_LLVM_MAJOR).
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 

@@ -21,7 +21,11 @@ SOURCE = os.environ.get("INTEROP_SOURCE_DIR",
 DRIVER = os.path.join(BUILD, "bin", "interop-tidy-ci")
 WRAPPER = os.path.join(BUILD, "bin", "interop-tidy")
 PLUGIN = os.path.join(BUILD, "checks", "InteropTidy.so")
-CLANG_TIDY = "/usr/lib/llvm-22/bin/clang-tidy"
+# The clang-tidy the plugin is built for (CMake passes it; a build for LLVM
+# 19 has clang-tidy-19).
+LLVM_MAJOR = os.environ.get("INTEROP_LLVM_MAJOR", "22")
+CLANG_TIDY = os.environ.get("INTEROP_CLANG_TIDY",
+                            "/usr/lib/llvm-%s/bin/clang-tidy" % LLVM_MAJOR)
 
 
 def configured_docs_url():
@@ -156,7 +160,9 @@ def findings_of(stdout):
 
 
 def other_clang_tidy():
-    for major in ("19", "14"):
+    for major in ("19", "22", "14"):
+        if major == LLVM_MAJOR:
+            continue
         path = shutil.which("clang-tidy-" + major)
         if path:
             return path

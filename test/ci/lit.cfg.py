@@ -43,7 +43,19 @@ if not others:
 elif "19" not in others:
     lit_config.note("clang-tidy-19 is not installed: its tests are skipped")
 
+# A version of another major for the fake host: 19 for a build for 22, 22
+# for a build for 19.
+other_major = "22" if config.llvm_version_major == "19" else "19"
+other_version = {"19": "19.1.7", "22": "22.1.8"}[other_major]
+
+if other_major in others:
+    config.available_features.add("clang-tidy-other")
+    config.substitutions.append(
+        ("%clang_tidy_other", '"%s"' % others[other_major]))
+
 config.substitutions += [
+    ("%other_llvm_version", other_version),
+    ("%other_llvm_major", other_major),
     ("%clang_tidy_plain", '"%s"' % config.clang_tidy),
     ("%clang_tidy", '"%s" --load="%s"' % (config.clang_tidy,
                                           config.interop_plugin)),

@@ -135,8 +135,10 @@ fi
 if [ $plugin = 1 ]; then
   has interop-tidy /usr/bin/interop-tidy
   has interop-tidy /usr/bin/interop-tidy-ci
-  has interop-tidy "$L/interop-tidy/InteropTidy\.so"
-  has interop-tidy "$L/interop-tidy/InteropTidyChecks\.so"
+  # One folder per LLVM major; the default major's loader also at the top.
+  major=$(sed -n 's/^INTEROP_LLVM_MAJOR:STRING=//p' "$build/CMakeCache.txt")
+  has interop-tidy "$L/interop-tidy/llvm-$major/InteropTidy\.so"
+  has interop-tidy "$L/interop-tidy/llvm-$major/InteropTidyChecks\.so"
   has interop-tidy /usr/share/doc/interop-tidy/checks/interop-sharded-dlpack-export.md
   has interop-tidy /usr/share/man/man1/interop-tidy.1.gz
   has interop-tidy /usr/share/man/man1/interop-tidy-ci.1.gz
@@ -149,7 +151,7 @@ if [ $plugin = 1 ]; then
     die "interop-tidy does not pin clang-tidy's major.minor: $(field interop-tidy Depends)"
   depends_on interop-tidy python3-yaml
   # The installed wrapper finds the installed plugin.
-  grep -qF "../lib/$multiarch/interop-tidy/InteropTidy.so" \
+  grep -qF "../lib/$multiarch/interop-tidy" \
     "$work/root/interop-tidy/usr/bin/interop-tidy" || die "the wrapper does not name the installed plugin"
 fi
 

@@ -4,6 +4,7 @@
 
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/engine/SkipReason.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "ast_search.h"
 #include "snippet_annotations.h"
@@ -175,7 +176,11 @@ TEST(JudgedFunctions, WithoutTheRecorderTheASTAloneTells) {
   Verdicts V = judge(Snippet, /*Record=*/false);
   EXPECT_EQ(V.at("unknown_call"), SkipReason::InvalidCode);
   EXPECT_EQ(V.at("unknown_type"), SkipReason::InvalidCode);
-  EXPECT_EQ(V.at("unknown_member"), SkipReason::InvalidCode);
+  // clang 19 builds the corrected `t->strides` for `t->strdes`: a function
+  // the AST alone cannot tell from valid code (LLVMCompat.h).
+  EXPECT_EQ(V.at("unknown_member"), compat::kASTMarksCorrectedTypos
+                                        ? SkipReason::InvalidCode
+                                        : SkipReason::None);
   EXPECT_EQ(V.at("outer"), SkipReason::None);
   EXPECT_EQ(V.at("C"), SkipReason::None);
   EXPECT_EQ(V.at("dropped_statement"), SkipReason::None);
