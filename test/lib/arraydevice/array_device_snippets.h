@@ -1,7 +1,8 @@
 //===--- array_device_snippets.h - array/device snippets --------*- C++ -*-===//
 //
 // The array/device tests parse snippets against the runtime's mock API
-// (interop/interop.h) and ask for one function's facts.
+// (interop/interop.h) and ask for one function's facts, or for what the flow
+// analysis alone proves at its sinks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,12 @@
 
 #include "gtest/gtest.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace interop_test {
 
@@ -38,6 +44,31 @@ analyzeOnly(std::unique_ptr<clang::ASTUnit> &AST,
       match(functionDecl(hasName(Name), isDefinition()).bind("fn"), Ctx);
   EXPECT_EQ(Found.size(), 1u);
   return Facts.facts(*Found[0].getNodeAs<clang::FunctionDecl>("fn"), Ctx);
+}
+
+/// What the flow analysis alone (no syntactic proof) proves at each sink
+/// call of the one definition named Name, in source order, as Describe
+/// writes it; {"skipped"} when the function was not analysed.
+inline std::vector<std::string> flowAtSinks(
+    std::unique_ptr<clang::ASTUnit> &AST, llvm::StringRef Name,
+    llvm::function_ref<std::string(const clang::interop::SinkFact &)> Describe,
+    const clang::interop::ApiModelOptions &Options = {}) {
+  using namespace clang::interop;
+  ArrayDeviceQuery Flow(
+      {Options, FlowBounds(), AllFacts, /*SyntacticProofs=*/false});
+  const ArrayDeviceFacts &F = analyzeOnly(AST, Flow, Name);
+  if (F.Skipped != SkipReason::None)
+    return {"skipped"};
+  std::vector<const SinkFact *> Sinks;
+  for (const SinkFact &S : F.Events)
+    Sinks.push_back(&S);
+  llvm::sort(Sinks, [](const SinkFact *A, const SinkFact *B) {
+    return A->Call->getBeginLoc() < B->Call->getBeginLoc();
+  });
+  std::vector<std::string> Out;
+  for (const SinkFact *S : Sinks)
+    Out.push_back(Describe(*S));
+  return Out;
 }
 
 } // namespace interop_test
