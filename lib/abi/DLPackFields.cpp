@@ -164,6 +164,9 @@ llvm::StringRef dlpackDeviceTypeName(std::int64_t Raw) {
 
 std::optional<std::int64_t> parseDLPackDeviceType(llvm::StringRef Text) {
   Text = Text.trim();
+  // No text names no device type (unnamed values have an empty name).
+  if (Text.empty())
+    return std::nullopt;
   std::int64_t Raw;
   if (!Text.getAsInteger(10, Raw))
     return Raw;

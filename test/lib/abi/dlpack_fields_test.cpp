@@ -223,11 +223,10 @@ void f(const DLTensor *t, DLDevice d, Wrapper w, int n) {
   EXPECT_FALSE(readsDLPackDeviceType(nullptr));
 }
 
-// parseDLPackDeviceType("") (or only blanks) returns 5, the first value
-// without a name: the name loop compares the empty text with the empty
-// name dlpackDeviceTypeName() gives an unnamed value. Enable once lib/
-// rejects empty text.
-TEST(DLPackFields, DISABLED_EmptyTextIsNoDeviceType) {
+// Empty text (or only blanks) is no device type: the name loop must not
+// match it with the empty name dlpackDeviceTypeName() gives an unnamed
+// value (it returned 5).
+TEST(DLPackFields, EmptyTextIsNoDeviceType) {
   EXPECT_EQ(parseDLPackDeviceType(""), std::nullopt);
   EXPECT_EQ(parseDLPackDeviceType("  "), std::nullopt);
 }

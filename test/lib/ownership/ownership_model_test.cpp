@@ -64,6 +64,8 @@ const char *kindName(OwnershipEvent::Kind K) {
     return "dtor-unchecked-delete";
   case OwnershipEvent::DestructorClearsError:
     return "dtor-clears-error";
+  case OwnershipEvent::DestructorRaises:
+    return "dtor-raises";
   }
   return "?";
 }
