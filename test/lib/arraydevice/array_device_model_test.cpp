@@ -42,20 +42,6 @@ struct Spelling {
   ApiModelOptions Options;
 };
 
-const char *originName(Origin::Kind K) {
-  switch (K) {
-  case Origin::None:
-    return "none";
-  case Origin::Parameter:
-    return "parameter";
-  case Origin::Producer:
-    return "producer";
-  case Origin::GlobalDevices:
-    return "global";
-  }
-  return "?";
-}
-
 /// line -> key -> expected value, parsed from `// [[k=v k2=v2]]`.
 std::map<unsigned, std::map<std::string, std::string>>
 parseFactAnnotations(llvm::StringRef Code, unsigned FirstLine) {
@@ -170,7 +156,7 @@ std::string runSnippet(const Spelling &S, llvm::StringRef Snippet,
         else if (Key == "addressable")
           Got = proofName(Fact.Addressable);
         else if (Key == "origin")
-          Got = originName(Fact.From.K);
+          Got = interop_test::originName(Fact.From.K);
         else
           Got = "<unknown key " + Key + ">";
         if (Got != Want)

@@ -151,17 +151,7 @@ void f(A a, B b, Alias c, A *p) {}
 std::string addressable(const SinkFact &F) { return proofName(F.Addressable); }
 
 std::string origin(const SinkFact &F) {
-  switch (F.From.K) {
-  case Origin::None:
-    return "none";
-  case Origin::Parameter:
-    return "parameter";
-  case Origin::Producer:
-    return "producer";
-  case Origin::GlobalDevices:
-    return "global";
-  }
-  return "?";
+  return interop_test::originName(F.From.K);
 }
 
 TEST(ArrayDeviceObjects, ElementsGetWhatHoldsOfEveryElement) {

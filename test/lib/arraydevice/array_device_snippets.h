@@ -71,6 +71,21 @@ inline std::vector<std::string> flowAtSinks(
   return Out;
 }
 
+/// The name of an origin kind, for expectations.
+inline const char *originName(clang::interop::Origin::Kind K) {
+  switch (K) {
+  case clang::interop::Origin::None:
+    return "none";
+  case clang::interop::Origin::Parameter:
+    return "parameter";
+  case clang::interop::Origin::Producer:
+    return "producer";
+  case clang::interop::Origin::GlobalDevices:
+    return "global";
+  }
+  return "?";
+}
+
 } // namespace interop_test
 
 #endif // INTEROP_TEST_LIB_ARRAYDEVICE_ARRAY_DEVICE_SNIPPETS_H

@@ -57,30 +57,6 @@ void f(T *p, T s, int x) {
             (std::vector<bool>{true, true, false, true, false, false, false}));
 }
 
-const char *kindName(OwnershipEvent::Kind K) {
-  switch (K) {
-  case OwnershipEvent::Leak:
-    return "leak";
-  case OwnershipEvent::DoubleDelete:
-    return "double-delete";
-  case OwnershipEvent::DeleteAfterHandOff:
-    return "delete-after-handoff";
-  case OwnershipEvent::CapsulePointerUnchecked:
-    return "capsule-unchecked";
-  case OwnershipEvent::RenameBeforeImport:
-    return "rename-before-import";
-  case OwnershipEvent::NotClaimedAfterImport:
-    return "not-claimed";
-  case OwnershipEvent::DestructorUncheckedDelete:
-    return "dtor-unchecked-delete";
-  case OwnershipEvent::DestructorClearsError:
-    return "dtor-clears-error";
-  case OwnershipEvent::DestructorRaises:
-    return "dtor-raises";
-  }
-  return "?";
-}
-
 /// The text of the line L is on, without its indentation.
 std::string lineText(const SourceManager &SM, SourceLocation L) {
   if (L.isInvalid())

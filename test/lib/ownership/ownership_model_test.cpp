@@ -46,30 +46,6 @@ using namespace interop_test;
 
 namespace {
 
-const char *kindName(OwnershipEvent::Kind K) {
-  switch (K) {
-  case OwnershipEvent::Leak:
-    return "leak";
-  case OwnershipEvent::DoubleDelete:
-    return "double-delete";
-  case OwnershipEvent::DeleteAfterHandOff:
-    return "delete-after-handoff";
-  case OwnershipEvent::CapsulePointerUnchecked:
-    return "capsule-unchecked";
-  case OwnershipEvent::RenameBeforeImport:
-    return "rename-before-import";
-  case OwnershipEvent::NotClaimedAfterImport:
-    return "not-claimed";
-  case OwnershipEvent::DestructorUncheckedDelete:
-    return "dtor-unchecked-delete";
-  case OwnershipEvent::DestructorClearsError:
-    return "dtor-clears-error";
-  case OwnershipEvent::DestructorRaises:
-    return "dtor-raises";
-  }
-  return "?";
-}
-
 bool judgesAnExit(const OwnershipEvent &E) {
   return E.K == OwnershipEvent::Leak ||
          E.K == OwnershipEvent::NotClaimedAfterImport;

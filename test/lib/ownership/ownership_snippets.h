@@ -9,6 +9,8 @@
 #ifndef INTEROP_TEST_LIB_OWNERSHIP_OWNERSHIP_SNIPPETS_H
 #define INTEROP_TEST_LIB_OWNERSHIP_OWNERSHIP_SNIPPETS_H
 
+#include "lib/ownership/OwnershipEvents.h"
+
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringRef.h"
@@ -55,6 +57,31 @@ inline std::unique_ptr<clang::ASTUnit>
 parseOwnershipCode(llvm::StringRef Code) {
   return clang::tooling::buildASTFromCodeWithArgs(Code, OwnershipArgs,
                                                   "snippet.cpp");
+}
+
+/// A short name of each ownership event kind, for expectations.
+inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
+  switch (K) {
+  case clang::interop::OwnershipEvent::Leak:
+    return "leak";
+  case clang::interop::OwnershipEvent::DoubleDelete:
+    return "double-delete";
+  case clang::interop::OwnershipEvent::DeleteAfterHandOff:
+    return "delete-after-handoff";
+  case clang::interop::OwnershipEvent::CapsulePointerUnchecked:
+    return "capsule-unchecked";
+  case clang::interop::OwnershipEvent::RenameBeforeImport:
+    return "rename-before-import";
+  case clang::interop::OwnershipEvent::NotClaimedAfterImport:
+    return "not-claimed";
+  case clang::interop::OwnershipEvent::DestructorUncheckedDelete:
+    return "dtor-unchecked-delete";
+  case clang::interop::OwnershipEvent::DestructorClearsError:
+    return "dtor-clears-error";
+  case clang::interop::OwnershipEvent::DestructorRaises:
+    return "dtor-raises";
+  }
+  return "?";
 }
 
 } // namespace interop_test
