@@ -29,6 +29,9 @@
 #include "ClangTidyModuleRegistry.h"
 #endif
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+
 namespace clang::interop::compat {
 
 //===----------------------------------------------------------------------===//
@@ -85,6 +88,20 @@ const FunctionDecl *canonicalSmartPointerLikeOperatorCallee(const CallExpr *CE);
 // only the compile-error recorder (engine/JudgedFunctions) skips such a
 // function; the AST alone does not tell.
 inline constexpr bool kASTMarksCorrectedTypos = LLVM_VERSION_MAJOR >= 22;
+
+//===----------------------------------------------------------------------===//
+// The type of a record declaration
+//===----------------------------------------------------------------------===//
+
+// LLVM 22 names it ASTContext::getCanonicalTagType (its tag types were
+// reworked); LLVM 19 has getRecordType.
+inline QualType recordType(ASTContext &Ctx, const CXXRecordDecl *RD) {
+#if LLVM_VERSION_MAJOR >= 22
+  return Ctx.getCanonicalTagType(RD);
+#else
+  return Ctx.getRecordType(RD);
+#endif
+}
 
 } // namespace clang::interop::compat
 

@@ -4,6 +4,7 @@
 // accessor carries, and the enumerator facts of an argument.
 
 #include "lib/arraydevice/ArrayDeviceState.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "arraydevice/array_device_snippets.h"
 #include "ast_search.h"
@@ -59,7 +60,8 @@ struct Fixture {
       auto Found =
           match(cxxRecordDecl(hasName(Name), isDefinition()).bind("r"), Ctx);
       EXPECT_EQ(Found.size(), 1u) << Name.str();
-      return Ctx.getCanonicalTagType(Found[0].getNodeAs<CXXRecordDecl>("r"));
+      return clang::interop::compat::recordType(
+          Ctx, Found[0].getNodeAs<CXXRecordDecl>("r"));
     };
     ModelledTy = Record("Modelled");
     PlainTy = Record("Plain");
