@@ -77,14 +77,6 @@ bool readsOwnTensorStrides(const Expr *Site) {
   return ME && designatesOwnTensorObject(ME->getBase(), ME->isArrow());
 }
 
-/// The argument is passed as a DLTensor or managed tensor (by value,
-/// reference or pointer), not converted to another type.
-bool receivesTensor(const Expr *Arg) {
-  QualType T = Arg->getType();
-  return classifyDLPackType(T) != DLPackRecord::None ||
-         classifyDLPackPointee(T) != DLPackRecord::None;
-}
-
 /// Next, the argument after a strides pointer, makes the pair an array
 /// the callee reads: an element count that is the tensor's ndim
 /// (`Span(t->strides, t->ndim)`), or the end of a range over the same

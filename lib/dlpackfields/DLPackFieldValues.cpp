@@ -198,6 +198,12 @@ bool mentionsShape(const Expr *E, const LocalStores *Stores) {
   return mentionsFields(E, Stores, 0, /*ShapeOnly=*/true);
 }
 
+bool receivesTensor(const Expr *Arg) {
+  QualType T = Arg->getType();
+  return classifyDLPackType(T) != DLPackRecord::None ||
+         classifyDLPackPointee(T) != DLPackRecord::None;
+}
+
 bool mayConsiderStrides(const FunctionDecl &FD,
                         llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -210,13 +216,10 @@ bool mayConsiderStrides(const FunctionDecl &FD,
       return !Found;
     }
     bool VisitCallExpr(CallExpr *CE) {
-      for (const Expr *Arg : CE->arguments()) {
-        QualType T = Arg->IgnoreParenImpCasts()->getType();
-        if ((classifyDLPackType(T) != DLPackRecord::None ||
-             classifyDLPackPointee(T) != DLPackRecord::None) &&
+      for (const Expr *Arg : CE->arguments())
+        if (receivesTensor(Arg->IgnoreParenImpCasts()) &&
             mayLookAtStrides(CE->getDirectCallee(), Memo))
           Found = true;
-      }
       return !Found;
     }
   } F(Memo);

@@ -192,6 +192,10 @@ bool mentionsLayout(const Expr *E, const LocalStores *Stores = nullptr,
 /// read the data as an array of that shape.
 bool mentionsShape(const Expr *E, const LocalStores *Stores);
 
+/// The argument is passed as a DLTensor or managed tensor (by value,
+/// reference or pointer), not converted to another type.
+bool receivesTensor(const Expr *Arg);
+
 /// True when FD's body names the strides of some tensor, or hands a DLPack
 /// tensor (by value, reference or pointer) to a function that may look at
 /// its strides (mayLookAtStrides): by syntax alone, "the function may

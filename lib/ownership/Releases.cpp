@@ -192,18 +192,19 @@ bool isDeleterOf(const Expr *E, const ValueDecl *Rec) {
          byValueRecord(ME->getBase()) == Rec;
 }
 
-/// The writes of Rec (as a whole) or of its deleter in a statement: stores
-/// `rec.deleter = f` (kept), anything else that writes either or takes
-/// Rec's address outside the one deleter call allowed (counted as Other).
-class RecordWrites : public RecursiveASTVisitor<RecordWrites> {
+/// The writes of the by-value record Rec (as a whole) or of its deleter
+/// that every scan of it classifies alike: stores `rec.deleter = f` are
+/// collected, any other write of either is Other. Derived scans add what
+/// they allow of Rec's address.
+template <typename Derived>
+class RecordWriteScan : public RecursiveASTVisitor<Derived> {
 public:
-  RecordWrites(const ValueDecl *Rec, const CallExpr *Allowed)
-      : Rec(Rec), Allowed(Allowed) {}
+  explicit RecordWriteScan(const ValueDecl *Rec) : Rec(Rec) {}
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (!BO->isAssignmentOp())
       return true;
     if (isDeleterOf(BO->getLHS(), Rec) && BO->getOpcode() == BO_Assign)
-      Stored = BO->getRHS();
+      Stored.push_back(BO->getRHS());
     else if (isDeleterOf(BO->getLHS(), Rec) ||
              byValueRecord(BO->getLHS()) == Rec)
       Other = true;
@@ -216,6 +217,18 @@ public:
       Other = true;
     return true;
   }
+  const ValueDecl *Rec;
+  llvm::SmallVector<const Expr *, 4> Stored; // in source order
+  bool Other = false;
+};
+
+/// The writes of Rec in one statement (RecordWriteScan), and its address
+/// taken anywhere but as the argument of the one deleter call allowed
+/// (counted as Other).
+class RecordWrites : public RecordWriteScan<RecordWrites> {
+public:
+  RecordWrites(const ValueDecl *Rec, const CallExpr *Allowed)
+      : RecordWriteScan(Rec), Allowed(Allowed) {}
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->getOpcode() == UO_AddrOf &&
         byValueRecord(UO->getSubExpr()) == Rec &&
@@ -230,10 +243,11 @@ public:
       Other = true;
     return true;
   }
-  const ValueDecl *Rec;
+  /// The last `rec.deleter = f` seen, or null.
+  const Expr *lastStored() const {
+    return Stored.empty() ? nullptr : Stored.back();
+  }
   const CallExpr *Allowed;
-  const Expr *Stored = nullptr; // the last `rec.deleter = f` seen
-  bool Other = false;
 };
 
 /// A function of one parameter whose visible body uses the parameter only
@@ -294,25 +308,9 @@ bool keepsItsArgument(const FunctionDecl *FD) {
 /// (`rec{}`, `rec()`) is fine, and anything else that writes Rec or its
 /// deleter, or takes its address for anything but a call of its own deleter
 /// on it (`rec.deleter(&rec)`), is counted as Other.
-class ClassRecordWrites : public RecursiveASTVisitor<ClassRecordWrites> {
+class ClassRecordWrites : public RecordWriteScan<ClassRecordWrites> {
 public:
-  explicit ClassRecordWrites(const ValueDecl *Rec) : Rec(Rec) {}
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (!BO->isAssignmentOp())
-      return true;
-    if (isDeleterOf(BO->getLHS(), Rec) && BO->getOpcode() == BO_Assign)
-      Stored.push_back(BO->getRHS());
-    else if (isDeleterOf(BO->getLHS(), Rec) ||
-             byValueRecord(BO->getLHS()) == Rec)
-      Other = true;
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->isAssignmentOp() && OC->getNumArgs() > 0 &&
-        byValueRecord(OC->getArg(0)) == Rec)
-      Other = true;
-    return true;
-  }
+  explicit ClassRecordWrites(const ValueDecl *Rec) : RecordWriteScan(Rec) {}
   bool VisitCallExpr(CallExpr *CE) {
     const Expr *Base = nullptr;
     if (isDeleterCall(CE, &Base) && Base && byValueRecord(Base) == Rec &&
@@ -331,11 +329,8 @@ public:
       return !OwnCalls.contains(UO);
     });
   }
-  const ValueDecl *Rec;
-  llvm::SmallVector<const Expr *, 4> Stored;
   llvm::SmallVector<const UnaryOperator *, 4> Addresses;
   llvm::SmallPtrSet<const Expr *, 4> OwnCalls;
-  bool Other = false;
 };
 
 /// An initialiser that leaves a record value-initialised: `rec{}`, `rec()`.
@@ -430,20 +425,21 @@ bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
         !SM.isBeforeInTranslationUnit(S->getEndLoc(), Call.getBeginLoc());
     RecordWrites W(Rec, Holds ? &Call : nullptr);
     W.TraverseStmt(const_cast<Stmt *>(S));
+    const Expr *Stored = W.lastStored();
     if (Holds) {
-      if (W.Other || W.Stored || !Installed)
+      if (W.Other || Stored || !Installed)
         return false;
       return keepsItsArgument(destructorFunction(Installed));
     }
     if (W.Other)
       Installed = nullptr;
-    if (W.Stored && !W.Other) {
+    if (Stored && !W.Other) {
       // Only a plain statement `rec.deleter = f;` counts as run before.
       const auto *E = dyn_cast<Expr>(S);
       const auto *BO =
           E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
-      Installed = BO && BO->getRHS() == W.Stored ? W.Stored : nullptr;
-    } else if (W.Stored) {
+      Installed = BO && BO->getRHS() == Stored ? Stored : nullptr;
+    } else if (Stored) {
       Installed = nullptr;
     }
   }
