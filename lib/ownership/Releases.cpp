@@ -198,8 +198,11 @@ bool isDeleterOf(const Expr *E, const ValueDecl *Rec) {
 /// they allow of Rec's address.
 template <typename Derived>
 class RecordWriteScan : public RecursiveASTVisitor<Derived> {
-public:
+  // Only a derived scan builds one (the CRTP base is not a scan alone).
   explicit RecordWriteScan(const ValueDecl *Rec) : Rec(Rec) {}
+  friend Derived;
+
+public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (!BO->isAssignmentOp())
       return true;
