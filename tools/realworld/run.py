@@ -351,8 +351,12 @@ def tidy_config(report_skipped, options):
 
 def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
              options=None, tu=None):
-    config = tidy_config(report_skipped, options)
-    cmd = [clang_tidy, "--load=" + plugin, "--checks=-*,interop-*",
+    """clang-tidy with the interop checks on one file; with plugin None, the
+    compiler alone (compile errors, never a finding: --compile-only)."""
+    config = tidy_config(report_skipped, options) if plugin else None
+    checks = ["--load=" + plugin, "--checks=-*,interop-*"] if plugin else [
+        "--checks=-*,clang-diagnostic-error"]
+    cmd = [clang_tidy] + checks + [
            "--quiet"] + ([config] if config else []) + (
            ["--header-filter=^" + re.escape(os.path.realpath(src)) + "$"]
            if tu and tu != src else []) + [tu or src, "--"] + args
@@ -479,6 +483,10 @@ def main():
                     help="exit 1 on any miss or false positive")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print compile errors and unresolved headers")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="compile the files without the checks: compile "
+                    "errors and unresolved headers only, no finding (to set "
+                    "up a new entry before it is annotated and scored)")
     ap.add_argument("--list", action="store_true",
                     help="list the entries and whether their snapshot is here")
     opts = ap.parse_args()
@@ -523,7 +531,9 @@ def main():
         if shutil.which(tool) is None:
             print("error: %s not found" % tool, file=sys.stderr)
             return 2
-    if runnable and not os.path.isfile(opts.plugin):
+    if opts.compile_only:
+        opts.plugin = None
+    elif runnable and not os.path.isfile(opts.plugin):
         print("error: plugin %s not found (build it, or pass --plugin)" %
               opts.plugin, file=sys.stderr)
         return 2
@@ -547,8 +557,9 @@ def main():
         findings, errors = parse(text, src, skipped)
         return dict(entry=e, findings=findings, errors=errors, skipped=skipped,
                     missing_headers=missing, results=score(e, findings),
-                    command=[opts.clang_tidy, "--load=" + opts.plugin,
-                             "--checks=-*,interop-*", tu, "--"] + args)
+                    command=[opts.clang_tidy] + (
+                        ["--load=" + opts.plugin, "--checks=-*,interop-*"]
+                        if opts.plugin else []) + [tu, "--"] + args)
 
     results = []
     try:
@@ -563,6 +574,10 @@ def main():
         else:
             shutil.rmtree(scratch, ignore_errors=True)
 
+    if opts.compile_only:
+        # No check ran: nothing to score.
+        report_missing(missing_snaps, opts.mirror)
+        return 3 if any(r.get("failed") for r in results) else 0
     totals = print_totals(results)
     sets = collections.OrderedDict()
     for r in results:
@@ -628,7 +643,7 @@ def print_entry(r, verbose):
             print("   header: " + h)
         for x in errs[:15]:
             print("   error: " + x)
-    for kind, check, line, text in sorted(r["results"],
+    for kind, check, line, text in sorted(r.get("results", []),
                                           key=lambda x: (x[2], x[1])):
         print("   %-4s %-36s :%-5d %s" % (kind, check, line, text))
     for check, line, fn, why in sorted(r.get("skipped", []),
