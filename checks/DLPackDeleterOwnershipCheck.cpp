@@ -171,6 +171,15 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
         diag(E.Related->getBeginLoc(), "ownership handed on here",
              DiagnosticIDs::Note);
       break;
+    case OwnershipEvent::ReturnStillOwned:
+      diag(E.At->getBeginLoc(),
+           "%0 returns a managed tensor that %1 still owns: callers own what "
+           "%0 returns (TensorSources) and delete it, and %1 deletes it "
+           "too; hand it on with release()")
+          << &FD << E.Owner << E.At->getSourceRange();
+      diag(E.Owner->getLocation(), "%0 declared here", DiagnosticIDs::Note)
+          << E.Owner;
+      break;
     default:
       break;
     }

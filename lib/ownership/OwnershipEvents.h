@@ -4,7 +4,7 @@
 // after a hand-off, unchecked capsule pointers, renames before an import,
 // capsules not claimed after an ownership-taking import, and a capsule
 // destructor's two duties (check the capsule is unconsumed, save the
-// exception in flight). interop-dlpack-deleter-ownership and
+// exception in flight), and a broken contract of what a function returns. interop-dlpack-deleter-ownership and
 // interop-dlpack-capsule-protocol filter them.
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +44,10 @@ struct OwnershipEvent {
     /// A capsule destructor raises a new exception without saving the one
     /// in flight.
     DestructorRaises,
+    /// A function whose callers own what it returns (TensorSources)
+    /// returns a tensor an owning smart pointer (Owner) still holds
+    /// (At: the return; Related: the `get()`).
+    ReturnStillOwned,
   };
   enum ExitKind { Return, Throw, FallOff };
 
@@ -56,6 +60,8 @@ struct OwnershipEvent {
   const Stmt *Related = nullptr;
   SourceLocation ExitLoc;
   ExitKind Exit = Return;
+  /// For ReturnStillOwned: the smart pointer that still owns the tensor.
+  const ValueDecl *Owner = nullptr;
 };
 
 } // namespace clang::interop

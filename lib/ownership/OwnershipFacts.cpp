@@ -4,6 +4,7 @@
 
 #include "lib/abi/TranslationUnitNames.h"
 #include "lib/engine/FactPipeline.h"
+#include "lib/ownership/OwnershipContracts.h"
 #include "lib/ownership/OwnershipJudgement.h"
 #include "lib/ownership/OwnershipModel.h"
 #include "lib/ownership/OwnershipSites.h"
@@ -37,6 +38,9 @@ struct OwnershipFamily::Run {
   RunContext RC;
   /// What the exits' states showed.
   std::vector<OwnershipEvent> Exits;
+  /// What the function's own contract says of its returns, found whichever
+  /// way the rest is proved.
+  std::vector<OwnershipEvent> Contract;
 };
 
 OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
@@ -54,19 +58,28 @@ bool OwnershipFamily::preFilter(const FunctionDecl &FD, const Compiled &) {
 
 OwnershipFamily::Run
 OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
-  Run R{In.FD, In.Ctx, RunContext(), {}};
+  Run R{In.FD, In.Ctx, RunContext(), {}, {}};
   R.RC.FD = &In.FD;
   R.RC.IsDestructor = In.Role == CapsuleDestructor;
   R.RC.SourcesP = &In.Compiled.Sources;
   R.RC.TakersP = &In.Compiled.Takers;
   findSites(R.RC, In.FD, In.Ctx);
+  for (const StillOwnedReturn &S :
+       stillOwnedReturns(In.FD, In.Compiled.Sources)) {
+    OwnershipEvent E;
+    E.K = OwnershipEvent::ReturnStillOwned;
+    E.At = S.Return;
+    E.Related = S.Get;
+    E.Owner = S.Owner;
+    R.Contract.push_back(E);
+  }
   return R;
 }
 
 std::optional<std::vector<OwnershipEvent>>
 OwnershipFamily::proveBySyntax(Run &R) {
   if (provesNoOwnershipEvent(R.RC, R.FD))
-    return std::vector<OwnershipEvent>();
+    return R.Contract;
   return std::nullopt;
 }
 
@@ -88,6 +101,7 @@ void OwnershipFamily::collect(Run &R, Analysis &A,
   // OwnershipModel::Recorded) rather than by a diagnosis pass.
   Out = judgeStatements(R.RC, A.Recorded, R.Ctx);
   Out.insert(Out.end(), R.Exits.begin(), R.Exits.end());
+  Out.insert(Out.end(), R.Contract.begin(), R.Contract.end());
 }
 
 void OwnershipFamily::postProcess(Run &R, std::vector<OwnershipEvent> &Events) {
