@@ -3,7 +3,7 @@
 
   bench_checks.py --build BUILD [--functions N] [--runs R] [--out DIR]
 
-Generates six translation units (standard headers, 2N functions each):
+Generates seven translation units (standard headers, 2N functions each):
 
   interop.cpp   guards, loops, copies and calls over the interop runtime's
                 API (<interop/interop.h>): exports, imports, CUDA array
@@ -18,7 +18,9 @@ Generates six translation units (standard headers, 2N functions each):
                 with bugprone-unchecked-optional-access;
   helpers.cpp   same-TU helpers (predicates, status validators, throwing
                 wrappers, device pickers) and lambdas, each helper called
-                from several functions: what the helper summaries cost.
+                from several functions: what the helper summaries cost;
+  mixed.cpp     300 functions (whatever N) mixing all of the above: guards,
+                same-file helpers, lambdas, containers and DLPack bridges.
 
 and runs clang-tidy on each, with one trivial check as the baseline and with
 the checks added, interleaving the configurations. Prints min and median CPU
@@ -491,6 +493,38 @@ def render_dlpack(n):
                       "\n\n".join(body)]) + "\n"
 
 
+def spell_interop(text):
+    """A pattern's guards and uses in the interop runtime's API."""
+    text = text.replace("{OK}(a)", "a.is_single_device()").replace(
+        "{OK}(b)", "b.is_single_device()")
+    text = text.replace("{FALLBACK}", "interop::to_dlpack(interop::gather("
+                        "a, interop::local_devices()[0]).value())")
+    return text.replace("{EXPORT}", "interop::to_dlpack")
+
+
+def render_mixed(total=300):
+    """`total` functions mixing every shape, in groups of fifteen: a group's
+    same-TU helpers and their callers (predicates, status validators,
+    throwing wrappers, device pickers, lambdas), one function of the
+    guard/loop/container/lambda patterns, one interop extra and one DLPack
+    bridge. The TU a real project's interop file most resembles."""
+    s = SUBST["interop"]
+    body = []
+    i = 0
+    while len(body) < total:
+        group = [p.format(i=i) for p in HELPER_PATTERNS]
+        group.append(spell_interop(PATTERNS[i % len(PATTERNS)].format(
+            i=i, A=s["A"], OK="{OK}", EXPORT="{EXPORT}", MAKE=s["MAKE"],
+            FALLBACK="{FALLBACK}")))
+        group.append(EXTRA["interop"][i % len(EXTRA["interop"])].format(i=i))
+        group.append(DLPACK_PATTERNS[i % len(DLPACK_PATTERNS)].format(i=i))
+        body.extend(group[:total - len(body)])
+        i += 1
+    return "\n".join(["#include <Python.h>", HEADERS, "#include <stdexcept>",
+                      PRELUDE["interop"], DLPACK_PRELUDE,
+                      "\n\n".join(body)]) + "\n"
+
+
 def render(kind, n):
     s = SUBST[kind]
     out = [HEADERS, PRELUDE[kind]]
@@ -506,11 +540,7 @@ def render(kind, n):
     # Guards and uses, spelled per kind: the interop TU uses the real API's
     # guard, the optional TU has_value() and dereference.
     if kind == "interop":
-        text = text.replace("{OK}(a)", "a.is_single_device()").replace(
-            "{OK}(b)", "b.is_single_device()")
-        text = text.replace("{FALLBACK}", "interop::to_dlpack(interop::gather("
-                            "a, interop::local_devices()[0]).value())")
-        text = text.replace("{EXPORT}", "interop::to_dlpack")
+        text = spell_interop(text)
     elif kind == "plain":
         text = text.replace("{OK}(a)", "a.ready()").replace("{OK}(b)", "b.ready()")
         text = text.replace("{FALLBACK}", "plain_use(plain_copy(a).value())")
@@ -630,7 +660,8 @@ def main():
     ap.add_argument("--trivial", default="misc-unused-alias-decls")
     ap.add_argument("--only", default=None,
                     help="comma-separated TUs to measure (interop, counts, "
-                    "no-interop, helpers, DLPack, optional); all by default")
+                    "no-interop, helpers, mixed, DLPack, optional); all by "
+                    "default")
     ap.add_argument("--metric", choices=["cpu", "instructions", "cycles"],
                     default="cpu",
                     help="cpu: user+system seconds; instructions: user-space "
@@ -645,9 +676,11 @@ def main():
     include = os.path.join(root, "runtime", "include")
     files = {}
     for kind in ("interop", "plain", "optional", "dlpack", "counts",
-                 "helpers"):
+                 "helpers", "mixed"):
         path = os.path.join(out, kind + ".cpp")
-        if kind == "dlpack":
+        if kind == "mixed":
+            text = render_mixed()
+        elif kind == "dlpack":
             text = render_dlpack(args.functions)
         elif kind == "helpers":
             text = render_helpers(args.functions)
@@ -699,6 +732,11 @@ def main():
         ("helpers TU", "+ the 5 JAX-error checks", files["helpers"],
          args.trivial + "," + jax_checks),
         ("helpers TU", "+ every interop-* check", files["helpers"],
+         args.trivial + ",interop-*"),
+        ("mixed TU", "baseline: " + args.trivial, files["mixed"], args.trivial),
+        ("mixed TU", "+ the 5 JAX-error checks", files["mixed"],
+         args.trivial + "," + jax_checks),
+        ("mixed TU", "+ every interop-* check", files["mixed"],
          args.trivial + ",interop-*"),
         ("DLPack TU", "baseline: " + args.trivial, files["dlpack"], args.trivial),
         ("DLPack TU", "+ every interop-* check", files["dlpack"],
