@@ -26,6 +26,7 @@ ArrayDeviceCheckBase::ArrayDeviceCheckBase(StringRef Name,
   ApiOptions.forEach([&](StringRef Key, std::string &Value) {
     Value = Options.getLocalOrGlobal(Key, Value);
   });
+  ApiOptions.Exits = exitConditionNames();
   Names = std::make_unique<ApiModel>(ApiOptions);
 }
 

@@ -15,6 +15,7 @@ DLPackFieldCheckBase::DLPackFieldCheckBase(StringRef Name,
                                            ClangTidyContext *Context)
     : InteropCheckBase(Name, Context) {
   Config.Bounds = bounds();
+  Config.Exits = exitConditionNames();
 }
 
 void DLPackFieldCheckBase::check(const MatchFinder::MatchResult &Result) {

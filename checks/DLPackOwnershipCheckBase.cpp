@@ -26,6 +26,7 @@ DLPackOwnershipCheckBase::DLPackOwnershipCheckBase(StringRef Name,
           llvm::join(OwnershipConfig().OwnershipTakingImporters, ";"))) {
   Config.OwnershipTakingImporters = optionStrings(OwnershipTakingImporters);
   Config.Bounds = bounds();
+  Config.Exits = exitConditionNames();
 }
 
 void DLPackOwnershipCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {

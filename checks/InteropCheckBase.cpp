@@ -4,10 +4,12 @@
 
 #include "lib/engine/FactCache.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <string>
 #include <type_traits>
@@ -55,12 +57,19 @@ InteropCheckBase::InteropCheckBase(StringRef Name, ClangTidyContext *Context)
           << (Key == "MaxMilliseconds" ? "0 or more" : "positive")
           << std::to_string(Value);
   });
+  // Read as global options too: one list serves every check.
+  Exits.forEachOption([&](StringRef Key, std::vector<std::string> &List) {
+    List = optionStrings(Options.getLocalOrGlobal(Key, llvm::join(List, ";")));
+  });
 }
 
 void InteropCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
   Bounds.forEachOption(
       [&](StringRef Key, auto &Value) { Options.store(Opts, Key, Value); });
+  Exits.forEachOption([&](StringRef Key, std::vector<std::string> &List) {
+    Options.store(Opts, Key, llvm::join(List, ";"));
+  });
 }
 
 void InteropCheckBase::registerMatchers(MatchFinder *Finder) {

@@ -13,6 +13,7 @@
 
 #include "ClangTidyCheck.h"
 
+#include "lib/engine/ExitConditions.h"
 #include "lib/engine/FlowRunner.h"
 #include "lib/engine/SkipReason.h"
 
@@ -49,10 +50,17 @@ protected:
   /// (lib/engine/FlowRunner.h, FlowBounds), local or global, shown by
   /// --dump-config; each family's configuration key holds them.
   const clang::interop::FlowBounds &bounds() const { return Bounds; }
+  /// The functions without a visible body that exit on a condition of their
+  /// first argument (ThrowIfFunctions, RequireFunctions; local or global,
+  /// shown by --dump-config): a callee contract of every family.
+  const clang::interop::ExitConditionNames &exitConditionNames() const {
+    return Exits;
+  }
 
 private:
   const bool ReportSkippedFunctions;
   clang::interop::FlowBounds Bounds;
+  clang::interop::ExitConditionNames Exits;
 };
 
 } // namespace clang::tidy::interop

@@ -313,6 +313,21 @@ const ValueDecl *capsuleRoot(const Expr *E) {
   return nullptr;
 }
 
+const ValueDecl *capsuleRoot(const Expr *E, const LocalStores *Stores) {
+  const ValueDecl *Root = capsuleRoot(E);
+  for (int Depth = 0; Root && Stores && Depth < 4; ++Depth) {
+    const auto *VD = dyn_cast<VarDecl>(Root);
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
+        !isPyObjectPointer(VD->getType()))
+      break;
+    const Expr *Only = Stores->onlyValue(VD);
+    if (!Only || !capsuleRoot(Only) || capsuleRoot(Only) == Root)
+      break;
+    Root = capsuleRoot(Only);
+  }
+  return Root;
+}
+
 /// The lambda or function a local variable holds for good: a closure
 /// (whose type cannot be assigned to), or a const function pointer.
 static const Expr *heldCallable(const VarDecl *VD) {
@@ -387,8 +402,7 @@ const FunctionDecl *installedDestructor(const CallExpr &Call) {
   return destructorFunction(Call.getArg(DestructorArg));
 }
 
-/// A pointer to PyObject (`struct _object`, or the mock's typedef'd one).
-static bool isPyObjectPointer(QualType T) {
+bool isPyObjectPointer(QualType T) {
   const auto *PT = T.isNull() ? nullptr : T->getAs<PointerType>();
   const RecordDecl *RD = PT ? PT->getPointeeType()->getAsRecordDecl() : nullptr;
   llvm::StringRef Name = tagName(RD);
@@ -471,10 +485,16 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
   const auto *FD = dyn_cast<FunctionDecl>(Root->getDeclContext());
   if (!FD || !FD->getBody())
     return false;
+  const LocalStores Stores(FD->getBody());
   class Compares : public RecursiveASTVisitor<Compares> {
   public:
-    Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx)
-        : Get(Get), Root(Root), Ctx(Ctx) {}
+    Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx,
+             const LocalStores &Stores)
+        : Get(Get), Root(Root), Ctx(Ctx), Stores(Stores) {}
+    bool before(const Stmt *S) const {
+      return Ctx.getSourceManager().isBeforeInTranslationUnit(
+          S->getBeginLoc(), Get.getBeginLoc());
+    }
     /// Whether E is, or holds, an earlier name read of Root's capsule.
     bool readsName(const Expr *E) const {
       bool Found = false;
@@ -484,9 +504,7 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
         bool VisitCallExpr(CallExpr *Call) {
           CapsuleCallView N = viewCapsuleCall(Call);
           if (N.Op == CapsuleCall::GetName &&
-              capsuleRoot(N.Capsule) == C.Root &&
-              C.Ctx.getSourceManager().isBeforeInTranslationUnit(
-                  Call->getBeginLoc(), C.Get.getBeginLoc()))
+              capsuleRoot(N.Capsule, &C.Stores) == C.Root && C.before(Call))
             Found = true;
           return !Found;
         }
@@ -503,8 +521,14 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
       return !Found;
     }
     bool VisitCallExpr(CallExpr *Call) {
-      if (viewCapsuleCall(Call).Op != CapsuleCall::None)
-        return true;
+      CapsuleCallView N = viewCapsuleCall(Call);
+      // PyCapsule_IsValid(capsule, "dltensor") on the same capsule.
+      if (N.Op == CapsuleCall::IsValid && N.Name &&
+          isUnconsumedName(classifyCapsuleName(N.Name, Ctx)) &&
+          capsuleRoot(N.Capsule, &Stores) == Root && before(Call))
+        Found = true;
+      if (Found || N.Op != CapsuleCall::None)
+        return !Found;
       for (const Expr *Arg : Call->arguments())
         if (readsName(Arg))
           Found = true;
@@ -513,8 +537,9 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
     const CallExpr &Get;
     const ValueDecl *Root;
     ASTContext &Ctx;
+    const LocalStores &Stores;
     bool Found = false;
-  } C(Get, Root, Ctx);
+  } C(Get, Root, Ctx, Stores);
   C.TraverseStmt(FD->getBody());
   return C.Found;
 }

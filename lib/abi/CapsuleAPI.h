@@ -26,6 +26,8 @@
 
 namespace clang::interop {
 
+class LocalStores;
+
 enum class CapsuleCall {
   None,
   New,           // PyCapsule_New(pointer, name, destructor)
@@ -141,6 +143,15 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 /// The variable or parameter a capsule expression names (`cap`, `self`,
 /// `capsule.ptr()`), used as the capsule's identity.
 const ValueDecl *capsuleRoot(const Expr *E);
+
+/// capsuleRoot through locals of type `PyObject *` that only ever hold
+/// another object's capsule (`PyObject *capsule = caps.ptr();` is `caps`):
+/// values through variables, with Stores the function's (lib/support/
+/// LocalStores.h); capsuleRoot alone when Stores is null.
+const ValueDecl *capsuleRoot(const Expr *E, const LocalStores *Stores);
+
+/// A pointer to PyObject (`struct _object`, or a typedef'd one).
+bool isPyObjectPointer(QualType T);
 
 /// The function a destructor argument designates: a function, its address,
 /// or a captureless lambda converted to a function pointer, directly or held

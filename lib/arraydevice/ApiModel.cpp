@@ -49,11 +49,12 @@ std::string ApiModelOptions::key() const {
     K += V;
     K += '\n';
   });
+  K += Exits.key();
   return K;
 }
 
 ApiModel::ApiModel(const ApiModelOptions &Opts)
-    : Options(Opts), NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
+    : Options(Opts), Exits(Opts.Exits), NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
   auto AddFns = [&](const std::string &List, FnRole R) {
     std::vector<std::string> Names;
     std::vector<std::shared_ptr<llvm::Regex>> Patterns;

@@ -17,6 +17,8 @@
 #ifndef INTEROP_LIB_ARRAYDEVICE_APIMODEL_H
 #define INTEROP_LIB_ARRAYDEVICE_APIMODEL_H
 
+#include "lib/engine/ExitConditions.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -145,6 +147,10 @@ struct ApiModelOptions {
   std::string ProcessIndexFunctions = "::interop::Device::process_index";
   std::string CurrentProcessIndexSources =
       "::interop::TopologyConfig::process_index";
+  /// Functions without a visible body that exit on a condition of their
+  /// first argument (every check's ThrowIfFunctions and RequireFunctions,
+  /// lib/engine/ExitConditions.h).
+  ExitConditionNames Exits;
 
   /// Calls F(OptionName, Member) for every option, in documentation order;
   /// lets checks read and store all of them without repeating the list.
@@ -196,6 +202,8 @@ public:
   explicit ApiModel(const ApiModelOptions &Options);
 
   const ApiModelOptions &options() const { return Options; }
+  /// The callee contracts of the options' ExitConditionNames.
+  const ExitConditions &exitConditions() const { return Exits; }
 
   /// The roles of a (possibly null) callee.
   FnRoles classify(const FunctionDecl *FD) const;
@@ -246,6 +254,7 @@ private:
   TypeRole classifyRecord(const CXXRecordDecl *RD) const;
 
   ApiModelOptions Options;
+  ExitConditions Exits;
   llvm::StringMap<FnRoles> Functions;
   llvm::StringMap<TypeRole> Types;
   struct Pattern {

@@ -159,6 +159,11 @@ struct State {
   ASTContext &AST;
 };
 
+/// The callee contracts the engine applies (lib/engine/ValueFacts.h).
+inline const ExitConditions &exitConditionsOf(const State &S) {
+  return S.Model.exitConditions();
+}
+
 //===----------------------------------------------------------------------===//
 // State accessors
 //===----------------------------------------------------------------------===//

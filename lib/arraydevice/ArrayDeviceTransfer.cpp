@@ -729,6 +729,9 @@ bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
     if (!M.classify(CE->getDirectCallee()).empty() ||
         isStdContainerAlgorithm(*CE))
       return true;
+    // The engine's shared case: a call that returns only on a condition.
+    if (M.exitConditions().of(*CE))
+      return true;
     if (M.classifyPointee(CE->getType()) != TypeRole::None)
       return true;
     if (const Expr *R = receiverOf(*CE)) {

@@ -12,6 +12,7 @@ std::string DLPackFieldConfig::key() const {
   appendListToKey(K, HostDeviceGuards);
   appendListToKey(K, ImportFunctions);
   appendToKey(K, Bounds.key());
+  appendToKey(K, Exits.key());
   appendToKey(K, SyntacticProofs ? "syntax" : "flow");
   return K;
 }

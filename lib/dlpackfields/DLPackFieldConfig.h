@@ -8,6 +8,7 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDCONFIG_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKFIELDCONFIG_H
 
+#include "lib/engine/ExitConditions.h"
 #include "lib/engine/FlowRunner.h"
 #include "lib/support/NameLists.h"
 
@@ -37,6 +38,8 @@ struct DLPackFieldConfig {
   /// pays for proving a device type.
   std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
   FlowBounds Bounds;
+  /// Callee contracts read from names (lib/engine/ExitConditions.h).
+  ExitConditionNames Exits;
   /// Try the syntactic proofs first (DLPackFieldSyntaxProofs.h): a function
   /// they prove has nothing to report is not flow-analysed. Tests turn this off
   /// to compare the two.
@@ -51,6 +54,7 @@ struct DLPackFieldCompiled {
   /// HostDeviceGuards, searched in the function's identifier.
   FunctionNameList HostGuards;
   FunctionNameList Importers;
+  ExitConditions Exits;
   /// Same-TU helpers read from their bodies (DLPackHelperSummaries.h): the
   /// store holding this lives for one translation unit.
   std::shared_ptr<DLPackHelperSummaries> Summaries;

@@ -22,6 +22,7 @@ DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
   Out.HostGuards =
       FunctionNameList(Config.HostDeviceGuards, NameSpelling::Identifier);
   Out.Importers = FunctionNameList(Config.ImportFunctions);
+  Out.Exits = ExitConditions(Config.Exits);
   Out.Summaries = std::make_shared<DLPackHelperSummaries>(
       Config.Bounds.MaxSummaryStatements);
   Out.Captures = std::make_shared<CapturedStridesProofs>();

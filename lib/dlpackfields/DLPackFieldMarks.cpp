@@ -21,6 +21,11 @@ bool markMemberLocal(DLPackField F, StorageLocation *Loc, QualType T,
 } // namespace
 
 /// The scalar fields whose values carry the model's facts.
+const ExitConditions &exitConditionsOf(const FieldState &S) {
+  static const ExitConditions BodiesOnly;
+  return S.RC.Compiled ? S.RC.Compiled->Exits : BodiesOnly;
+}
+
 bool isTrackedField(DLPackField F) {
   switch (F) {
   case DLPackField::Data:

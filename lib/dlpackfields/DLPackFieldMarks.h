@@ -29,6 +29,10 @@ struct FieldState {
   ASTContext &Ctx;
 };
 
+/// The callee contracts the engine applies (lib/engine/ValueFacts.h); a run
+/// context made without a configuration reads bodies only.
+const ExitConditions &exitConditionsOf(const FieldState &S);
+
 /// The scalar fields whose values carry the model's facts.
 bool isTrackedField(DLPackField F);
 

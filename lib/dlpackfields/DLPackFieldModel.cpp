@@ -10,7 +10,6 @@
 
 #include "lib/dlpackfields/DLPackFieldMarks.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
-#include "lib/dlpackfields/DLPackValidators.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 
 #include "lib/abi/DLPackTypes.h"
@@ -407,13 +406,6 @@ void transferCall(const CallExpr *E, FieldState &S) {
   }
   if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S))
     return;
-
-  // validate(t->version.major == 1, ...), whose body throws when its bool
-  // parameter is false: after it returns, the condition holds.
-  if (std::optional<unsigned> I = requiredTrueParam(Callee);
-      I && *I < E->getNumArgs() && !isa<CXXOperatorCallExpr>(E))
-    if (auto *B = Env.get<BoolValue>(*E->getArg(*I)))
-      Env.assume(B->formula());
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.

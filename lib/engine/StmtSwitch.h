@@ -38,7 +38,7 @@ public:
                      void (*Transfer)(const NodeT *, StateT &)) {
     Cases.push_back({&isA<NodeT>, &run<NodeT>,
                      reinterpret_cast<void (*)()>(Applies),
-                     reinterpret_cast<void (*)()>(Transfer)});
+                     reinterpret_cast<void (*)()>(Transfer), false});
     return *this;
   }
   /// A case that applies to every statement of type NodeT.
@@ -47,12 +47,29 @@ public:
     return caseOf<NodeT>(nullptr, Transfer);
   }
 
-  /// Runs the first case that applies to S; false when none does.
+  /// A case that, when Applies(node, state), runs Transfer(node, state) and
+  /// lets the switch go on to the later cases: what the engine learns from
+  /// a statement whatever the family also does with it (a call that returns
+  /// only on a condition is still the family's call).
+  template <typename NodeT>
+  StmtSwitch &alsoOf(bool (*Applies)(const NodeT &, StateT &),
+                     void (*Transfer)(const NodeT *, StateT &)) {
+    caseOf<NodeT>(Applies, Transfer);
+    Cases.back().GoesOn = true;
+    return *this;
+  }
+
+  /// Runs the first case that applies to S (and the alsoOf cases before
+  /// it that apply); false when none does.
   bool operator()(const Stmt &S, StateT &State) const {
+    bool Ran = false;
     for (unsigned I : casesFor(S))
-      if (Cases[I].Run(Cases[I], S, State))
-        return true;
-    return false;
+      if (Cases[I].Run(Cases[I], S, State)) {
+        if (!Cases[I].GoesOn)
+          return true;
+        Ran = true;
+      }
+    return Ran;
   }
 
 private:
@@ -64,6 +81,8 @@ private:
     bool (*Run)(const Case &, const Stmt &, StateT &);
     void (*Applies)();
     void (*Transfer)();
+    /// An alsoOf case: the switch goes on after it.
+    bool GoesOn = false;
   };
 
   template <typename NodeT> static bool isA(const Stmt &S) {

@@ -11,6 +11,7 @@
 #ifndef INTEROP_LIB_ENGINE_VALUEFACTS_H
 #define INTEROP_LIB_ENGINE_VALUEFACTS_H
 
+#include "lib/engine/ExitConditions.h"
 #include "lib/engine/StmtSwitch.h"
 
 #include "clang/AST/Expr.h"
@@ -67,10 +68,20 @@ private:
 };
 
 /// A transfer table for a family whose state StateT has an `Env` member,
-/// starting with the cases every family shares (above); the family adds
-/// its own after them.
+/// starting with the cases every family shares (above, and the callee
+/// contracts of lib/engine/ExitConditions.h, which `exitConditionsOf(State)`
+/// gives); the family adds its own after them.
 template <typename StateT> StmtSwitch<StateT> valueCases() {
   StmtSwitch<StateT> Switch;
+  // validate(cond, ...), throw_if(p == nullptr, ...): the condition holds
+  // after the call, and the call is still the family's.
+  Switch.template alsoOf<CallExpr>(
+      [](const CallExpr &E, StateT &S) {
+        return exitConditionsOf(S).of(E).has_value();
+      },
+      [](const CallExpr *E, StateT &S) {
+        assumeExitCondition(*E, exitConditionsOf(S), S.Env);
+      });
   Switch.template caseOf<BinaryOperator>(
       [](const BinaryOperator &E, StateT &S) {
         return isTruthComparison(E, S.Env);

@@ -94,10 +94,10 @@ private:
 const Expr *throughLocals(const Expr *E, const LocalStores &Stores) {
   for (int Depth = 0; E && Depth < 4; ++Depth) {
     const VarDecl *V = LocalStores::localNamed(stripIdentityCasts(E));
-    const LocalStores::Stores *S = V ? Stores.of(V) : nullptr;
-    if (!S || S->Opaque || !S->Partial.empty() || S->Whole.size() != 1)
+    const Expr *Only = V ? Stores.onlyValue(V) : nullptr;
+    if (!Only)
       return E;
-    E = S->Whole.front();
+    E = Only;
   }
   return E;
 }

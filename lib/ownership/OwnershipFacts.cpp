@@ -24,12 +24,14 @@ std::string OwnershipConfig::key() const {
   appendListToKey(K, TensorSources);
   appendListToKey(K, OwnershipTakingImporters);
   appendToKey(K, Bounds.key());
+  appendToKey(K, Exits.key());
   appendToKey(K, SyntacticProofs ? "syntax" : "flow");
   return K;
 }
 
 struct OwnershipFamily::Compiled {
   FunctionNameList Sources, Takers;
+  ExitConditions Exits;
 };
 
 struct OwnershipFamily::Run {
@@ -45,7 +47,8 @@ struct OwnershipFamily::Run {
 
 OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
   return Compiled{FunctionNameList(C.TensorSources),
-                  FunctionNameList(C.OwnershipTakingImporters)};
+                  FunctionNameList(C.OwnershipTakingImporters),
+                  ExitConditions(C.Exits)};
 }
 
 bool OwnershipFamily::translationUnitMayMatter(const ASTContext &Ctx) {
@@ -63,6 +66,7 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
   R.RC.IsDestructor = In.Role == CapsuleDestructor;
   R.RC.SourcesP = &In.Compiled.Sources;
   R.RC.TakersP = &In.Compiled.Takers;
+  R.RC.ExitsP = &In.Compiled.Exits;
   findSites(R.RC, In.FD, In.Ctx);
   for (const StillOwnedReturn &S :
        stillOwnedReturns(In.FD, In.Compiled.Sources)) {

@@ -27,6 +27,7 @@
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPFACTS_H
 
 #include "lib/engine/FactQuery.h"
+#include "lib/engine/ExitConditions.h"
 #include "lib/engine/FlowRunner.h"
 #include "lib/ownership/OwnershipEvents.h"
 
@@ -56,6 +57,8 @@ struct OwnershipConfig {
   std::vector<std::string> OwnershipTakingImporters = {
       "::interop::from_dlpack$"};
   FlowBounds Bounds;
+  /// Callee contracts read from names (lib/engine/ExitConditions.h).
+  ExitConditionNames Exits;
   /// Try the syntactic proof first (OwnershipSyntaxProofs.h). Tests turn
   /// this off to compare it with the flow analysis.
   bool SyntacticProofs = true;

@@ -33,6 +33,13 @@ struct OwnState {
   ASTContext &Ctx;
 };
 
+/// The callee contracts the engine applies (lib/engine/ValueFacts.h); a run
+/// context made without a configuration reads bodies only.
+const ExitConditions &exitConditionsOf(const OwnState &S) {
+  static const ExitConditions BodiesOnly;
+  return S.RC.ExitsP ? *S.RC.ExitsP : BodiesOnly;
+}
+
 void setGhost(Environment &Env, StorageLocation *L, bool V) {
   Env.setValue(*L, Env.getBoolLiteralValue(V));
 }
@@ -296,8 +303,7 @@ void transferGetPointer(const CallExpr *E, OwnState &Own) {
 
 /// The tracked capsule a capsule-API call's first argument names, or -1.
 int capsuleArgument(const CallExpr *E, OwnState &Own) {
-  auto It = Own.RC.CapsuleOfRoot.find(capsuleRoot(E->getArg(0)));
-  return It == Own.RC.CapsuleOfRoot.end() ? -1 : int(It->second);
+  return Own.RC.capsuleIdOf(E->getArg(0));
 }
 
 /// PyCapsule_SetName(capsule, "used_dltensor"): the capsule is claimed.
@@ -453,8 +459,7 @@ int capsuleOfName(const Expr *E, OwnState &Own) {
       if (classifyCapsuleCall(Call) != CapsuleCall::GetName ||
           Call->getNumArgs() != 1)
         return -1;
-      auto It = Own.RC.CapsuleOfRoot.find(capsuleRoot(Call->getArg(0)));
-      return It == Own.RC.CapsuleOfRoot.end() ? -1 : int(It->second);
+      return Own.RC.capsuleIdOf(Call->getArg(0));
     }
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

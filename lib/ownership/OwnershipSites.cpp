@@ -5,6 +5,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -160,7 +161,7 @@ public:
   }
 
   int capsuleOf(const Expr *E) {
-    const ValueDecl *Root = capsuleRoot(E);
+    const ValueDecl *Root = RC.capsuleRootOf(E);
     if (!Root)
       return -1;
     auto [It, New] = RC.CapsuleOfRoot.try_emplace(Root, RC.Capsules.size());
@@ -284,6 +285,18 @@ bool madeOnEveryReturn(const Stmt *Body, const LambdaExpr *L) {
 }
 
 } // namespace
+
+const ValueDecl *RunContext::capsuleRootOf(const Expr *E) const {
+  const ValueDecl *Root = capsuleRoot(E);
+  // Only a local PyObject pointer can alias another capsule.
+  const auto *VD = dyn_cast_or_null<VarDecl>(Root);
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !FD ||
+      !FD->getBody() || !isPyObjectPointer(VD->getType()))
+    return Root;
+  if (!Stores)
+    Stores = std::make_shared<const LocalStores>(FD->getBody());
+  return capsuleRoot(E, Stores.get());
+}
 
 void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
   if (FD.getBody()) {

@@ -27,6 +27,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <memory>
 #include <vector>
 
 namespace clang::interop::ownership {
@@ -84,6 +85,8 @@ struct RunContext {
   /// configuration).
   const FunctionNameList *SourcesP = nullptr, *TakersP = nullptr;
   const FunctionNameList &sources() const { return *SourcesP; }
+  /// The callee contracts of the configuration (lib/engine/ExitConditions.h).
+  const ExitConditions *ExitsP = nullptr;
   const FunctionNameList &takers() const { return *TakersP; }
   std::vector<Site> Sites;
   std::vector<Capsule> Capsules;
@@ -91,6 +94,16 @@ struct RunContext {
   llvm::DenseMap<const ParmVarDecl *, unsigned> SiteOfParam;
   llvm::DenseMap<const ValueDecl *, unsigned> SiteOfVar;
   llvm::DenseMap<const ValueDecl *, unsigned> CapsuleOfRoot;
+  /// The capsule root E names, through locals that only ever hold another
+  /// capsule (capsuleRoot with the function's LocalStores, made on first
+  /// need).
+  const ValueDecl *capsuleRootOf(const Expr *E) const;
+  mutable std::shared_ptr<const LocalStores> Stores;
+  /// The tracked capsule E names, or -1.
+  int capsuleIdOf(const Expr *E) const {
+    auto It = CapsuleOfRoot.find(capsuleRootOf(E));
+    return It == CapsuleOfRoot.end() ? -1 : int(It->second);
+  }
   llvm::DenseMap<const Value *, unsigned> SiteOfValue;
   llvm::DenseMap<const StorageLocation *, unsigned> SiteOfLoc;
   StorageLocation *Saved = nullptr;    // destructor: exception saved

@@ -86,8 +86,8 @@ public:
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
       bool Element = false;
-      if (const VarDecl *VD = LocalStores::writeTarget(UO->getSubExpr(),
-                                                       Element);
+      if (const VarDecl *VD =
+              LocalStores::writeTarget(UO->getSubExpr(), Element);
           VD && !Element)
         Map[VD].Opaque = true;
     }
@@ -119,6 +119,13 @@ LocalStores::LocalStores(const Stmt *Body) {
 const LocalStores::Stores *LocalStores::of(const VarDecl *VD) const {
   auto It = Map.find(VD);
   return It == Map.end() ? nullptr : &It->second;
+}
+
+const Expr *LocalStores::onlyValue(const VarDecl *VD) const {
+  const Stores *S = of(VD);
+  if (!S || S->Opaque || !S->Partial.empty() || S->Whole.size() != 1)
+    return nullptr;
+  return S->Whole.front();
 }
 
 } // namespace clang::interop

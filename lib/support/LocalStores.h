@@ -43,6 +43,11 @@ public:
   /// stores nothing into it and it has no initialiser.
   const Stores *of(const VarDecl *VD) const;
 
+  /// The one value VD ever holds: the only expression stored into it as a
+  /// whole, when nothing else changes it (an alias: `PyObject *c =
+  /// caps.ptr();`, `T *out = owner.get();`); null otherwise.
+  const Expr *onlyValue(const VarDecl *VD) const;
+
   /// The local variable E names as a whole (through parentheses and
   /// implicit casts), or null.
   static const VarDecl *localNamed(const Expr *E);

@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace py = pybind11;
@@ -74,4 +75,28 @@ struct Handler {
 void run_handler(py::capsule cap) {
   auto *h = static_cast<Handler *>(cap.get_pointer());
   h->run(cap.get_pointer());
+}
+
+// The capsule's own PyObject pointer, kept in a local that never changes,
+// is the same capsule: its name checked through the C API checks the
+// capsule that get_pointer() reads (scikit-learn-intelex's
+// get_dlpack_tensor).
+DLTensor alias_checked(const py::capsule &caps, DLManagedTensor *&mt) {
+  PyObject *capsule = caps.ptr();
+  if (!PyCapsule_IsValid(capsule, "dltensor"))
+    throw std::runtime_error("unable to extract dltensor");
+  mt = caps.get_pointer<DLManagedTensor>();
+  return mt->dl_tensor;
+}
+
+// A local that changes is no alias: the check was of another capsule.
+DLTensor alias_reassigned(const py::capsule &caps, PyObject *other,
+                          DLManagedTensor *&mt) {
+  PyObject *capsule = caps.ptr();
+  capsule = other;
+  if (!PyCapsule_IsValid(capsule, "dltensor"))
+    throw std::runtime_error("unable to extract dltensor");
+  mt = caps.get_pointer<DLManagedTensor>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
+  return mt->dl_tensor;
 }

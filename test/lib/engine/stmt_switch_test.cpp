@@ -64,4 +64,35 @@ void f(S s) { first(); second(); s.m(); (void)1; }
   EXPECT_TRUE(None.Seen.empty());
 }
 
+TEST(StmtSwitch, AlsoOfCasesRunAndGoOn) {
+  auto AST = parseWithInputs(R"cpp(
+void first(); void second();
+void f() { first(); second(); }
+)cpp");
+  ASSERT_TRUE(AST);
+  // The engine's case (every call of `first`) runs before the family's
+  // first-match cases and does not stop them.
+  StmtSwitch<Log> Switch;
+  Switch
+      .alsoOf<CallExpr>(
+          [](const CallExpr &CE, Log &) {
+            return CE.getDirectCallee() &&
+                   CE.getDirectCallee()->getName() == "first";
+          },
+          [](const CallExpr *, Log &L) { L.Seen += "engine;"; })
+      .caseOf<CallExpr>([](const CallExpr *, Log &L) { L.Seen += "call;"; });
+  const Stmt *Body = functionNamed(AST->getASTContext(), "f")->getBody();
+  Log L;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body())
+    EXPECT_TRUE(Switch(*S, L));
+  EXPECT_EQ(L.Seen, "engine;call;call;");
+  // Alone, an alsoOf case that ran still counts as a case that applied.
+  StmtSwitch<Log> Alone;
+  Alone.alsoOf<CallExpr>([](const CallExpr &, Log &) { return true; },
+                         [](const CallExpr *, Log &L) { L.Seen += "x;"; });
+  Log L2;
+  EXPECT_TRUE(Alone(*cast<CompoundStmt>(Body)->body_front(), L2));
+  EXPECT_EQ(L2.Seen, "x;");
+}
+
 } // namespace

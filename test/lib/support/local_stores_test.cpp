@@ -118,6 +118,19 @@ TEST_F(LocalStoresTest, OpaqueChanges) {
   EXPECT_EQ(Stores->of(var("untouched")), nullptr);
 }
 
+TEST_F(LocalStoresTest, OnlyValueIsTheOneStoreOfAnUnchangedLocal) {
+  // `p` is set once (its initialiser) and never changes: an alias of &taken.
+  const Expr *P = Stores->onlyValue(var("p"));
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(isa<UnaryOperator>(P->IgnoreParenImpCasts()));
+  // Two stores, a partial one, an opaque change, or none: no one value.
+  EXPECT_EQ(Stores->onlyValue(var("name")), nullptr);
+  EXPECT_EQ(Stores->onlyValue(var("count")), nullptr);
+  EXPECT_EQ(Stores->onlyValue(var("bumped")), nullptr);
+  EXPECT_EQ(Stores->onlyValue(var("taken")), nullptr);
+  EXPECT_EQ(Stores->onlyValue(var("untouched")), nullptr);
+}
+
 TEST_F(LocalStoresTest, WriteTargets) {
   const auto *Assign = firstNode<BinaryOperator>(
       F->getBody(), [](const BinaryOperator &B) {
