@@ -54,7 +54,8 @@ std::string ApiModelOptions::key() const {
 }
 
 ApiModel::ApiModel(const ApiModelOptions &Opts)
-    : Options(Opts), Exits(Opts.Exits), NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
+    : Options(Opts), Exits(Opts.Exits),
+      NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
   auto AddFns = [&](const std::string &List, FnRole R) {
     std::vector<std::string> Names;
     std::vector<std::shared_ptr<llvm::Regex>> Patterns;
@@ -70,6 +71,7 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.ImportFunctions, FnRole::Import);
   AddFns(Options.CudaArrayInterfaceFunctions, FnRole::CudaArrayInterface);
   AddFns(Options.SingleDevicePredicates, FnRole::SingleDevicePredicate);
+  AddFns(Options.ShardedPredicates, FnRole::ShardedPredicate);
   AddFns(Options.DeviceCountFunctions, FnRole::DeviceCount);
   AddFns(Options.ShardingFunctions, FnRole::ShardingOf);
   AddFns(Options.DeviceListFunctions, FnRole::DeviceListOf);

@@ -61,6 +61,7 @@ enum class FnRole : unsigned char {
   Import,                  ///< ImportFunctions: from_dlpack onto a device.
   CudaArrayInterface,      ///< CudaArrayInterfaceFunctions.
   SingleDevicePredicate,   ///< SingleDevicePredicates: is_single_device.
+  ShardedPredicate,        ///< ShardedPredicates: true when not on one device.
   DeviceCount,             ///< DeviceCountFunctions: num_devices.
   ShardingOf,              ///< ShardingFunctions: Array::sharding.
   DeviceListOf,            ///< DeviceListFunctions: Sharding::devices.
@@ -106,6 +107,9 @@ struct ApiModelOptions {
       "::interop::cuda_array_interface;::interop::Array::unsafe_buffer_pointer";
   std::string SingleDevicePredicates = "::interop::Array::is_single_device;::"
                                        "interop::Sharding::is_single_device";
+  /// Predicates true exactly when the object is NOT on one device (a
+  /// project's own `is_sharded()`): the negation of the above.
+  std::string ShardedPredicates = "";
   std::string DeviceCountFunctions =
       "::interop::Array::num_devices;::interop::Sharding::num_devices";
   std::string ShardingFunctions = "::interop::Array::sharding";
@@ -164,6 +168,7 @@ struct ApiModelOptions {
     F("ImportFunctions", ImportFunctions);
     F("CudaArrayInterfaceFunctions", CudaArrayInterfaceFunctions);
     F("SingleDevicePredicates", SingleDevicePredicates);
+    F("ShardedPredicates", ShardedPredicates);
     F("DeviceCountFunctions", DeviceCountFunctions);
     F("ShardingFunctions", ShardingFunctions);
     F("DeviceListFunctions", DeviceListFunctions);

@@ -519,6 +519,13 @@ template <FnRole R> bool hasRole(const CallExpr &CE, State &S) {
 void transferSingleDevicePredicate(const CallExpr *CE, State &S) {
   transferPredicate(CE, S, kSingle, {TypeRole::Array, TypeRole::Sharding});
 }
+/// is_sharded(): the negation of the single-device fact.
+void transferShardedPredicate(const CallExpr *CE, State &S) {
+  if (BoolValue *V =
+          getBool(subjectLoc(*CE, S, {TypeRole::Array, TypeRole::Sharding}),
+                  kSingle, S.Env))
+    S.Env.setValue(*CE, S.Env.makeNot(*V));
+}
 void transferAddressablePredicate(const CallExpr *CE, State &S) {
   transferPredicate(CE, S, kAddressable, {TypeRole::Device});
 }
@@ -580,6 +587,9 @@ StmtSwitch<State> makeTransferSwitch() {
       // Array::is_single_device(), Sharding::is_single_device()
       .caseOf<CallExpr>(hasRole<FnRole::SingleDevicePredicate>,
                         transferSingleDevicePredicate)
+      // a project's own is_sharded()
+      .caseOf<CallExpr>(hasRole<FnRole::ShardedPredicate>,
+                        transferShardedPredicate)
       // Device::is_addressable()
       .caseOf<CallExpr>(hasRole<FnRole::AddressablePredicate>,
                         transferAddressablePredicate)

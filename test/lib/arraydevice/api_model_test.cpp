@@ -31,10 +31,12 @@ TEST(ApiModelOptions, KeyNamesEveryOption) {
   EXPECT_NE(A.key(), B.key());
   unsigned Count = 0;
   A.forEach([&](llvm::StringRef, const std::string &) { ++Count; });
-  // DeviceMemoryKinds (capability 8); StatusTypes, StatusOkFunctions,
-  // OkStatusCodes (capability 1); ProcessIndexFunctions,
-  // CurrentProcessIndexSources (capability 5): issue 14.
-  EXPECT_EQ(Count, 29u);
+  // Every string option, ShardedPredicates included; the callee contracts
+  // (Exits) are lists of their own, in the key too.
+  EXPECT_EQ(Count, 30u);
+  B = A;
+  B.Exits.RequireFunctions = {"::mine::ensure$"};
+  EXPECT_NE(A.key(), B.key());
 }
 
 class ModelOnCode : public ::testing::Test {
