@@ -5,6 +5,7 @@
 #include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -38,6 +39,18 @@ namespace {
 bool isObjectRole(TypeRole R) {
   return R == TypeRole::Array || R == TypeRole::Sharding ||
          R == TypeRole::Device;
+}
+
+/// A const member function of a modelled class speaks of its own object,
+/// which it cannot change (`bool Tensor::spans_devices() const { return
+/// device_count() > 1; }`): a project's own predicate read from its body.
+bool isSubjectThis(const ApiModel &M, const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || !MD->isInstance() || !MD->isConst() ||
+      MD->getParent()->isLambda())
+    return false;
+  return isObjectRole(M.classify(
+      compat::recordType(FD.getASTContext(), MD->getParent())));
 }
 
 /// A parameter a summary can speak of: a reference to a const modelled
@@ -121,9 +134,10 @@ bool isCandidate(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
   if (!M.classify(&FD).empty() ||
       !isSameTUHelper(FD, Ctx.getSourceManager(), /*LambdaCallOperator=*/true))
     return false;
-  bool Subject = llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
-    return isSubjectParam(M, *P, nullptr);
-  });
+  bool Subject = isSubjectThis(M, FD) ||
+                 llvm::any_of(FD.parameters(), [&](const ParmVarDecl *P) {
+                   return isSubjectParam(M, *P, nullptr);
+                 });
   if (!Subject && !returnsModelled(M, FD.getReturnType()))
     return false;
   BodyScan Scan(M, Ctx.getSourceManager(), MaxStatements);
@@ -192,6 +206,8 @@ RecordStorageLocation *returnedLoc(const ReturnStmt &RS, Environment &Env) {
 RecordStorageLocation *subjectLoc(const FunctionDecl &FD,
                                   const HelperSummary::Subject &Sub,
                                   const Environment &Env) {
+  if (Sub.Param == HelperSummary::Subject::kThis)
+    return Sub.within(Env.getThisPointeeStorageLocation());
   return Sub.within(dyn_cast_or_null<RecordStorageLocation>(
       Env.getStorageLocation(*FD.getParamDecl(Sub.Param))));
 }
@@ -202,6 +218,8 @@ void summarizeExits(const FunctionDecl &FD, const ApiModel &M, ASTContext &Ctx,
                     std::vector<ExitState> &Exits, HelperSummary &Out) {
   if (Exits.empty())
     return;
+  if (isSubjectThis(M, FD))
+    Out.Subjects.push_back({HelperSummary::Subject::kThis, {}});
   for (unsigned I = 0, N = FD.getNumParams(); I < N; ++I) {
     llvm::SmallVector<const FieldDecl *, 2> Fields;
     const ParmVarDecl &P = *FD.getParamDecl(I);
@@ -456,6 +474,8 @@ const HelperSummary *summaryFor(const CallExpr &CE, State &S) {
 RecordStorageLocation *argumentSubject(const CallExpr &CE,
                                        const HelperSummary::Subject &Sub,
                                        State &S) {
+  if (Sub.Param == HelperSummary::Subject::kThis)
+    return Sub.within(receiverLoc(CE, S.Env));
   if (Sub.Param >= CE.getNumArgs())
     return nullptr;
   return Sub.within(objectLoc(*CE.getArg(Sub.Param), S.Env));

@@ -63,8 +63,10 @@ inline constexpr unsigned kMaxSummaryBlocks = 64;
 
 /// What one helper proves or produces.
 struct HelperSummary {
-  /// A parameter, or a field (chain) of a parameter.
+  /// A parameter, or a field (chain) of a parameter; or, for a const
+  /// member function of a modelled class, its own object (kThis).
   struct Subject {
+    static constexpr unsigned kThis = ~0u;
     unsigned Param = 0;
     llvm::SmallVector<const FieldDecl *, 2> Fields;
     /// The object the field chain names inside \p Root (the parameter's

@@ -1,5 +1,7 @@
 // ShardedPredicates: a project's own predicate that is true when the array
 // is NOT on one device (`if (t.is_sharded()) return;` guards an export).
+// A const member predicate whose inline body tests the device count is read
+// from its body, without any option.
 // RUN: %check_interop %s interop-sharded-dlpack-export %t -- \
 // RUN:   -config="{CheckOptions: { \
 // RUN:     ArrayTypes: '::mylib::Tensor', \
@@ -18,6 +20,8 @@ class Tensor {
 public:
   bool is_sharded() const; // defined elsewhere
   int device_count() const;
+  bool spans_devices() const { return device_count() > 1; }
+  bool one_device() const { return device_count() == 1; }
 };
 Capsule to_dlpack(const Tensor &t);
 } // namespace mylib
@@ -27,6 +31,18 @@ void keep(const Capsule &);
 
 void guarded(const Tensor &t) {
   if (t.is_sharded())
+    return;
+  keep(to_dlpack(t));
+}
+
+void guarded_by_inline_body(const Tensor &t) {
+  if (t.spans_devices())
+    return;
+  keep(to_dlpack(t));
+}
+
+void guarded_by_inline_positive(const Tensor &t) {
+  if (!t.one_device())
     return;
   keep(to_dlpack(t));
 }

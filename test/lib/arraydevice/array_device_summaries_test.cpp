@@ -128,6 +128,42 @@ TEST(HelperSummaries, WhatEachHelperProves) {
   EXPECT_EQ(Of("no_body"), nullptr);
 }
 
+TEST(HelperSummaries, ConstMembersOfAModelledClassSpeakOfTheirObject) {
+  auto AST = interop_test::parseInteropCode(R"cpp(
+namespace mine {
+class Tensor {
+public:
+  int device_count() const;
+  bool spans_devices() const { return device_count() > 1; }
+  bool spans_and_bumps() { ++bumps; return device_count() > 1; }
+  int bumps = 0;
+};
+} // namespace mine
+void uses(mine::Tensor &t) {
+  bool a = t.spans_devices();
+  bool b = t.spans_and_bumps();
+}
+)cpp");
+  ASTContext &Ctx = AST->getASTContext();
+  ApiModelOptions Opts;
+  Opts.ArrayTypes = "::mine::Tensor";
+  Opts.DeviceCountFunctions = "::mine::Tensor::device_count";
+  ApiModel M{Opts};
+  HelperSummaries Sums(FlowBounds(), AllFacts);
+  const CallExpr *Spans = callOf(Ctx, "uses", "spans_devices");
+  ASSERT_NE(Spans, nullptr);
+  const HelperSummary *S = Sums.of(*Spans, M, Ctx, 0);
+  ASSERT_NE(S, nullptr);
+  ASSERT_EQ(S->Subjects.size(), 1u);
+  EXPECT_EQ(S->Subjects[0].Param, HelperSummary::Subject::kThis);
+  EXPECT_TRUE(hasFact(*S, kSingle, HelperSummary::When::IfTrue, false));
+  EXPECT_TRUE(hasFact(*S, kSingle, HelperSummary::When::IfFalse, true));
+  // A member that may change its object is no helper.
+  const CallExpr *Bumps = callOf(Ctx, "uses", "spans_and_bumps");
+  ASSERT_NE(Bumps, nullptr);
+  EXPECT_EQ(Sums.of(*Bumps, M, Ctx, 0), nullptr);
+}
+
 TEST(HelperSummaries, MadeOncePerHelperWithinTheDepthBound) {
   auto AST = interop_test::parseInteropCode(Helpers);
   ASTContext &Ctx = AST->getASTContext();
