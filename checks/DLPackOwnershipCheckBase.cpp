@@ -142,15 +142,17 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
         checkPointerCast(*Cast, *Call, *Ctx);
     bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
     // A lambda given to code that does not compile may be a capsule
-    // destructor or not: judged as neither.
-    if (!IsDestructor && RoleUnknown.contains(FD.getCanonicalDecl())) {
+    // destructor or not, when it has that shape: judged as neither.
+    bool MayBeDestructor = !IsDestructor && hasCapsuleDestructorShape(FD);
+    if (MayBeDestructor && RoleUnknown.contains(FD.getCanonicalDecl())) {
       skipped(FD, SkipReason::InvalidCode,
               "it is passed to an expression that does not compile");
       continue;
     }
-    // So may a lambda of a function that does not compile (whose capsule
-    // calls are not read).
-    if (!IsDestructor && definedInFunctionThatDoesNotCompile(FD)) {
+    // So may a lambda of that shape in a function that does not compile
+    // (whose capsule calls are not read); any other lambda is judged on its
+    // own.
+    if (MayBeDestructor && definedInFunctionThatDoesNotCompile(FD)) {
       skipped(FD, SkipReason::InvalidCode,
               "the function it is defined in does not compile");
       continue;

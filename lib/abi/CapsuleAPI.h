@@ -152,6 +152,12 @@ const ValueDecl *capsuleRoot(const Expr *E, const LocalStores *Stores);
 
 /// A pointer to PyObject (`struct _object`, or a typedef'd one).
 bool isPyObjectPointer(QualType T);
+/// FD has the shape of a capsule destructor (PyCapsule_Destructor): one
+/// parameter, a PyObject pointer. Only such a function can be one.
+inline bool hasCapsuleDestructorShape(const FunctionDecl &FD) {
+  return FD.getNumParams() == 1 &&
+         isPyObjectPointer(FD.getParamDecl(0)->getType());
+}
 
 /// The function a destructor argument designates: a function, its address,
 /// or a captureless lambda converted to a function pointer, directly or held

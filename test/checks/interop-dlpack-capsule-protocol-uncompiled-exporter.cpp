@@ -7,7 +7,8 @@
 // returns a StatusOr) is not judged, but the statement that makes its
 // capsule compiles: the lambda it installs there is the capsule's
 // destructor, and is judged as one. A lambda of that exporter that no
-// capsule statement installs is still not judged.
+// capsule statement installs is still not judged when it has a destructor's
+// shape; any other lambda is judged on its own.
 
 #include <dlpack/dlpack.h>
 #include <pybind11/pybind11.h>
@@ -105,4 +106,23 @@ acme::StatusOr<py::capsule> export_elsewhere(Pack *pack) {
   return wrap_later(&pack->tensor, kName, on_delete);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: error: use of undeclared identifier 'wrap_later' [clang-diagnostic-error]
   // CHECK-MESSAGES-SKIPPED: :[[@LINE-2]]:10: error: use of undeclared identifier 'wrap_later' [clang-diagnostic-error]
+}
+
+// A lambda that cannot be a capsule destructor (it does not take one
+// PyObject pointer) is judged on its own, whatever the function around it.
+acme::Status import_elsewhere(PyObject *capsule) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:1: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
+  // CHECK-MESSAGES-SKIPPED: :[[@LINE-2]]:1: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
+  auto rank = [](PyObject *obj, int extra) {
+    auto *t = static_cast<DLManagedTensor *>(
+        PyCapsule_GetPointer(obj, "dltensor"));
+    return t->dl_tensor.ndim + extra;
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: pointer from PyCapsule_GetPointer used without checking for NULL; a consumed or misnamed capsule returns NULL [interop-dlpack-capsule-protocol]
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: pointer taken here
+    // CHECK-MESSAGES-SKIPPED: :[[@LINE-3]]:12: warning: pointer from PyCapsule_GetPointer used without checking for NULL; a consumed or misnamed capsule returns NULL [interop-dlpack-capsule-protocol]
+    // CHECK-MESSAGES-SKIPPED: :[[@LINE-5]]:9: note: pointer taken here
+  };
+  return acme::from_rank(rank(capsule, 0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
+  // CHECK-MESSAGES-SKIPPED: :[[@LINE-2]]:10: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
 }
