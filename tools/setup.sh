@@ -40,8 +40,8 @@ LINT_PACKAGES=(
 )
 # Everything else: the runtime's and analysis library's tests (GoogleTest,
 # sanitizers, libFuzzer), benchmarks, the Python module and its tests, the
-# version guard's second clang-tidy, the editor recipes' editors, and the
-# packaging tests' tools.
+# version guard's second clang-tidy, the editor recipes' editors, the
+# packaging tests' tools, and Bazel for the Bazel aspect's test.
 PACKAGES=(
   cmake ninja-build g++ git
   clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
@@ -51,6 +51,7 @@ PACKAGES=(
   clang-tidy-19 python3-yaml python3-jsonschema
   vim-nox vim-ale neovim emacs-nox elpa-flycheck
   dpkg-dev file pkgconf lintian
+  bazel-bootstrap
 )
 if [ "$lint_only" = 1 ]; then
   PACKAGES=("${LINT_PACKAGES[@]}")
