@@ -296,6 +296,29 @@ def test_paths_restrict_the_run(project_factory):
     assert findings_of(r.stdout) == [("src/sub/b.cpp", 3, "interop-dlpack-byte-offset")]
 
 
+def test_check_config_names_the_configured_names_nothing_declares(project_factory):
+    p = project_factory({
+        "src/a.cpp": "namespace mylib {\nint from_dlpack(DLManagedTensor *t);\n}\n",
+        ".clang-tidy": "Checks: '-*,interop-nonaddressable-dlpack-import'\n"
+                       "CheckOptions:\n"
+                       "  ImportFunctions: '::mylib::from_dlpak;::mylib::from_dlpack;"
+                       "from_.*$'\n"})
+    r = p.run("--check-config", checks=None)
+    assert r.returncode == 1, r.stdout + r.stderr
+    # The misspelt name, not the declared one, nor the regex, nor the
+    # checks' default names of options the project left alone.
+    assert "'::mylib::from_dlpak' (ImportFunctions) matches no declaration" in r.stdout
+    assert "'::mylib::from_dlpack'" not in r.stdout
+    assert "::interop::" not in r.stdout
+    assert "2 configured name(s), 1 declared, 1 not" in r.stdout
+    # Fixed: every configured name is declared.
+    p.write(".clang-tidy", "Checks: '-*,interop-nonaddressable-dlpack-import'\n"
+            "CheckOptions:\n  ImportFunctions: '::mylib::from_dlpack'\n")
+    r = p.run("--check-config", checks=None)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 configured name(s), 1 declared, 0 not" in r.stdout
+
+
 HEADER_BUG = ("#pragma once\n#include <dlpack/dlpack.h>\n"
               "inline float first(const DLTensor *t) {\n"
               "  return static_cast<float *>(t->data)[0];\n}\n")
