@@ -313,13 +313,15 @@ const ValueDecl *capsuleRoot(const Expr *E) {
   return nullptr;
 }
 
-const ValueDecl *capsuleRoot(const Expr *E, const LocalStores *Stores) {
+const ValueDecl *CapsuleRoots::of(const Expr *E) const {
   const ValueDecl *Root = capsuleRoot(E);
-  for (int Depth = 0; Root && Stores && Depth < 4; ++Depth) {
+  for (int Depth = 0; Root && Body && Depth < 4; ++Depth) {
     const auto *VD = dyn_cast<VarDecl>(Root);
     if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
         !isPyObjectPointer(VD->getType()))
       break;
+    if (!Stores)
+      Stores = std::make_shared<const LocalStores>(Body);
     const Expr *Only = Stores->onlyValue(VD);
     if (!Only || !capsuleRoot(Only) || capsuleRoot(Only) == Root)
       break;
@@ -485,12 +487,12 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
   const auto *FD = dyn_cast<FunctionDecl>(Root->getDeclContext());
   if (!FD || !FD->getBody())
     return false;
-  const LocalStores Stores(FD->getBody());
+  const CapsuleRoots Roots(FD->getBody());
   class Compares : public RecursiveASTVisitor<Compares> {
   public:
     Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx,
-             const LocalStores &Stores)
-        : Get(Get), Root(Root), Ctx(Ctx), Stores(Stores) {}
+             const CapsuleRoots &Roots)
+        : Get(Get), Root(Root), Ctx(Ctx), Roots(Roots) {}
     bool before(const Stmt *S) const {
       return Ctx.getSourceManager().isBeforeInTranslationUnit(
           S->getBeginLoc(), Get.getBeginLoc());
@@ -504,7 +506,7 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
         bool VisitCallExpr(CallExpr *Call) {
           CapsuleCallView N = viewCapsuleCall(Call);
           if (N.Op == CapsuleCall::GetName &&
-              capsuleRoot(N.Capsule, &C.Stores) == C.Root && C.before(Call))
+              C.Roots.of(N.Capsule) == C.Root && C.before(Call))
             Found = true;
           return !Found;
         }
@@ -525,7 +527,7 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
       // PyCapsule_IsValid(capsule, "dltensor") on the same capsule.
       if (N.Op == CapsuleCall::IsValid && N.Name &&
           isUnconsumedName(classifyCapsuleName(N.Name, Ctx)) &&
-          capsuleRoot(N.Capsule, &Stores) == Root && before(Call))
+          Roots.of(N.Capsule) == Root && before(Call))
         Found = true;
       if (Found || N.Op != CapsuleCall::None)
         return !Found;
@@ -537,9 +539,9 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
     const CallExpr &Get;
     const ValueDecl *Root;
     ASTContext &Ctx;
-    const LocalStores &Stores;
+    const CapsuleRoots &Roots;
     bool Found = false;
-  } C(Get, Root, Ctx, Stores);
+  } C(Get, Root, Ctx, Roots);
   C.TraverseStmt(FD->getBody());
   return C.Found;
 }
@@ -604,44 +606,25 @@ public:
     return true;
   }
 
-  /// The GetPointer call Arg carries: directly, or through a variable
-  /// initialised from it.
-  const CallExpr *source(const Expr *Arg) const {
-    for (int Depth = 0; Arg && Depth < 4; ++Depth) {
-      Arg = Arg->IgnoreParenCasts();
-      if (const auto *Call = dyn_cast<CallExpr>(Arg))
-        return viewCapsuleCall(Call).Op == CapsuleCall::GetPointer ? Call
-                                                                   : nullptr;
-      const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (!VD || !VD->hasLocalStorage())
-        return nullptr;
-      Arg = VD->getInit();
-      // `p = static_cast<...>(PyCapsule_GetPointer(...))` after the
-      // declaration: the last such assignment in the body.
-      if (!Arg) {
-        auto It = Assigned.find(VD);
-        Arg = It == Assigned.end() ? nullptr : It->second;
-      }
-    }
-    return nullptr;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign)
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-          Assigned[VD] = BO->getRHS();
-    return true;
-  }
-
   ASTContext &Ctx;
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
   std::vector<const Expr *> Passed;
-  llvm::DenseMap<const VarDecl *, const Expr *> Assigned;
 };
+
+/// Whether Arg carries Get's pointer: Get itself, or a local variable one
+/// of whose whole stores carries it (values through variables).
+bool carries(const Expr *Arg, const CallExpr *Get, const LocalStores &Stores,
+             int Depth = 0) {
+  if (!Arg || Depth >= 4)
+    return false;
+  Arg = Arg->IgnoreParenCasts();
+  const LocalStores::Stores *S = Stores.of(LocalStores::localNamed(Arg));
+  return Arg == Get || (S && llvm::any_of(S->Whole, [&](const Expr *V) {
+                          return carries(V, Get, Stores, Depth + 1);
+                        }));
+}
 } // namespace
 
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
@@ -651,13 +634,17 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     return Out;
   ConsumptionFinder F(Ctx);
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  for (auto [Get, Root] : F.Gets) {
+  std::optional<LocalStores> Stores;
+  if (!F.Gets.empty())
+    Stores.emplace(Body);
+  for (const auto &[Get, Root] : F.Gets) {
     CapsuleConsumption C;
     C.GetPointer = Get;
     C.Claimed = Root && F.Claimed.contains(Root);
-    for (const Expr *Arg : F.Passed)
-      if (F.source(Arg) == Get)
-        C.PointerPassedOn = true;
+    const CallExpr *G = Get;
+    C.PointerPassedOn = llvm::any_of(F.Passed, [&](const Expr *Arg) {
+      return carries(Arg, G, *Stores);
+    });
     Out.push_back(C);
   }
   return Out;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,11 +145,21 @@ std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 /// `capsule.ptr()`), used as the capsule's identity.
 const ValueDecl *capsuleRoot(const Expr *E);
 
-/// capsuleRoot through locals of type `PyObject *` that only ever hold
-/// another object's capsule (`PyObject *capsule = caps.ptr();` is `caps`):
-/// values through variables, with Stores the function's (lib/support/
-/// LocalStores.h); capsuleRoot alone when Stores is null.
-const ValueDecl *capsuleRoot(const Expr *E, const LocalStores *Stores);
+/// The capsule roots of one function body, through locals of type
+/// `PyObject *` that only ever hold another object's capsule (`PyObject
+/// *capsule = caps.ptr();` is `caps`): values through variables. The body's
+/// LocalStores (lib/support/LocalStores.h) are made on the first such local
+/// met, so a body without one never pays for them; a copy shares them.
+class CapsuleRoots {
+public:
+  explicit CapsuleRoots(const Stmt *Body = nullptr) : Body(Body) {}
+  /// capsuleRoot(E), followed through those aliases.
+  const ValueDecl *of(const Expr *E) const;
+
+private:
+  const Stmt *Body;
+  mutable std::shared_ptr<const LocalStores> Stores;
+};
 
 /// A pointer to PyObject (`struct _object`, or a typedef'd one).
 bool isPyObjectPointer(QualType T);

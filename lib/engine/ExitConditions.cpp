@@ -78,18 +78,31 @@ std::optional<ExitCondition> exitConditionOfBody(const FunctionDecl *Callee) {
   return ExitCondition{P->getFunctionScopeIndex(), Negated};
 }
 
+std::optional<ExitCondition>
+ExitConditions::ofCallee(const FunctionDecl &Callee) const {
+  std::optional<ExitCondition> C = exitConditionOfBody(&Callee);
+  if (!C && Callee.getNumParams() > 0 &&
+      Callee.getParamDecl(0)->getType()->isBooleanType()) {
+    if (ThrowIf.matches(&Callee))
+      C = ExitCondition{0, false};
+    else if (Require.matches(&Callee))
+      C = ExitCondition{0, true};
+  }
+  return C;
+}
+
 std::optional<ExitCondition> ExitConditions::of(const CallExpr &Call) const {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || isa<CXXOperatorCallExpr>(Call))
     return std::nullopt;
-  std::optional<ExitCondition> C = exitConditionOfBody(Callee);
-  if (!C && Callee->getNumParams() > 0 &&
-      Callee->getParamDecl(0)->getType()->isBooleanType()) {
-    if (ThrowIf.matches(Callee))
-      C = ExitCondition{0, false};
-    else if (Require.matches(Callee))
-      C = ExitCondition{0, true};
+  if (MemoGeneration != FactCache::shared().generation()) {
+    Memo.clear();
+    MemoGeneration = FactCache::shared().generation();
   }
+  auto [It, New] = Memo.try_emplace(Callee->getCanonicalDecl());
+  if (New)
+    It->second = ofCallee(*Callee);
+  std::optional<ExitCondition> C = It->second;
   if (C && C->Arg >= Call.getNumArgs())
     return std::nullopt;
   return C;

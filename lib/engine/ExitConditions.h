@@ -27,6 +27,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 #include <string>
@@ -68,11 +69,20 @@ public:
   explicit ExitConditions(const ExitConditionNames &Names);
 
   /// The condition Call's callee requires, from its body or from the
-  /// lists; none for an operator call or a callee that is neither.
+  /// lists; none for an operator call or a callee that is neither. Each
+  /// callee is read once per translation unit: every family's transfer
+  /// table asks at every call.
   std::optional<ExitCondition> of(const CallExpr &Call) const;
 
 private:
+  std::optional<ExitCondition> ofCallee(const FunctionDecl &Callee) const;
+
   FunctionNameList ThrowIf, Require;
+  /// ofCallee per callee, valid for FactCache generation MemoGeneration
+  /// (the callees point into one translation unit's AST).
+  mutable llvm::DenseMap<const FunctionDecl *, std::optional<ExitCondition>>
+      Memo;
+  mutable unsigned MemoGeneration = 0;
 };
 
 /// The condition Callee's same-TU body requires (see above), or none.

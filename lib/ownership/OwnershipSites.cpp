@@ -5,7 +5,6 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/support/AstHelpers.h"
-#include "lib/support/LocalStores.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -287,15 +286,9 @@ bool madeOnEveryReturn(const Stmt *Body, const LambdaExpr *L) {
 } // namespace
 
 const ValueDecl *RunContext::capsuleRootOf(const Expr *E) const {
-  const ValueDecl *Root = capsuleRoot(E);
-  // Only a local PyObject pointer can alias another capsule.
-  const auto *VD = dyn_cast_or_null<VarDecl>(Root);
-  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !FD ||
-      !FD->getBody() || !isPyObjectPointer(VD->getType()))
-    return Root;
-  if (!Stores)
-    Stores = std::make_shared<const LocalStores>(FD->getBody());
-  return capsuleRoot(E, Stores.get());
+  if (!Roots)
+    Roots.emplace(FD ? FD->getBody() : nullptr);
+  return Roots->of(E);
 }
 
 void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {

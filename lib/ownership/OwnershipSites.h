@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang::interop::ownership {
@@ -95,10 +96,9 @@ struct RunContext {
   llvm::DenseMap<const ValueDecl *, unsigned> SiteOfVar;
   llvm::DenseMap<const ValueDecl *, unsigned> CapsuleOfRoot;
   /// The capsule root E names, through locals that only ever hold another
-  /// capsule (capsuleRoot with the function's LocalStores, made on first
-  /// need).
+  /// capsule (CapsuleRoots of the function's body, made on first need).
   const ValueDecl *capsuleRootOf(const Expr *E) const;
-  mutable std::shared_ptr<const LocalStores> Stores;
+  mutable std::optional<CapsuleRoots> Roots;
   /// The tracked capsule E names, or -1.
   int capsuleIdOf(const Expr *E) const {
     auto It = CapsuleOfRoot.find(capsuleRootOf(E));
