@@ -1,6 +1,6 @@
 //===--- DLPackOwnershipCheckBase.h - ownership checks' base ----*- C++ -*-===//
 //
-// interop-dlpack-capsule-protocol and interop-dlpack-deleter-ownership read
+// interop-dlpack-capsule-protocol, -deleter-ownership and -null-deleter read
 // the same ownership facts (lib/ownership/OwnershipFacts.h), and a
 // function's role depends on the whole translation unit: it is a capsule
 // destructor if any PyCapsule_New or PyCapsule_SetDestructor installs it,

@@ -9,6 +9,7 @@
 #include "DLPackByteOffsetCheck.h"
 #include "DLPackCapsuleProtocolCheck.h"
 #include "DLPackDeleterOwnershipCheck.h"
+#include "DLPackNullDeleterCheck.h"
 #include "DLPackStridesCheck.h"
 #include "DLPackVersionCheck.h"
 #include "NonaddressableDLPackImportCheck.h"
@@ -33,6 +34,8 @@ public:
         "interop-dlpack-capsule-protocol");
     CheckFactories.registerCheck<DLPackDeleterOwnershipCheck>(
         "interop-dlpack-deleter-ownership");
+    CheckFactories.registerCheck<DLPackNullDeleterCheck>(
+        "interop-dlpack-null-deleter");
     CheckFactories.registerCheck<DLPackStridesCheck>("interop-dlpack-strides");
     CheckFactories.registerCheck<DLPackVersionCheck>("interop-dlpack-version");
     CheckFactories.registerCheck<NonaddressableDLPackImportCheck>(

@@ -44,6 +44,11 @@ struct OwnershipEvent {
     /// A capsule destructor raises a new exception without saving the one
     /// in flight.
     DestructorRaises,
+    /// The deleter of a tensor the function did not make (taken from a
+    /// capsule outside its destructor, or an owned parameter) called with no
+    /// proof on that path that it is not NULL: DLPack lets a producer leave
+    /// it NULL.
+    DeleterUnchecked,
     /// A function whose callers own what it returns (TensorSources)
     /// returns a tensor an owning smart pointer (Owner) still holds
     /// (At: the return; Related: the `get()`).

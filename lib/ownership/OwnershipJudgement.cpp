@@ -78,6 +78,10 @@ private:
       if (RC.IsDestructor && !unconsumedProven(S, Env))
         Found.push_back({OwnershipEvent::DestructorUncheckedDelete, Call,
                          nullptr, nullptr});
+      if (S >= 0 && isForeignTensor(RC.Sites[S], RC) && isDeleterCall(Call) &&
+          !provenNonNull(Call->getCallee(), Env))
+        Found.push_back(
+            {OwnershipEvent::DeleterUnchecked, Call, nullptr, nullptr});
       return;
     }
     CapsuleCall K = classifyCapsuleCall(Call);
@@ -128,6 +132,14 @@ private:
     return false;
   }
 
+  /// The pointer E holds is proven non-NULL on this path (its NULL atom).
+  static bool provenNonNull(const Expr *E, const Environment &Env) {
+    const Expr *S = stripIdentityCasts(E);
+    Value *V = S ? Env.getValue(*S) : nullptr;
+    auto *N = V ? dyn_cast_or_null<BoolValue>(V->getProperty(kNull)) : nullptr;
+    return N && Env.proves(Env.arena().makeNot(N->formula()));
+  }
+
   void deref(const Expr *Use, const Expr *Base, const Environment &Env,
              llvm::SmallVectorImpl<OwnershipEvent> &Found) {
     int S = siteOf(Base, Env);
@@ -135,9 +147,7 @@ private:
       return;
     Site &St = RC.Sites[S];
     // The pointer is known non-NULL on this path: the name matched.
-    Value *V = Env.getValue(*stripIdentityCasts(Base));
-    auto *N = V ? dyn_cast_or_null<BoolValue>(V->getProperty(kNull)) : nullptr;
-    if (N && Env.proves(Env.arena().makeNot(N->formula())))
+    if (provenNonNull(Base, Env))
       return;
     Reported.insert(S);
     Found.push_back(

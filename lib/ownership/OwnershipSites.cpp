@@ -71,6 +71,11 @@ public:
         K != CapsuleCall::ErrRestore && K != CapsuleCall::ErrClear &&
         K != CapsuleCall::New && Call->getNumArgs() >= 1)
       capsuleOf(Call->getArg(0));
+    // A tensor this function exports in a capsule of its own is its
+    // library's: a producer's.
+    if (K == CapsuleCall::New && Call->getNumArgs() >= 1)
+      if (const ValueDecl *V = referencedDecl(Call->getArg(0)))
+        Exported.insert(V);
     if (K == CapsuleCall::GetPointer && Call->getNumArgs() == 2 && !InLambda) {
       Site S;
       S.From = Site::Capsule;
@@ -219,6 +224,7 @@ public:
 
   /// Variables whose deleter the function calls (outside lambdas).
   llvm::SmallPtrSet<const ValueDecl *, 4> DeletedVars;
+  llvm::SmallPtrSet<const ValueDecl *, 2> Exported;
   /// Calls whose result is dropped (expression statements).
   llvm::SmallPtrSet<const CallExpr *, 8> Discarded;
   /// Parameters whose deleter the function calls.
@@ -309,6 +315,7 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
         Site S;
         S.From = Site::Parameter;
         S.Param = P;
+        S.Exported = Scan.Exported.contains(P);
         RC.SiteOfParam.try_emplace(P, RC.Sites.size());
         RC.Sites.push_back(S);
       }
@@ -319,6 +326,7 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
       Site S;
       S.From = Site::Unowned;
       S.Var = V;
+      S.Exported = Scan.Exported.contains(V);
       RC.SiteOfVar.try_emplace(V, RC.Sites.size());
       RC.Sites.push_back(S);
     }

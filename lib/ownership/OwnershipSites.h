@@ -49,6 +49,7 @@ struct Site {
   const ParmVarDecl *Param = nullptr;
   int CapsuleId = -1;
   bool UnconsumedName = false; // GetPointer with a name checksOwnName accepts
+  bool Exported = false; // handed to a PyCapsule_New of this function
   // Ghost locations.
   StorageLocation *Live = nullptr, *Deleted = nullptr, *Handed = nullptr,
                   *Escaped = nullptr;
@@ -118,6 +119,27 @@ struct RunContext {
   ValueChoices Choices;
   const FunctionDecl *FD = nullptr;
 };
+
+/// A tensor some other code made, whose deleter may be NULL (DLPack lets a
+/// producer leave it NULL): one taken from a capsule outside the capsule's
+/// own destructor (where it is the producer's), or a parameter of the
+/// function, owned or not, that it does not export in a capsule. The
+/// function's own tensors, those its TensorSources made, those it exports
+/// (a producer's) and pointers cast from a `void *` (a producer's own
+/// capsule destructor) have the deleter their maker set. A function of a
+/// capsule destructor's shape (returning void) reads its own capsule, and a
+/// lambda's capture is judged where the lambda is made (`if (t->deleter) cb
+/// = [t] { t->deleter(t); };`), neither here.
+inline bool isForeignTensor(const Site &St, const RunContext &RC) {
+  if (St.Exported || !RC.FD)
+    return false;
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(St.Var);
+  return St.From == Site::Parameter ||
+         (St.From == Site::Capsule && !RC.IsDestructor &&
+          !(RC.FD->getReturnType()->isVoidType() &&
+            hasCapsuleDestructorShape(*RC.FD))) ||
+         (St.From == Site::Unowned && P && P->getDeclContext() == RC.FD);
+}
 
 /// True when a capsule read under a name of kind N is known to be
 /// unconsumed: the DLPack unconsumed names; in a capsule destructor also

@@ -142,11 +142,15 @@ destructorErrorEventsBySyntax(const FunctionDecl &FD) {
 namespace clang::interop::ownership {
 
 bool provesNoOwnershipEvent(const RunContext &RC, const FunctionDecl &FD) {
-  // Only a capsule, an owned tensor (one whose leak is judged) or a capsule
-  // destructor's checks need the flow analysis to be judged.
+  // Only a capsule, an owned tensor (one whose leak is judged), a foreign
+  // tensor (whose deleter's NULL test is judged) or a capsule destructor's
+  // checks need the flow analysis to be judged.
   return !RC.IsDestructor && RC.Capsules.empty() &&
          llvm::all_of(RC.Sites,
-                      [](const Site &S) { return S.From == Site::Unowned; }) &&
+                      [&](const Site &S) {
+                        return S.From == Site::Unowned &&
+                               !isForeignTensor(S, RC);
+                      }) &&
          releasesOnlyAtExit(FD, RC.Releases);
 }
 

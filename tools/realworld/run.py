@@ -44,6 +44,7 @@ CHECKS = [
     "interop-dlpack-byte-offset",
     "interop-dlpack-capsule-protocol",
     "interop-dlpack-deleter-ownership",
+    "interop-dlpack-null-deleter",
     "interop-dlpack-strides",
     "interop-dlpack-version",
     "interop-unsupported-dlpack-device",

@@ -34,7 +34,7 @@ TEST(OwnershipCache, OneRunPerFunctionRoleAndConfiguration) {
 void f(PyObject *capsule) {
   auto *mt = static_cast<DLManagedTensor *>(
       PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)));
-  if (mt)
+  if (mt && mt->deleter)
     mt->deleter(mt);
 }
 )cpp");

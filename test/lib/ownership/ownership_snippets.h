@@ -70,6 +70,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "delete-after-handoff";
   case clang::interop::OwnershipEvent::CapsulePointerUnchecked:
     return "capsule-unchecked";
+  case clang::interop::OwnershipEvent::DeleterUnchecked:
+    return "deleter-unchecked";
   case clang::interop::OwnershipEvent::RenameBeforeImport:
     return "rename-before-import";
   case clang::interop::OwnershipEvent::NotClaimedAfterImport:

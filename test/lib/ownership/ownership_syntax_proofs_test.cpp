@@ -59,7 +59,8 @@ std::string runProofSnippet(llvm::StringRef Snippet) {
 TEST(OwnershipSyntax, ReleasesThatEndTheFunction) {
   EXPECT_EQ(runProofSnippet(R"cpp(
 [[noreturn]] void fail(const char *why);
-void proven_release_on_every_exit(DLManagedTensorVersioned *mt, float v) {
+void proven_release_on_every_exit(void *ctx, float v) {
+  auto *mt = static_cast<DLManagedTensorVersioned *>(ctx);
   if (mt->version.major != DLPACK_MAJOR_VERSION) {
     mt->deleter(mt);
     return;
