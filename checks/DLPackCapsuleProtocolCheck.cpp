@@ -176,6 +176,13 @@ void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
         diag(E.Related->getBeginLoc(), "pointer taken here",
              DiagnosticIDs::Note);
       break;
+    case OwnershipEvent::CapsuleNameUnchecked:
+      diag(E.At->getBeginLoc(),
+           "capsule name from PyCapsule_GetName read without checking for "
+           "NULL; a capsule may be named NULL, and the call returns NULL on "
+           "error");
+      diag(E.Related->getBeginLoc(), "name taken here", DiagnosticIDs::Note);
+      break;
     case OwnershipEvent::RenameBeforeImport:
       diag(E.Related ? E.Related->getBeginLoc() : E.At->getBeginLoc(),
            "capsule renamed to its used_ name before the import has "

@@ -30,6 +30,11 @@ struct OwnershipEvent {
     DeleteAfterHandOff,
     /// A pointer from PyCapsule_GetPointer used without a NULL check.
     CapsulePointerUnchecked,
+    /// A name from PyCapsule_GetName (Related: that call) read by a C
+    /// string function or dereferenced with no NULL test on that path,
+    /// outside a function that reads its own capsule: a capsule may be named
+    /// NULL, and the call returns NULL on error.
+    CapsuleNameUnchecked,
     /// The tensor imported after its capsule was renamed (Related: the
     /// rename).
     RenameBeforeImport,

@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipJudgement.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -98,6 +99,9 @@ private:
     }
     if (K != CapsuleCall::None)
       return;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (readsCString(*Call, I))
+        nameRead(Call, Call->getArg(I), Env, Found);
     // An import of a capsule's tensor after the capsule was renamed.
     for (const Expr *Arg : Call->arguments()) {
       int S = siteOf(Arg, Env);
@@ -140,8 +144,23 @@ private:
     return N && Env.proves(Env.arena().makeNot(N->formula()));
   }
 
+  /// Use reads the string Name points to: a name from PyCapsule_GetName
+  /// must be proven non-NULL first.
+  void nameRead(const Expr *Use, const Expr *Name, const Environment &Env,
+                llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    const Expr *S = stripIdentityCasts(Name);
+    Value *V = S ? Env.getValue(*S) : nullptr;
+    auto It = V ? RC.NameResults.find(V) : RC.NameResults.end();
+    if (It == RC.NameResults.end() || readsOwnCapsule(RC) ||
+        provenNonNull(Name, Env) || !ReportedNames.insert(It->second).second)
+      return;
+    Found.push_back(
+        {OwnershipEvent::CapsuleNameUnchecked, Use, nullptr, It->second});
+  }
+
   void deref(const Expr *Use, const Expr *Base, const Environment &Env,
              llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    nameRead(Use, Base, Env, Found);
     int S = siteOf(Base, Env);
     if (S < 0 || RC.Sites[S].From != Site::Capsule || Reported.contains(S))
       return;
@@ -156,6 +175,7 @@ private:
 
   RunContext &RC;
   llvm::DenseSet<int> Reported;
+  llvm::DenseSet<const Stmt *> ReportedNames;
 };
 
 /// Where control leaves the function from a block that precedes the exit.

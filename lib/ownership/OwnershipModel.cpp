@@ -14,6 +14,7 @@
 #include "lib/engine/StmtSwitch.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/ownership/OwnershipJudgement.h"
+#include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -151,8 +152,9 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   if (!V || !isa<PointerValue>(V))
     return nullptr;
   // Only pointers the model cares about: tensors, their deleters, capsule
-  // pointers.
+  // pointers, capsule names.
   bool Relevant = siteOf(E, Own) >= 0 || Own.RC.CapsuleResults.contains(V) ||
+                  Own.RC.NameResults.count(V) ||
                   dlpackFieldOfMember(S) == DLPackField::Deleter;
   if (!Relevant)
     return nullptr;
@@ -438,8 +440,10 @@ void transferCall(const CallExpr *E, OwnState &Own) {
   // PyErr_Restore, PyErr_SetRaisedException: and given back.
   case CapsuleCall::ErrRestore:
     return setGhost(Own.Env, Own.RC.Saved, false);
-  // PyCapsule_GetName (read where compared), PyErr_Clear (judged only).
+  // PyCapsule_GetName: a name that may be NULL.
   case CapsuleCall::GetName:
+    return transferGetName(*E, Own.Env, Own.RC);
+  // PyErr_Clear: judged only.
   case CapsuleCall::ErrClear:
     return;
   // PyCapsule_New(pointer, name, destructor)
@@ -448,94 +452,6 @@ void transferCall(const CallExpr *E, OwnState &Own) {
   case CapsuleCall::None:
     return transferOtherCall(E, Own);
   }
-}
-
-/// The capsule whose name E is: PyCapsule_GetName(c), or a local variable
-/// initialised with it.
-int capsuleOfName(const Expr *E, OwnState &Own) {
-  for (int Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (classifyCapsuleCall(Call) != CapsuleCall::GetName ||
-          Call->getNumArgs() != 1)
-        return -1;
-      return Own.RC.capsuleIdOf(Call->getArg(0));
-    }
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || !VD->hasLocalStorage() || !VD->getInit())
-      return -1;
-    E = VD->getInit();
-  }
-  return -1;
-}
-
-/// For a comparison of a capsule's name with a name (either side first):
-/// the capsule's "unconsumed" ghost, and in N what the other side names;
-/// null when neither side is a tracked capsule's name.
-BoolValue *comparedCapsule(const Expr *L, const Expr *R, OwnState &Own,
-                           CapsuleName &N) {
-  Environment &Env = Own.Env;
-  int C = capsuleOfName(L, Own);
-  if (C < 0) {
-    std::swap(L, R);
-    C = capsuleOfName(L, Own);
-  }
-  if (C < 0)
-    return nullptr;
-  auto *U = Env.get<BoolValue>(*Own.RC.Capsules[C].Unconsumed);
-  if (U)
-    N = classifyCapsuleName(R, Own.Ctx);
-  return U;
-}
-
-/// strcmp(name-of(c), "dltensor") as "the names differ": not unconsumed
-/// (for an unconsumed name) or unconsumed (for a used_ name).
-BoolValue *namesDiffer(const Expr *E, OwnState &Own) {
-  Environment &Env = Own.Env;
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() ||
-      (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
-      Call->getNumArgs() != 2)
-    return nullptr;
-  CapsuleName N;
-  BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
-  if (!U)
-    return nullptr;
-  if (N == CapsuleName::EitherUnconsumed || N == CapsuleName::EitherUsed) {
-    // One of two names chosen at run time: equal names tell which kind
-    // the capsule's name is; different names do not tell the other kind.
-    BoolValue &Differ = Env.makeAtomicBoolValue();
-    Arena &A = Env.arena();
-    Env.assume(A.makeImplies(A.makeNot(Differ.formula()),
-                             N == CapsuleName::EitherUsed
-                                 ? A.makeNot(U->formula())
-                                 : U->formula()));
-    return &Differ;
-  }
-  if (checksOwnName(N, Own.RC))
-    return &Env.makeNot(*U);
-  if (isUsedName(N))
-    return U;
-  return nullptr;
-}
-
-/// name-of(c) == "dltensor" compared as pointers: equal pointers mean equal
-/// names (the converse does not hold, so the result is an atom that only
-/// implies the name).
-BoolValue *namePointerEquals(const Expr *L, const Expr *R, OwnState &Own) {
-  Environment &Env = Own.Env;
-  CapsuleName N;
-  BoolValue *U = comparedCapsule(L, R, Own, N);
-  if (!U || (!checksOwnName(N, Own.RC) && !isUsedName(N)))
-    return nullptr;
-  BoolValue &Eq = Env.makeAtomicBoolValue();
-  Arena &A = Env.arena();
-  Env.assume(A.makeImplies(Eq.formula(), checksOwnName(N, Own.RC)
-                                             ? U->formula()
-                                             : A.makeNot(U->formula())));
-  return &Eq;
 }
 
 void transferNew(const CXXNewExpr *E, OwnState &Own) { obtainedAt(E, Own); }
@@ -577,7 +493,7 @@ void transferCast(const CastExpr *E, OwnState &Own) {
     return;
   case CK_IntegralToBoolean:
     // if (strcmp(PyCapsule_GetName(c), "dltensor")): the names differ.
-    if (BoolValue *Differ = namesDiffer(E->getSubExpr(), Own))
+    if (BoolValue *Differ = namesDiffer(E->getSubExpr(), Own.Env, Own.RC, Own.Ctx))
       Env.setValue(*E, *Differ);
     return;
   case CK_LValueToRValue:
@@ -635,14 +551,14 @@ void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {
       std::optional<llvm::APSInt> Z = integerConstant(Zero, Ctx);
       if (!Z || !Z->isZero())
         continue;
-      if (BoolValue *Differ = namesDiffer(Cmp, Own)) {
+      if (BoolValue *Differ = namesDiffer(Cmp, Own.Env, Own.RC, Own.Ctx)) {
         Env.setValue(*E,
                      E->getOpcode() == BO_NE ? *Differ : Env.makeNot(*Differ));
         return;
       }
     }
     // name == kDLTensorName, comparing the pointers.
-    if (BoolValue *Eq = namePointerEquals(E->getLHS(), E->getRHS(), Own))
+    if (BoolValue *Eq = namePointerEquals(E->getLHS(), E->getRHS(), Own.Env, Own.RC, Own.Ctx))
       Env.setValue(*E, E->getOpcode() == BO_EQ ? *Eq : Env.makeNot(*Eq));
     return;
   }

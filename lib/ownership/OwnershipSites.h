@@ -114,11 +114,22 @@ struct RunContext {
   mutable ReleaseFunctions Releases;
   /// Capsules created in this function (their NULL-ness matters).
   llvm::DenseSet<const Value *> CapsuleResults;
+  /// Names read with PyCapsule_GetName (their NULL-ness matters), and the
+  /// call each came from.
+  llvm::DenseMap<const Value *, const CallExpr *> NameResults;
   /// Pointers joined from tracked tensors (a `void *` assigned in both arms
   /// of an if): which tensor each stands for, on which paths.
   ValueChoices Choices;
   const FunctionDecl *FD = nullptr;
 };
+
+/// The function reads a capsule the producer made and named: a capsule
+/// destructor, or a void function of a destructor's shape (one installed
+/// through a variable or a conversion the role detection does not follow).
+inline bool readsOwnCapsule(const RunContext &RC) {
+  return RC.IsDestructor || (RC.FD && RC.FD->getReturnType()->isVoidType() &&
+                             hasCapsuleDestructorShape(*RC.FD));
+}
 
 /// A tensor some other code made, whose deleter may be NULL (DLPack lets a
 /// producer leave it NULL): one taken from a capsule outside the capsule's
@@ -135,9 +146,7 @@ inline bool isForeignTensor(const Site &St, const RunContext &RC) {
     return false;
   const auto *P = dyn_cast_or_null<ParmVarDecl>(St.Var);
   return St.From == Site::Parameter ||
-         (St.From == Site::Capsule && !RC.IsDestructor &&
-          !(RC.FD->getReturnType()->isVoidType() &&
-            hasCapsuleDestructorShape(*RC.FD))) ||
+         (St.From == Site::Capsule && !readsOwnCapsule(RC)) ||
          (St.From == Site::Unowned && P && P->getDeclContext() == RC.FD);
 }
 

@@ -72,6 +72,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "capsule-unchecked";
   case clang::interop::OwnershipEvent::DeleterUnchecked:
     return "deleter-unchecked";
+  case clang::interop::OwnershipEvent::CapsuleNameUnchecked:
+    return "name-unchecked";
   case clang::interop::OwnershipEvent::RenameBeforeImport:
     return "rename-before-import";
   case clang::interop::OwnershipEvent::NotClaimedAfterImport:

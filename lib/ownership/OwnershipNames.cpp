@@ -1,0 +1,139 @@
+//===--- OwnershipNames.cpp - capsule names read back ---------------------===//
+
+#include "lib/ownership/OwnershipNames.h"
+
+#include "lib/abi/CapsuleAPI.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace clang::interop::ownership {
+
+using namespace clang::dataflow;
+
+void transferGetName(const CallExpr &E, Environment &Env, RunContext &RC) {
+  if (E.getNumArgs() != 1 || !E.getType()->isPointerType())
+    return;
+  Value *V = Env.getValue(E);
+  if (!V) {
+    V = Env.createValue(E.getType());
+    if (!V)
+      return;
+    Env.setValue(E, *V);
+  }
+  RC.NameResults.try_emplace(V, &E);
+}
+
+bool readsCString(const CallExpr &Call, unsigned I) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getIdentifier() || I >= Call.getNumArgs())
+    return false;
+  StringRef Name = FD->getName();
+  Name.consume_front("__builtin_");
+  // The functions reading both string arguments, and those reading only
+  // the first.
+  static constexpr StringRef Both[] = {
+      "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strcoll",
+      "strstr", "strspn",  "strcspn",    "strpbrk"};
+  static constexpr StringRef First[] = {"strlen", "strdup", "strndup",
+                                        "strchr", "strrchr"};
+  return (I < 2 && llvm::is_contained(Both, Name)) ||
+         (I == 0 && llvm::is_contained(First, Name));
+}
+
+namespace {
+
+/// What the readers below receive.
+struct NameState {
+  Environment &Env;
+  RunContext &RC;
+  ASTContext &Ctx;
+};
+
+/// The capsule whose name E is: PyCapsule_GetName(c), or a local variable
+/// initialised with it.
+int capsuleOfName(const Expr *E, NameState &Own) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (classifyCapsuleCall(Call) != CapsuleCall::GetName ||
+          Call->getNumArgs() != 1)
+        return -1;
+      return Own.RC.capsuleIdOf(Call->getArg(0));
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage() || !VD->getInit())
+      return -1;
+    E = VD->getInit();
+  }
+  return -1;
+}
+
+/// For a comparison of a capsule's name with a name (either side first):
+/// the capsule's "unconsumed" ghost, and in N what the other side names;
+/// null when neither side is a tracked capsule's name.
+BoolValue *comparedCapsule(const Expr *L, const Expr *R, NameState &Own,
+                           CapsuleName &N) {
+  Environment &Env = Own.Env;
+  int C = capsuleOfName(L, Own);
+  if (C < 0) {
+    std::swap(L, R);
+    C = capsuleOfName(L, Own);
+  }
+  if (C < 0)
+    return nullptr;
+  auto *U = Env.get<BoolValue>(*Own.RC.Capsules[C].Unconsumed);
+  if (U)
+    N = classifyCapsuleName(R, Own.Ctx);
+  return U;
+}
+
+} // namespace
+
+BoolValue *namesDiffer(const Expr *E, Environment &Env, RunContext &RC,
+                       ASTContext &Ctx) {
+  NameState Own{Env, RC, Ctx};
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() ||
+      (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
+      Call->getNumArgs() != 2)
+    return nullptr;
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
+  if (!U)
+    return nullptr;
+  if (N == CapsuleName::EitherUnconsumed || N == CapsuleName::EitherUsed) {
+    // One of two names chosen at run time: equal names tell which kind
+    // the capsule's name is; different names do not tell the other kind.
+    BoolValue &Differ = Env.makeAtomicBoolValue();
+    Arena &A = Env.arena();
+    Env.assume(A.makeImplies(A.makeNot(Differ.formula()),
+                             N == CapsuleName::EitherUsed
+                                 ? A.makeNot(U->formula())
+                                 : U->formula()));
+    return &Differ;
+  }
+  if (checksOwnName(N, Own.RC))
+    return &Env.makeNot(*U);
+  if (isUsedName(N))
+    return U;
+  return nullptr;
+}
+
+BoolValue *namePointerEquals(const Expr *L, const Expr *R, Environment &Env,
+                             RunContext &RC, ASTContext &Ctx) {
+  NameState Own{Env, RC, Ctx};
+  CapsuleName N;
+  BoolValue *U = comparedCapsule(L, R, Own, N);
+  if (!U || (!checksOwnName(N, Own.RC) && !isUsedName(N)))
+    return nullptr;
+  BoolValue &Eq = Env.makeAtomicBoolValue();
+  Arena &A = Env.arena();
+  Env.assume(A.makeImplies(Eq.formula(), checksOwnName(N, Own.RC)
+                                             ? U->formula()
+                                             : A.makeNot(U->formula())));
+  return &Eq;
+}
+
+} // namespace clang::interop::ownership
