@@ -95,14 +95,8 @@ std::optional<ExitCondition> ExitConditions::of(const CallExpr &Call) const {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || isa<CXXOperatorCallExpr>(Call))
     return std::nullopt;
-  if (MemoGeneration != FactCache::shared().generation()) {
-    Memo.clear();
-    MemoGeneration = FactCache::shared().generation();
-  }
-  auto [It, New] = Memo.try_emplace(Callee->getCanonicalDecl());
-  if (New)
-    It->second = ofCallee(*Callee);
-  std::optional<ExitCondition> C = It->second;
+  std::optional<ExitCondition> C = Memo.get(
+      Callee->getCanonicalDecl(), [&] { return ofCallee(*Callee); });
   if (C && C->Arg >= Call.getNumArgs())
     return std::nullopt;
   return C;

@@ -22,12 +22,12 @@
 #ifndef INTEROP_LIB_ENGINE_EXITCONDITIONS_H
 #define INTEROP_LIB_ENGINE_EXITCONDITIONS_H
 
+#include "lib/engine/FactCache.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 #include <string>
@@ -78,11 +78,8 @@ private:
   std::optional<ExitCondition> ofCallee(const FunctionDecl &Callee) const;
 
   FunctionNameList ThrowIf, Require;
-  /// ofCallee per callee, valid for FactCache generation MemoGeneration
-  /// (the callees point into one translation unit's AST).
-  mutable llvm::DenseMap<const FunctionDecl *, std::optional<ExitCondition>>
-      Memo;
-  mutable unsigned MemoGeneration = 0;
+  /// ofCallee per callee.
+  DeclMemo<std::optional<ExitCondition>> Memo;
 };
 
 /// The condition Callee's same-TU body requires (see above), or none.

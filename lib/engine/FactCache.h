@@ -110,6 +110,28 @@ private:
   unsigned Generation = 0;
 };
 
+/// One answer per declaration of the current translation unit (a callee's
+/// contract read from its body), forgotten with the facts at the next
+/// reset: the declarations point into one AST.
+template <typename T> class DeclMemo {
+public:
+  /// The answer for D, computed by Compute() on first use.
+  template <typename Fn> const T &get(const Decl *D, Fn Compute) const {
+    if (Generation != FactCache::shared().generation()) {
+      Map.clear();
+      Generation = FactCache::shared().generation();
+    }
+    auto [It, New] = Map.try_emplace(D);
+    if (New)
+      It->second = Compute();
+    return It->second;
+  }
+
+private:
+  mutable llvm::DenseMap<const Decl *, T> Map;
+  mutable unsigned Generation = 0;
+};
+
 /// The one reset between translation units: forgets every family's facts.
 /// Checks call it at the start of each translation unit (a new ASTContext
 /// may be allocated where the last one was); tests whenever they parse.

@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipJudgement.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/engine/NullContracts.h"
 #include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
 
@@ -99,16 +100,21 @@ private:
     }
     if (K != CapsuleCall::None)
       return;
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-      if (readsCString(*Call, I))
+    // A callee that dereferences its argument first (a callee contract) or
+    // a C string function reading it: a use of the pointer here.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      if (Callee && dereferencesBeforeTest(*Callee, I))
+        deref(Call->getArg(I), Call->getArg(I), Env, Found);
+      else if (readsCString(*Call, I))
         nameRead(Call, Call->getArg(I), Env, Found);
+    }
     // An import of a capsule's tensor after the capsule was renamed.
     for (const Expr *Arg : Call->arguments()) {
       int S = siteOf(Arg, Env);
       if (S < 0 || RC.Sites[S].CapsuleId < 0)
         continue;
       Capsule &C = RC.Capsules[RC.Sites[S].CapsuleId];
-      const FunctionDecl *Callee = Call->getDirectCallee();
       if (!RC.takers().matches(Callee) && C.Rename && allows(Env, C.Renamed))
         Found.push_back(
             {OwnershipEvent::RenameBeforeImport, Call, nullptr, C.Rename});
