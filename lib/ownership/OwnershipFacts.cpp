@@ -82,9 +82,11 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
 
 std::optional<std::vector<OwnershipEvent>>
 OwnershipFamily::proveBySyntax(Run &R) {
-  if (provesNoOwnershipEvent(R.RC, R.FD))
-    return R.Contract;
-  return std::nullopt;
+  std::optional<std::vector<OwnershipEvent>> Events =
+      ownershipEventsBySyntax(R.RC, R.FD);
+  if (Events)
+    Events->insert(Events->end(), R.Contract.begin(), R.Contract.end());
+  return Events;
 }
 
 OwnershipModel OwnershipFamily::makeAnalysis(ASTContext &Ctx,

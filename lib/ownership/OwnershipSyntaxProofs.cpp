@@ -1,8 +1,9 @@
-//===--- OwnershipSyntaxProofs.cpp - no event, by syntax ------------------===//
+//===--- OwnershipSyntaxProofs.cpp - events by syntax ---------------------===//
 
 #include "lib/ownership/OwnershipSyntaxProofs.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
@@ -141,17 +142,82 @@ destructorErrorEventsBySyntax(const FunctionDecl &FD) {
 
 namespace clang::interop::ownership {
 
-bool provesNoOwnershipEvent(const RunContext &RC, const FunctionDecl &FD) {
-  // Only a capsule, an owned tensor (one whose leak is judged), a foreign
-  // tensor (whose deleter's NULL test is judged) or a capsule destructor's
-  // checks need the flow analysis to be judged.
-  return !RC.IsDestructor && RC.Capsules.empty() &&
-         llvm::all_of(RC.Sites,
-                      [&](const Site &S) {
-                        return S.From == Site::Unowned &&
-                               !isForeignTensor(S, RC);
-                      }) &&
-         releasesOnlyAtExit(FD, RC.Releases);
+namespace {
+
+/// The deleter calls of a body on tensors isForeignTensor() names, and
+/// whether the body reads such a deleter any other way (a test, a copy):
+/// then only the flow can tell which calls it guards. Lambdas are their own
+/// functions.
+class ForeignDeleterScan : public RecursiveASTVisitor<ForeignDeleterScan> {
+public:
+  explicit ForeignDeleterScan(const RunContext &RC) : RC(RC) {}
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const Expr *Base = nullptr;
+    if (isDeleterCall(Call, &Base) && foreign(Base)) {
+      Calls.push_back(Call);
+      Callees.insert(Call->getCallee()->IgnoreParenImpCasts());
+    }
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (dlpackFieldOfMember(ME) == DLPackField::Deleter &&
+        foreign(ME->getBase()))
+      Reads.push_back(ME);
+    return true;
+  }
+
+  bool readOtherwise() const {
+    return llvm::any_of(Reads,
+                        [&](const Expr *ME) { return !Callees.contains(ME); });
+  }
+
+  std::vector<const CallExpr *> Calls;
+
+private:
+  bool foreign(const Expr *Base) const {
+    const ValueDecl *V = referencedDecl(Base);
+    if (!V)
+      return false;
+    auto It = RC.SiteOfVar.find(V);
+    if (It != RC.SiteOfVar.end())
+      return isForeignTensor(RC.Sites[It->second], RC);
+    const auto *P = dyn_cast<ParmVarDecl>(V);
+    auto PIt = P ? RC.SiteOfParam.find(P) : RC.SiteOfParam.end();
+    return PIt != RC.SiteOfParam.end() &&
+           isForeignTensor(RC.Sites[PIt->second], RC);
+  }
+
+  const RunContext &RC;
+  std::vector<const Expr *> Reads;
+  llvm::SmallPtrSet<const Expr *, 4> Callees;
+};
+
+} // namespace
+
+std::optional<std::vector<OwnershipEvent>>
+ownershipEventsBySyntax(const RunContext &RC, const FunctionDecl &FD) {
+  // Only a capsule, an owned tensor (one whose leak is judged) or a capsule
+  // destructor's checks need the flow analysis to be judged.
+  if (RC.IsDestructor || !RC.Capsules.empty() ||
+      llvm::any_of(RC.Sites,
+                   [](const Site &S) { return S.From != Site::Unowned; }) ||
+      !releasesOnlyAtExit(FD, RC.Releases))
+    return std::nullopt;
+  // A foreign tensor's deleter the body never tests is called unchecked
+  // wherever it is called; one it tests is left to the flow.
+  std::vector<OwnershipEvent> Out;
+  if (llvm::none_of(RC.Sites,
+                    [&](const Site &S) { return isForeignTensor(S, RC); }))
+    return Out;
+  ForeignDeleterScan Scan(RC);
+  Scan.TraverseStmt(FD.getBody());
+  if (Scan.readOtherwise())
+    return std::nullopt;
+  for (const CallExpr *Call : Scan.Calls)
+    Out.push_back({OwnershipEvent::DeleterUnchecked, Call, nullptr, nullptr});
+  return Out;
 }
 
 } // namespace clang::interop::ownership

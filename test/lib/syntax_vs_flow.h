@@ -17,10 +17,13 @@
 #include "lib/ownership/OwnershipFacts.h"
 
 #include "snippet_annotations.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace interop_test {
 
@@ -111,9 +114,9 @@ syntaxFlowDisagreement(const clang::FunctionDecl &FD,
   return Out;
 }
 
-/// Empty when the syntax proved nothing for FD, or when the ownership
-/// model's flow analysis (Flow) finds no event there either, as the proof
-/// claims.
+/// Empty when the syntax decided nothing for FD, or when the ownership
+/// model's flow analysis (Flow) finds the same events there (kind and
+/// place), as the syntax claims.
 inline std::string
 syntaxFlowDisagreement(const clang::FunctionDecl &FD,
                        const clang::interop::OwnershipFacts &Syntax,
@@ -123,11 +126,18 @@ syntaxFlowDisagreement(const clang::FunctionDecl &FD,
   if (Flow.Skipped != clang::interop::SkipReason::None)
     return FD.getNameAsString() +
            ": proven by the syntax, not analysed by the ownership model\n";
-  if (!Flow.Events.empty())
-    return FD.getNameAsString() +
-           ": proven by the syntax, but the ownership "
-           "model finds " +
-           std::to_string(Flow.Events.size()) + " event(s)\n";
+  auto Key = [](const std::vector<clang::interop::OwnershipEvent> &Events) {
+    std::vector<std::pair<unsigned, const clang::Stmt *>> Out;
+    for (const clang::interop::OwnershipEvent &E : Events)
+      Out.push_back({unsigned(E.K), E.At});
+    llvm::sort(Out);
+    return Out;
+  };
+  if (Key(Syntax.Events) != Key(Flow.Events))
+    return FD.getNameAsString() + ": the syntax finds " +
+           std::to_string(Syntax.Events.size()) +
+           " event(s), the ownership model " +
+           std::to_string(Flow.Events.size()) + " others\n";
   return "";
 }
 

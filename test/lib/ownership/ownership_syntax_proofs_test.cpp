@@ -150,3 +150,25 @@ void then_more(DLManagedTensor *mt) { mt->deleter(mt); free(mt); }
 }
 
 } // namespace
+
+TEST(OwnershipSyntax, ForeignDeletersNeverTested) {
+  // A parameter's deleter the body never reads otherwise is called unchecked
+  // wherever it is called: the syntax says so, as the flow would. One the
+  // body tests is left to the flow.
+  EXPECT_EQ(runProofSnippet(R"cpp(
+void proven_unchecked_param(DLManagedTensorVersioned *mt, float v) {
+  if (mt->version.major != DLPACK_MAJOR_VERSION) {
+    mt->deleter(mt);
+    return;
+  }
+  static_cast<float *>(mt->dl_tensor.data)[0] = v;
+  mt->deleter(mt);
+}
+void flow_tested_on_one_path(DLManagedTensor *mt, bool checked) {
+  if (checked && !mt->deleter)
+    return;
+  mt->deleter(mt);
+}
+)cpp"),
+            "");
+}
