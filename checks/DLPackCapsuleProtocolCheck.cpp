@@ -118,6 +118,10 @@ void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
     return;
   CapsuleName Name = classifyCapsuleName(V.Name, Ctx);
   DLPackRecord As = classifyDLPackPointee(Cast.getType());
+  // A name chosen at run time with the struct (`versioned ? kVersioned :
+  // kPlain`, read as the struct of the same branch) cannot be compared.
+  if (Name == CapsuleName::EitherUnconsumed)
+    return;
   if (isUnconsumedName(Name) && isManagedTensor(As) &&
       capsuleNameFor(As) != unconsumedNameText(Name))
     diag(Cast.getBeginLoc(), "capsule named '%0' read as a %1")

@@ -178,6 +178,11 @@ bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
                         Strings &Out) {
   for (; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenCasts();
+    // A braced initialiser of a scalar: `constexpr const char *k{"dltensor"}`.
+    if (const auto *List = dyn_cast<InitListExpr>(E)) {
+      E = List->getNumInits() == 1 ? List->getInit(0) : nullptr;
+      continue;
+    }
     // A template argument: release<Managed, kName>.
     if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
       E = Subst->getReplacement();

@@ -311,9 +311,51 @@ bool keepsItsArgument(const FunctionDecl *FD) {
 /// (`rec{}`, `rec()`) is fine, and anything else that writes Rec or its
 /// deleter, or takes its address for anything but a call of its own deleter
 /// on it (`rec.deleter(&rec)`), is counted as Other.
+bool valueInitialises(const Expr *Init);
+
+/// Value is an empty record or the same field of another object of the
+/// class (`that.rec`, `std::move(that.rec)`, `{that.rec}`).
+bool classRecordValue(const Expr *Value, const ValueDecl *Rec) {
+  for (int Depth = 0; Value && Depth < 6; ++Depth) {
+    Value = Value->IgnoreImplicit();
+    if (valueInitialises(Value))
+      return true;
+    if (const auto *ME = dyn_cast<MemberExpr>(Value))
+      return ME->getMemberDecl() == Rec;
+    if (const auto *Call = dyn_cast<CallExpr>(Value);
+        Call && Call->isCallToStdMove())
+      Value = Call->getArg(0);
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Value);
+             CE && CE->getNumArgs() == 1)
+      Value = CE->getArg(0);
+    else if (const auto *IL = dyn_cast<InitListExpr>(Value);
+             IL && IL->getNumInits() == 1)
+      Value = IL->getInit(0);
+    else
+      return false;
+  }
+  return false;
+}
+
 class ClassRecordWrites : public RecordWriteScan<ClassRecordWrites> {
 public:
   explicit ClassRecordWrites(const ValueDecl *Rec) : RecordWriteScan(Rec) {}
+  // `rec = std::move(that.rec)`, `that.rec = {}`: the record of another
+  // object of the class, or an empty one, holds only what the class's
+  // members install (by induction over the class's writes).
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+        byValueRecord(OC->getArg(0)) == Rec &&
+        classRecordValue(OC->getArg(1), Rec))
+      return true;
+    return RecordWriteScan::VisitCXXOperatorCallExpr(OC);
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign && byValueRecord(BO->getLHS()) == Rec &&
+        classRecordValue(BO->getRHS(), Rec))
+      return true;
+    return RecordWriteScan::VisitBinaryOperator(BO);
+  }
   bool VisitCallExpr(CallExpr *CE) {
     const Expr *Base = nullptr;
     if (isDeleterCall(CE, &Base) && Base && byValueRecord(Base) == Rec &&
@@ -372,7 +414,7 @@ bool classOnlyInstallsDeletersThatKeepRecord(const FieldDecl &Rec) {
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *I : Ctor->inits()) {
         if (I->getMember() == &Rec && I->isWritten() &&
-            !valueInitialises(I->getInit()))
+            !classRecordValue(I->getInit(), &Rec))
           return false;
         if (I->isWritten())
           W.TraverseStmt(I->getInit());

@@ -103,3 +103,36 @@ static void mixed_dtor(PyObject *capsule) {
 PyObject *export_mixed(DLManagedTensor *t) {
   return PyCapsule_New(t, "dltensor", mixed_dtor);
 }
+
+// Names in braced constexpr initialisers, and a destructor that picks the
+// name from the capsule's own and reads the struct of the same branch: the
+// name and the struct are chosen together, and the pointer is non-NULL
+// once the chosen name is valid.
+int strcmp(const char *a, const char *b);
+constexpr const char *kBracedPlain{"dltensor"};
+constexpr const char *kBracedVersioned{"dltensor_versioned"};
+
+static void destroy_either(PyObject *ptr) {
+  const char *name = PyCapsule_GetName(ptr);
+  if (name == nullptr)
+    return;
+  bool is_versioned = strcmp(name, kBracedVersioned) == 0;
+  const char *valid_name = is_versioned ? kBracedVersioned : kBracedPlain;
+  if (PyCapsule_IsValid(ptr, valid_name) != 0) {
+    if (is_versioned) {
+      auto *v = static_cast<DLManagedTensorVersioned *>(
+          PyCapsule_GetPointer(ptr, valid_name));
+      if (v != nullptr && v->deleter)
+        v->deleter(v);
+    } else {
+      auto *t = static_cast<DLManagedTensor *>(
+          PyCapsule_GetPointer(ptr, valid_name));
+      if (t != nullptr && t->deleter)
+        t->deleter(t);
+    }
+  }
+}
+
+PyObject *export_braced(DLManagedTensor *t) {
+  return PyCapsule_New(t, kBracedPlain, destroy_either);
+}

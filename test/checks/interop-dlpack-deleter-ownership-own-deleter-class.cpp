@@ -111,3 +111,40 @@ struct Open {
   // CHECK-MESSAGES: :[[@LINE+1]]:19: note: 'm' declared here
   DLManagedTensor m;
 };
+
+namespace std {
+template <class T> T &&move(T &t) noexcept { return static_cast<T &&>(t); }
+} // namespace std
+
+// Moved between objects of the class: the record another object holds, or
+// an empty one, carries only deleters the class installs.
+class MovableTensor {
+public:
+  explicit MovableTensor(int ndim) {
+    m_tensor.dl_tensor.shape = new int64_t[ndim];
+    m_tensor.deleter = [](DLManagedTensor *self) {
+      delete[] self->dl_tensor.shape;
+      self->dl_tensor.shape = nullptr;
+    };
+  }
+  MovableTensor(MovableTensor &&that) noexcept
+      : m_tensor{std::move(that.m_tensor)} {
+    that.m_tensor = {};
+  }
+  MovableTensor &operator=(MovableTensor &&that) noexcept {
+    if (this != &that) {
+      if (m_tensor.deleter)
+        m_tensor.deleter(&m_tensor);
+      m_tensor = std::move(that.m_tensor);
+      that.m_tensor = {};
+    }
+    return *this;
+  }
+  ~MovableTensor() {
+    if (m_tensor.deleter)
+      m_tensor.deleter(&m_tensor);
+  }
+
+private:
+  DLManagedTensor m_tensor{};
+};
