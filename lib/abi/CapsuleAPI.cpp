@@ -55,11 +55,18 @@ CapsuleCallView viewCapsuleCall(const CallExpr *Call) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     llvm::StringRef Lib = capsuleLibrary(MD);
-    if (Lib.empty() || !MD->getIdentifier())
+    if (Lib.empty())
       return V;
-    llvm::StringRef Method = MD->getName();
     V.Member = true;
     V.Capsule = MC->getImplicitObjectArgument();
+    // `DLManagedTensor *t = capsule;`: pybind11's conversion operator reads
+    // the pointer under the capsule's current name, as get_pointer() does.
+    if (Lib == "pybind11" && isa<CXXConversionDecl>(MD)) {
+      V.Op = CapsuleCall::GetPointer;
+      V.CurrentName = true;
+      return V;
+    }
+    llvm::StringRef Method = MD->getIdentifier() ? MD->getName() : "";
     if (Method == "name" && MC->getNumArgs() == 0) {
       V.Op = CapsuleCall::GetName;
     } else if (Method == (Lib == "pybind11" ? "get_pointer" : "data") &&

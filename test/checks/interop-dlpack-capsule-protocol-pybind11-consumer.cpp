@@ -100,3 +100,21 @@ DLTensor alias_reassigned(const py::capsule &caps, PyObject *other,
   // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
   return mt->dl_tensor;
 }
+
+// The conversion operator (`DLManagedTensor *t = cap;`, or `*capsule` for a
+// `py::capsule *` argument) reads under the current name too.
+void import_converted(py::capsule *capsule) {
+  DLManagedTensor *mt = *capsule;
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:25: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
+  import_tensor(mt);
+}
+
+bool import_converted_checked(py::capsule cap) {
+  if (std::strcmp(cap.name(), "dltensor") != 0)
+    return false;
+  DLManagedTensor *mt = cap;
+  import_tensor(mt);
+  cap.set_name("used_dltensor");
+  return true;
+}

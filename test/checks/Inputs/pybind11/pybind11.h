@@ -1,6 +1,7 @@
 // Mock of the part of pybind11's capsule API the DLPack checks model: a
 // capsule made from a pointer, a name and a destructor of the PyObject, and
-// its consumer side: get_pointer(), name(), set_name().
+// its consumer side: get_pointer(), the conversion to a pointer (which
+// reads under the current name, as get_pointer() does), name(), set_name().
 #pragma once
 #include <Python.h>
 namespace pybind11 {
@@ -17,6 +18,7 @@ public:
   capsule(const void *value, const char *name = nullptr,
           void (*destructor)(PyObject *) = nullptr);
   template <typename T = void> T *get_pointer() const;
+  template <typename T> operator T *() const;
   const char *name() const;
   void set_name(const char *new_name);
 };
