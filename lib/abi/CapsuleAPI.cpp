@@ -309,18 +309,19 @@ const ValueDecl *capsuleRoot(const Expr *E) {
     E = E->IgnoreParenCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return DRE->getDecl();
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenCasts()))
-        return ME->getMemberDecl();
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    if (ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenCasts()))
+      return ME->getMemberDecl();
+    // capsule.ptr(), handle.get(), and `*capsule` for a `py::capsule *`.
+    if (ME)
       E = ME->getBase();
-      continue;
-    }
-    // capsule.ptr(), handle.get()
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       E = MC->getImplicitObjectArgument();
-      continue;
-    }
-    return nullptr;
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return nullptr;
   }
   return nullptr;
 }

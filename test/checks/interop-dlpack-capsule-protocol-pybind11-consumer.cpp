@@ -118,3 +118,14 @@ bool import_converted_checked(py::capsule cap) {
   cap.set_name("used_dltensor");
   return true;
 }
+
+// Through a `py::capsule *`: `capsule->name()` and `*capsule` are the same
+// capsule.
+bool import_converted_through_pointer(py::capsule *capsule) {
+  if (std::strcmp("dltensor", capsule->name()) != 0)
+    return false;
+  PyCapsule_SetName(capsule->ptr(), "used_dltensor");
+  DLManagedTensor *mt = *capsule;
+  import_tensor(mt);
+  return true;
+}
