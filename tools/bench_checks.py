@@ -313,7 +313,8 @@ DLPACK_PATTERNS = [
       static_cast<const char *>(t.data) + t.byte_offset);
   out.assign(first, first + n);
   PyCapsule_SetName(capsule, "used_dltensor_versioned");
-  mt->deleter(mt);
+  if (mt->deleter)
+    mt->deleter(mt);
   return 0;
 }}""",
     # one element, strides-aware
@@ -356,19 +357,22 @@ DLPACK_PATTERNS = [
     # a write into a versioned tensor, READ_ONLY checked
     """void d{i}(DLManagedTensorVersioned *mt, float v) {{
   if (mt->version.major != DLPACK_MAJOR_VERSION) {{
-    mt->deleter(mt);
+    if (mt->deleter)
+      mt->deleter(mt);
     return;
   }}
   DLTensor &t = mt->dl_tensor;
   if ((mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ||
       t.device.device_type != kDLCPU) {{
-    mt->deleter(mt);
+    if (mt->deleter)
+      mt->deleter(mt);
     return;
   }}
   float *p = reinterpret_cast<float *>(static_cast<char *>(t.data) +
                                        t.byte_offset);
   p[0] = v;
-  mt->deleter(mt);
+  if (mt->deleter)
+    mt->deleter(mt);
 }}""",
     # a device-type map that fails on unknown types
     """const char *d{i}(const DLDevice &d) {{
