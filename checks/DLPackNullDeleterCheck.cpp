@@ -4,7 +4,9 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
 
 using namespace clang::interop;
 
@@ -12,33 +14,32 @@ namespace clang::tidy::interop {
 
 namespace {
 
-/// Whether S is a statement of a block of Body (not the body of an if
-/// without braces, not part of a larger expression). One walk of the
-/// function, only for a call that is reported: the translation unit's
+/// The statements of the blocks of Body (a call among them is neither the
+/// body of an if without braces nor part of a larger expression): one walk
+/// of the function with a reported call, where the translation unit's
 /// parent map would cost every run.
-bool isStatementOfBlock(const Stmt &S, const Stmt *Body) {
+llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body) {
   class Finder : public RecursiveASTVisitor<Finder> {
   public:
-    explicit Finder(const Stmt &S) : S(S) {}
     bool VisitCompoundStmt(CompoundStmt *CS) {
-      Found = Found || llvm::is_contained(CS->body(), &S);
-      return !Found;
+      Out.insert(CS->body_begin(), CS->body_end());
+      return true;
     }
-    const Stmt &S;
-    bool Found = false;
-  } F(S);
+    llvm::SmallPtrSet<const Stmt *, 32> Out;
+  } F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
+  return std::move(F.Out);
 }
 
 /// `if (t->deleter) ` before a deleter call that is a statement of its own
-/// in a block, when the deleter's expression can be evaluated twice (no
-/// side effects) and nothing of it comes from a macro; no fix otherwise.
-FixItHint guardFix(const CallExpr &Call, const FunctionDecl &FD,
+/// in a block (Blocks), when the deleter's expression can be evaluated twice
+/// (no side effects) and nothing of it comes from a macro; no fix otherwise.
+FixItHint guardFix(const CallExpr &Call,
+                   const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
                    ASTContext &Ctx) {
   const Expr *Deleter = Call.getCallee()->IgnoreParenImpCasts();
   if (Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID() ||
-      Deleter->HasSideEffects(Ctx) || !isStatementOfBlock(Call, FD.getBody()))
+      Deleter->HasSideEffects(Ctx) || !Blocks.contains(&Call))
     return FixItHint();
   StringRef Text = Lexer::getSourceText(
       CharSourceRange::getTokenRange(Deleter->getSourceRange()),
@@ -54,14 +55,17 @@ FixItHint guardFix(const CallExpr &Call, const FunctionDecl &FD,
 void DLPackNullDeleterCheck::checkFacts(const FunctionDecl &FD,
                                         const OwnershipFacts &Facts,
                                         ASTContext &Ctx) {
+  std::optional<llvm::SmallPtrSet<const Stmt *, 32>> Blocks;
   for (const OwnershipEvent &E : Facts.Events) {
     if (E.K != OwnershipEvent::DeleterUnchecked)
       continue;
+    if (!Blocks)
+      Blocks = blockStatements(FD.getBody());
     const auto *Call = cast<CallExpr>(E.At);
     diag(Call->getBeginLoc(),
          "deleter of a tensor this function did not make called without "
          "testing it for NULL; a DLPack producer may leave the deleter NULL")
-        << Call->getSourceRange() << guardFix(*Call, FD, Ctx);
+        << Call->getSourceRange() << guardFix(*Call, *Blocks, Ctx);
   }
 }
 

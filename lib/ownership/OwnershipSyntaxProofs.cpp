@@ -176,17 +176,12 @@ public:
   std::vector<const CallExpr *> Calls;
 
 private:
+  /// Only unowned sites reach this scan (ownershipEventsBySyntax), and
+  /// those are found by their variable.
   bool foreign(const Expr *Base) const {
-    const ValueDecl *V = referencedDecl(Base);
-    if (!V)
-      return false;
-    auto It = RC.SiteOfVar.find(V);
-    if (It != RC.SiteOfVar.end())
-      return isForeignTensor(RC.Sites[It->second], RC);
-    const auto *P = dyn_cast<ParmVarDecl>(V);
-    auto PIt = P ? RC.SiteOfParam.find(P) : RC.SiteOfParam.end();
-    return PIt != RC.SiteOfParam.end() &&
-           isForeignTensor(RC.Sites[PIt->second], RC);
+    auto It = RC.SiteOfVar.find(referencedDecl(Base));
+    return It != RC.SiteOfVar.end() &&
+           isForeignTensor(RC.Sites[It->second], RC);
   }
 
   const RunContext &RC;

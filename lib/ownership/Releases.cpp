@@ -305,38 +305,57 @@ bool keepsItsArgument(const FunctionDecl *FD) {
       U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
 }
 
-/// Every write of the field Rec of class C, in every member function and
-/// constructor initialiser of C, for callsOwnDeleterThatKeepsRecord's class
-/// case: stores `rec.deleter = f` are collected, a value-initialisation
-/// (`rec{}`, `rec()`) is fine, and anything else that writes Rec or its
-/// deleter, or takes its address for anything but a call of its own deleter
-/// on it (`rec.deleter(&rec)`), is counted as Other.
-bool valueInitialises(const Expr *Init);
+/// An initialiser that leaves a record value-initialised: `rec{}`, `rec()`.
+bool valueInitialises(const Expr *Init) {
+  Init = Init ? Init->IgnoreImplicit() : nullptr;
+  if (!Init || isa<ImplicitValueInitExpr>(Init))
+    return true;
+  if (const auto *IL = dyn_cast<InitListExpr>(Init))
+    return llvm::all_of(IL->inits(), valueInitialises); // nested aggregates
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
+    return CE->getNumArgs() == 0;
+  return false;
+}
+
+/// What a by-value copy of a record is made from: E through copy or move
+/// construction, one-element braced lists and std::move (`{std::move(
+/// that.rec)}` is `that.rec`); E itself when it is none of those, null for
+/// a call of any other function.
+const Expr *copiedFrom(const Expr *E) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    const auto *Init = dyn_cast<InitListExpr>(E);
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (Construct && Construct->getNumArgs() == 1 &&
+        Construct->getConstructor()->isCopyOrMoveConstructor())
+      E = Construct->getArg(0);
+    else if (Init && Init->getNumInits() == 1)
+      E = Init->getInit(0);
+    else if (Call && Call->isCallToStdMove())
+      E = Call->getArg(0);
+    else
+      return Call ? nullptr : E;
+  }
+  return nullptr;
+}
 
 /// Value is an empty record or the same field of another object of the
 /// class (`that.rec`, `std::move(that.rec)`, `{that.rec}`).
 bool classRecordValue(const Expr *Value, const ValueDecl *Rec) {
-  for (int Depth = 0; Value && Depth < 6; ++Depth) {
-    Value = Value->IgnoreImplicit();
-    if (valueInitialises(Value))
-      return true;
-    if (const auto *ME = dyn_cast<MemberExpr>(Value))
-      return ME->getMemberDecl() == Rec;
-    if (const auto *Call = dyn_cast<CallExpr>(Value);
-        Call && Call->isCallToStdMove())
-      Value = Call->getArg(0);
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Value);
-             CE && CE->getNumArgs() == 1)
-      Value = CE->getArg(0);
-    else if (const auto *IL = dyn_cast<InitListExpr>(Value);
-             IL && IL->getNumInits() == 1)
-      Value = IL->getInit(0);
-    else
-      return false;
-  }
-  return false;
+  const Expr *From = copiedFrom(Value);
+  const auto *ME = dyn_cast_or_null<MemberExpr>(From);
+  return valueInitialises(Value) || (From && valueInitialises(From)) ||
+         (ME && ME->getMemberDecl() == Rec);
 }
 
+/// Every write of the field Rec of class C, in every member function and
+/// constructor initialiser of C, for callsOwnDeleterThatKeepsRecord's class
+/// case: stores `rec.deleter = f` are collected; a value-initialisation
+/// (`rec{}`, `rec()`) and a copy of the same field of another object of the
+/// class (classRecordValue) are fine; anything else that writes Rec or its
+/// deleter, or takes its address for anything but a call of its own deleter
+/// on it (`rec.deleter(&rec)`), is counted as Other.
 class ClassRecordWrites : public RecordWriteScan<ClassRecordWrites> {
 public:
   explicit ClassRecordWrites(const ValueDecl *Rec) : RecordWriteScan(Rec) {}
@@ -378,17 +397,6 @@ public:
   llvm::SmallPtrSet<const Expr *, 4> OwnCalls;
 };
 
-/// An initialiser that leaves a record value-initialised: `rec{}`, `rec()`.
-bool valueInitialises(const Expr *Init) {
-  Init = Init ? Init->IgnoreImplicit() : nullptr;
-  if (!Init || isa<ImplicitValueInitExpr>(Init))
-    return true;
-  if (const auto *IL = dyn_cast<InitListExpr>(Init))
-    return llvm::all_of(IL->inits(), valueInitialises); // nested aggregates
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
-    return CE->getNumArgs() == 0;
-  return false;
-}
 
 /// The class case of callsOwnDeleterThatKeepsRecord: Rec is a private or
 /// protected field of C, and every deleter any member of C ever stores in
@@ -511,30 +519,9 @@ namespace {
 /// E is a copy of another managed tensor: an lvalue of managed-tensor type
 /// (`*mt`, `t`, `p->tensor`), through std::move and copy constructions.
 bool isTensorCopy(const Expr *E) {
-  for (int Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-      if (Construct->getNumArgs() != 1 ||
-          !Construct->getConstructor()->isCopyOrMoveConstructor())
-        return false;
-      E = Construct->getArg(0);
-      continue;
-    }
-    if (const auto *Init = dyn_cast<InitListExpr>(E)) {
-      if (Init->getNumInits() != 1)
-        return false;
-      E = Init->getInit(0);
-      continue;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (!Call->isCallToStdMove())
-        return false;
-      E = Call->getArg(0);
-      continue;
-    }
-    return E->isGLValue() && isManagedTensor(classifyDLPackType(E->getType()));
-  }
-  return false;
+  const Expr *From = copiedFrom(E);
+  return From && From->isGLValue() &&
+         isManagedTensor(classifyDLPackType(From->getType()));
 }
 
 const FieldDecl *fieldOf(const Expr *E) {
