@@ -3,7 +3,7 @@
 #include "UnsupportedDLPackDeviceCheck.h"
 
 #include "lib/abi/DLPackFields.h"
-#include "lib/abi/MemoryCalls.h"
+#include "lib/dlpackfields/DLPackDeviceAccess.h"
 #include "lib/dlpackfields/DLPackDeviceMapping.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -22,6 +22,10 @@ static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
     "PyByteArray_FromStringAndSize$";
+// Functions that take a pointer as device memory.
+static constexpr llvm::StringLiteral DefaultDeviceMemoryFunctions =
+    "::thrust::device_pointer_cast$;::thrust::device_ptr$;"
+    "::cuda::std::mdspan$";
 // The device types the default importer (::interop::from_dlpack, the
 // runtime's) accepts (docs/runtime.md, "What an import accepts"); an
 // importer for JAX lists JAX's set instead (kDLCPU;kDLCUDA;kDLCUDAHost;
@@ -38,6 +42,8 @@ UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
     : DLPackFieldCheckBase(Name, Context),
       HostMemoryFunctions(
           Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
+      DeviceMemoryFunctions(
+          Options.get("DeviceMemoryFunctions", DefaultDeviceMemoryFunctions)),
       HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
       ImportFunctions(Options.getLocalOrGlobal("ImportFunctions",
                                                "::interop::from_dlpack$")),
@@ -45,6 +51,7 @@ UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
           Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
       PlatformEnums(Options.get("PlatformEnums", "::interop::Platform$")),
       HostFunctions(splitOptionList(HostMemoryFunctions)),
+      DeviceFunctions(splitOptionList(DeviceMemoryFunctions)),
       PlatformEnumList(splitOptionList(PlatformEnums)) {
   for (StringRef T : splitOptionList(SupportedDeviceTypes)) {
     if (std::optional<std::int64_t> V = parseDLPackDeviceType(T))
@@ -64,6 +71,7 @@ UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
 void UnsupportedDLPackDeviceCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "HostMemoryFunctions", HostMemoryFunctions);
+  Options.store(Opts, "DeviceMemoryFunctions", DeviceMemoryFunctions);
   Options.store(Opts, "HostDeviceGuards", HostDeviceGuards);
   Options.store(Opts, "ImportFunctions", ImportFunctions);
   Options.store(Opts, "SupportedDeviceTypes", SupportedDeviceTypes);
@@ -141,30 +149,47 @@ void UnsupportedDLPackDeviceCheck::checkFacts(const FunctionDecl &FD,
              DiagnosticIDs::Note);
       continue;
     }
-    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+    if (E.Local)
       continue;
-    if (E.HostProven)
+    DataAccessSide Side =
+        classifyDataAccess(E, HostFunctions, DeviceFunctions, Ctx);
+    if (Side == DataAccessSide::None ||
+        (Side == DataAccessSide::Host && E.HostProven))
       continue;
-    if (E.K == DLPackEvent::DataCallArg &&
-        classifyMemoryCall(E.Callee) != MemoryCallKind::HostCopy &&
-        !HostFunctions.matches(E.Callee))
+    // A device copy or a view is right for the memory it assumes; it is
+    // wrong where a tensor exchanged here meets it and nothing here, nor any
+    // caller here, looked at the device.
+    if (Side != DataAccessSide::Host &&
+        (E.HostProven || E.DeviceTypeChecked || readsDescriptorParameter(E) ||
+         !trustsDeviceType(FD)))
       continue;
     if (E.FieldRead && !Reported.insert(E.FieldRead).second)
       continue;
-    diag(E.Use->getBeginLoc(),
-         E.DeviceTypeChecked
-             ? "data of an imported DLTensor accessed from the host on a path "
-               "where its device type may not be host memory"
-             : "data of an imported DLTensor accessed from the host without "
-               "checking its device type")
-        << E.Use->getSourceRange();
+    StringRef Warning, Remedy;
+    if (Side == DataAccessSide::Host) {
+      Warning = E.DeviceTypeChecked
+                    ? "data of an imported DLTensor accessed from the host on "
+                      "a path where its device type may not be host memory"
+                    : "data of an imported DLTensor accessed from the host "
+                      "without checking its device type";
+      Remedy = "check that device_type is host-accessible (kDLCPU, "
+               "kDLCUDAHost, kDLROCMHost, kDLCUDAManaged or kDLTPUHost) "
+               "before touching the data from the host";
+    } else {
+      Warning = Side == DataAccessSide::Device
+                    ? "data of an imported DLTensor used as device memory "
+                      "without checking its device type"
+                    : "data of an imported DLTensor wrapped as a view without "
+                      "checking its device type";
+      Remedy = "nothing here or in a caller here reads the device: a NumPy "
+               "array's host memory and a CUDA tensor's device memory reach "
+               "this call alike; check device_type and fail on the types "
+               "this code does not handle";
+    }
+    diag(E.Use->getBeginLoc(), Warning) << E.Use->getSourceRange();
     if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
       diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
-    diag(E.Use->getBeginLoc(),
-         "check that device_type is host-accessible (kDLCPU, kDLCUDAHost, "
-         "kDLROCMHost, kDLCUDAManaged or kDLTPUHost) before touching the data "
-         "from the host",
-         DiagnosticIDs::Note);
+    diag(E.Use->getBeginLoc(), Remedy, DiagnosticIDs::Note);
   }
 }
 

@@ -32,11 +32,13 @@ private:
                   const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string HostMemoryFunctions;
+  const std::string DeviceMemoryFunctions;
   const std::string HostDeviceGuards;
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
   const std::string PlatformEnums;
   clang::interop::FunctionNameList HostFunctions;
+  clang::interop::FunctionNameList DeviceFunctions;
   clang::interop::FunctionNameList PlatformEnumList;
   std::vector<std::int64_t> Supported;
 };

@@ -4,6 +4,11 @@
 
 #include "lib/support/LLVMCompat.h"
 
+#include "clang/AST/ASTContext.h"
+
+#include <cstdint>
+#include <optional>
+
 namespace clang::interop {
 
 MemoryCallKind classifyMemoryCall(const FunctionDecl *Callee) {
@@ -48,6 +53,76 @@ bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex) {
   default:
     return false;
   }
+}
+
+namespace {
+
+MemorySide sideOfLetter(char C) {
+  switch (C) {
+  case 'H':
+    return MemorySide::Host;
+  case 'D':
+  case 'A':
+    return MemorySide::Device;
+  default:
+    return MemorySide::Unknown;
+  }
+}
+
+/// The position among the callee's pointer parameters of ArgIndex (0 for
+/// the first pointer parameter), or -1.
+int pointerOperand(const FunctionDecl &Callee, unsigned ArgIndex) {
+  int Seen = 0;
+  for (unsigned I = 0; I < Callee.getNumParams(); ++I) {
+    if (!Callee.getParamDecl(I)->getType()->isPointerType())
+      continue;
+    if (I == ArgIndex)
+      return Seen;
+    ++Seen;
+  }
+  return -1;
+}
+
+} // namespace
+
+MemorySide deviceCopySide(const CallExpr &Call, unsigned ArgIndex,
+                          const ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || classifyMemoryCall(Callee) != MemoryCallKind::DeviceCopy)
+    return MemorySide::Unknown;
+  llvm::StringRef N = Callee->getName();
+  if (N.contains("Memset"))
+    return ArgIndex == 0 ? MemorySide::Device : MemorySide::Unknown;
+  // cuMemcpyHtoD(dst, src, n), hipMemcpyDtoHAsync(dst, src, n, stream):
+  // the name says source, then destination.
+  size_t At = N.find("Memcpy");
+  llvm::StringRef Rest = N.drop_front(At + 6);
+  if (Rest.size() >= 4 && Rest.substr(1, 2) == "to" &&
+      sideOfLetter(Rest[0]) != MemorySide::Unknown &&
+      sideOfLetter(Rest[3]) != MemorySide::Unknown) {
+    if (ArgIndex == 0)
+      return sideOfLetter(Rest[3]);
+    return ArgIndex == 1 ? sideOfLetter(Rest[0]) : MemorySide::Unknown;
+  }
+  int Operand = pointerOperand(*Callee, ArgIndex);
+  if (Operand < 0 || Operand > 1)
+    return MemorySide::Unknown;
+  if (Rest.starts_with("Peer"))
+    return MemorySide::Device;
+  // The runtime APIs' kind: 0 host to host, 1 host to device, 2 device to
+  // host, 3 device to device (the same values in CUDA and HIP), 4 default.
+  for (const Expr *Arg : Call.arguments()) {
+    const auto *Enum = Arg->IgnoreParenImpCasts()->getType()->getAs<EnumType>();
+    if (!Enum || !Enum->getDecl()->getName().ends_with("MemcpyKind"))
+      continue;
+    std::optional<llvm::APSInt> Kind = Arg->getIntegerConstantExpr(Ctx);
+    if (!Kind || Kind->getExtValue() < 0 || Kind->getExtValue() > 3)
+      return MemorySide::Unknown;
+    std::int64_t K = Kind->getExtValue();
+    bool DeviceSide = Operand == 0 ? (K & 1) : (K & 2);
+    return DeviceSide ? MemorySide::Device : MemorySide::Host;
+  }
+  return MemorySide::Unknown;
 }
 
 bool isRawAllocation(const Expr *E) {

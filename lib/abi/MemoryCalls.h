@@ -36,6 +36,25 @@ bool isRawDeallocation(const CallExpr *Call);
 /// True when argument ArgIndex of a copy call is the destination.
 bool isCopyDestination(const FunctionDecl *Callee, unsigned ArgIndex);
 
+/// Which memory a pointer operand of a device-aware copy or set is.
+enum class MemorySide {
+  /// Not known here: not a device copy, not one of its pointer operands,
+  /// a kind that is not a constant, or cudaMemcpyDefault (the runtime finds
+  /// out from the pointer itself, so either memory is right).
+  Unknown,
+  Host,
+  Device,
+};
+/// The side of argument ArgIndex of a CUDA or HIP copy or set (Call is a
+/// call of a DeviceCopy function): from the constant kind argument
+/// (cudaMemcpyHostToDevice, hipMemcpyDeviceToHost...; the first pointer
+/// parameter is the destination, the second the source), from the name
+/// (cuMemcpyDtoH, hipMemcpyHtoDAsync: source, then destination; an array is
+/// device memory), cudaMemcpyPeer's operands (both device memory) or a
+/// memset's destination (device memory).
+MemorySide deviceCopySide(const CallExpr &Call, unsigned ArgIndex,
+                          const ASTContext &Ctx);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ABI_MEMORYCALLS_H

@@ -3,13 +3,12 @@
 #include "lib/dlpackfields/DLPackCallerGuards.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/engine/CallSites.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
 
 #include <optional>
 
@@ -68,64 +67,6 @@ bool sameChain(const Chain &A, const Chain &B) {
   return A.Root == B.Root && A.Fields == B.Fields;
 }
 
-/// The calls of FD in the translation unit, each with the innermost function
-/// (or lambda) it is in; Escapes when FD is referred to otherwise.
-class CallSites : public RecursiveASTVisitor<CallSites> {
-public:
-  explicit CallSites(const FunctionDecl &FD, const SourceManager &SM)
-      : Target(FD.getCanonicalDecl()), SM(SM) {}
-
-  struct Site {
-    const CallExpr *Call;
-    const FunctionDecl *Caller;
-  };
-  llvm::SmallVector<Site, 8> Sites;
-  unsigned References = 0;
-  bool TooMany = false;
-
-  bool TraverseDecl(Decl *D) {
-    if (!D || TooMany)
-      return !TooMany;
-    if (!isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
-      return true;
-    auto *FD = dyn_cast<FunctionDecl>(D);
-    if (FD)
-      Callers.push_back(FD);
-    bool Result = RecursiveASTVisitor::TraverseDecl(D);
-    if (FD)
-      Callers.pop_back();
-    return Result;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    Callers.push_back(L->getCallOperator());
-    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    Callers.pop_back();
-    return Result;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || Callee->getCanonicalDecl() != Target || Callers.empty())
-      return true;
-    if (Sites.size() == MaxGuardedCallSites) {
-      TooMany = true;
-      return false;
-    }
-    Sites.push_back({CE, Callers.back()});
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()))
-      if (F->getCanonicalDecl() == Target)
-        ++References;
-    return true;
-  }
-
-private:
-  const FunctionDecl *Target;
-  const SourceManager &SM;
-  llvm::SmallVector<const FunctionDecl *, 8> Callers;
-};
-
 /// Finds the statements around one call and whether the caller assigns a
 /// DLPack field anywhere.
 class AroundCall : public GuardScan {
@@ -152,7 +93,7 @@ private:
 };
 
 /// The strides of Want are tested non-NULL around Site.Call.
-bool guardedAt(const CallSites::Site &Site, const Chain &Want) {
+bool guardedAt(const CallSite &Site, const Chain &Want) {
   const Stmt *Body = Site.Caller->getBody();
   if (!Body)
     return false;
@@ -203,13 +144,11 @@ bool callerGuardsStrides(const FunctionDecl &FD, const Expr *Read) {
   if (!Owner || Owner->getCanonicalDecl() != FD.getCanonicalDecl())
     return false;
   unsigned Index = Param->getFunctionScopeIndex();
-  ASTContext &Ctx = FD.getASTContext();
-  CallSites Finder(FD, Ctx.getSourceManager());
-  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
-  if (Finder.TooMany || Finder.Sites.empty() ||
-      Finder.References != Finder.Sites.size())
+  const FunctionReferences &Refs = referencesOf(FD);
+  if (Refs.Calls.empty() || Refs.Calls.size() > MaxGuardedCallSites ||
+      Refs.OtherReferences != 0)
     return false;
-  for (const CallSites::Site &Site : Finder.Sites) {
+  for (const CallSite &Site : Refs.Calls) {
     if (Index >= Site.Call->getNumArgs())
       return false;
     std::optional<Chain> Want = chainOf(Site.Call->getArg(Index));

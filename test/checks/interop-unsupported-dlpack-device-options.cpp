@@ -1,12 +1,14 @@
 // RUN: %check_interop %s interop-unsupported-dlpack-device %t -- \
 // RUN:   -config="{CheckOptions: { \
 // RUN:     interop-unsupported-dlpack-device.HostMemoryFunctions: '::mylib::host_view$', \
+// RUN:     interop-unsupported-dlpack-device.DeviceMemoryFunctions: '::mylib::device_view$', \
 // RUN:     interop-unsupported-dlpack-device.HostDeviceGuards: '^OnCpu$', \
 // RUN:     interop-unsupported-dlpack-device.ImportFunctions: '::mylib::import_tensor$', \
 // RUN:     interop-unsupported-dlpack-device.SupportedDeviceTypes: 'kDLCPU;kDLCUDA;7'}}" \
 // RUN:   -- -std=c++17 -I%S/Inputs/dlpack/v1
 
 // HostMemoryFunctions: calls that view memory from the host.
+// DeviceMemoryFunctions: calls that take a pointer as device memory.
 // HostDeviceGuards: bool functions of a device whose true result means host.
 // ImportFunctions and SupportedDeviceTypes: the importer and what it maps
 // (names or numbers; 7 is kDLVulkan).
@@ -28,8 +30,9 @@ mylib::View view(const DLTensor *t, size_t bytes) {
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
 }
 
-mylib::View not_host(const DLTensor *t, size_t bytes) {
-  return mylib::device_view(t->data, bytes);
+mylib::View not_host(DLManagedTensor *mt, size_t bytes) {
+  return mylib::device_view(mt->dl_tensor.data, bytes);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: data of an imported DLTensor used as device memory without checking its device type [interop-unsupported-dlpack-device]
 }
 
 mylib::View guarded(const DLTensor *t, size_t bytes) {

@@ -10,6 +10,8 @@
 #ifndef INTEROP_TEST_LIB_DLPACK_SNIPPETS_H
 #define INTEROP_TEST_LIB_DLPACK_SNIPPETS_H
 
+#include "lib/engine/FactCache.h"
+
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 
@@ -34,8 +36,11 @@ Result<Array> from_dlpack(DLManagedTensor *tensor, const Device &target);
 inline const std::vector<std::string> DLPackSnippetArgs = {
     "-std=c++17", "-I" INTEROP_TEST_INPUTS "/dlpack/v1", "-UNDEBUG"};
 
-/// Code parsed as a DLPack snippet.
+/// Code parsed as a DLPack snippet: a new translation unit, so what lib/
+/// remembers of the last one is forgotten first (its ASTContext may be
+/// allocated where the last one was).
 inline std::unique_ptr<clang::ASTUnit> parseDLPackCode(llvm::StringRef Code) {
+  clang::interop::resetFactCache();
   return clang::tooling::buildASTFromCodeWithArgs(Code, DLPackSnippetArgs,
                                                   "snippet.cpp");
 }

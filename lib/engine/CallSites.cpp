@@ -1,0 +1,97 @@
+//===--- CallSites.cpp - who calls a function in this TU -------------------===//
+
+#include "lib/engine/CallSites.h"
+
+#include "lib/engine/FactCache.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::interop {
+namespace {
+
+/// Every reference to a function in the non-system declarations of a
+/// translation unit, keyed by the function's canonical declaration.
+class ReferenceWalk : public RecursiveASTVisitor<ReferenceWalk> {
+public:
+  ReferenceWalk(const SourceManager &SM,
+                llvm::DenseMap<const FunctionDecl *, FunctionReferences> &Out)
+      : SM(SM), Out(Out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    auto *FD = dyn_cast<FunctionDecl>(D);
+    if (FD)
+      Callers.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Callers.pop_back();
+    return Result;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Callers.push_back(L->getCallOperator());
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Callers.pop_back();
+    return Result;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || Callers.empty())
+      return true;
+    Out[Callee->getCanonicalDecl()].Calls.push_back({CE, Callers.back()});
+    // The callee's own name is part of the call, not another reference.
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+      CalleeNames.insert(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      if (!CalleeNames.erase(DRE))
+        ++Out[F->getCanonicalDecl()].OtherReferences;
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::DenseMap<const FunctionDecl *, FunctionReferences> &Out;
+  llvm::SmallVector<const FunctionDecl *, 8> Callers;
+  // A call is visited before its callee expression, so the name it calls by
+  // is known when the walk reaches it.
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> CalleeNames;
+};
+
+struct TranslationUnitReferences {
+  unsigned Generation = ~0u;
+  const ASTContext *Ctx = nullptr;
+  llvm::DenseMap<const FunctionDecl *, FunctionReferences> Map;
+};
+
+} // namespace
+
+const FunctionReferences &referencesOf(const FunctionDecl &FD) {
+  static TranslationUnitReferences Memo;
+  ASTContext &Ctx = FD.getASTContext();
+  unsigned Generation = FactCache::shared().generation();
+  if (Memo.Generation != Generation || Memo.Ctx != &Ctx) {
+    Memo.Map.clear();
+    Memo.Generation = Generation;
+    Memo.Ctx = &Ctx;
+    ReferenceWalk(Ctx.getSourceManager(), Memo.Map)
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  static const FunctionReferences None;
+  auto It = Memo.Map.find(FD.getCanonicalDecl());
+  return It == Memo.Map.end() ? None : It->second;
+}
+
+} // namespace clang::interop

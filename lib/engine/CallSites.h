@@ -1,0 +1,53 @@
+//===--- CallSites.h - who calls a function in this TU ----------*- C++ -*-===//
+//
+// Whether a function's caller can have checked what the function trusts
+// (a guard in its only caller, a helper only ever called behind a test, an
+// entry point nobody here calls) is a question every family asks. The
+// answer comes from one walk of the translation unit's own declarations,
+// made the first time any check asks and kept until the next translation
+// unit, instead of one walk per function asked about.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ENGINE_CALLSITES_H
+#define INTEROP_LIB_ENGINE_CALLSITES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::interop {
+
+/// One call of a function: the call and the innermost function or lambda
+/// call operator it is written in.
+struct CallSite {
+  const CallExpr *Call;
+  const FunctionDecl *Caller;
+};
+
+/// How a function is referred to in the translation unit, outside system
+/// headers.
+struct FunctionReferences {
+  /// The calls that name it as their callee (direct, member and operator
+  /// calls, a local lambda called by name), in source order.
+  llvm::SmallVector<CallSite, 4> Calls;
+  /// Other references: its address taken, passed as a callback, bound to a
+  /// Python name. Such a function is called from places nobody can see.
+  unsigned OtherReferences = 0;
+};
+
+/// The references of FD (any declaration of it) in the current translation
+/// unit. The first request of a translation unit walks it once; later ones
+/// are lookups, forgotten at the next resetFactCache().
+const FunctionReferences &referencesOf(const FunctionDecl &FD);
+
+/// FD is only reached from outside this translation unit: nothing here
+/// calls it. A binding lambda, an exported API function, a function only
+/// ever registered by address.
+inline bool isEntryPoint(const FunctionDecl &FD) {
+  return referencesOf(FD).Calls.empty();
+}
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ENGINE_CALLSITES_H

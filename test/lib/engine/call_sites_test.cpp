@@ -1,0 +1,82 @@
+// Unit tests of lib/engine/CallSites.h: the calls and other references of
+// each function of a translation unit, from one walk.
+
+#include "lib/engine/CallSites.h"
+
+#include "lib/engine/FactCache.h"
+
+#include "dlpack_snippets.h"
+#include "snippet_annotations.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+const char *const Code = R"cpp(
+static int helper(int x) { return x + 1; }
+int twice(int x) { return helper(helper(x)); }
+int by_address(int x) { return x; }
+int (*keep)(int) = &by_address;
+int never_called(int x) { return x; }
+struct S {
+  int member(int x) const { return x; }
+  int use() const { return member(2); }
+};
+int with_lambda(int x) {
+  auto add = [](int y) { return helper(y); };
+  return add(x);
+}
+template <class T> int generic(T x) { return helper(static_cast<int>(x)); }
+int instantiate() { return generic(1.0); }
+)cpp";
+
+TEST(CallSites, CallsAndOtherReferences) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+
+  const FunctionReferences &Helper = referencesOf(*functionNamed(Ctx, "helper"));
+  // Two calls in twice(), one in the lambda, one in generic's pattern and
+  // one in its instantiation.
+  ASSERT_EQ(Helper.Calls.size(), 5u);
+  EXPECT_EQ(Helper.OtherReferences, 0u);
+  EXPECT_EQ(Helper.Calls[0].Caller, functionNamed(Ctx, "twice"));
+  EXPECT_TRUE(isa<CXXMethodDecl>(Helper.Calls[2].Caller)) << "the lambda";
+  EXPECT_FALSE(isEntryPoint(*functionNamed(Ctx, "helper")));
+
+  // Its address taken: called from where nobody here can see.
+  const FunctionReferences &Kept =
+      referencesOf(*functionNamed(Ctx, "by_address"));
+  EXPECT_TRUE(Kept.Calls.empty());
+  EXPECT_EQ(Kept.OtherReferences, 1u);
+  EXPECT_TRUE(isEntryPoint(*functionNamed(Ctx, "by_address")));
+
+  EXPECT_TRUE(isEntryPoint(*functionNamed(Ctx, "never_called")));
+  EXPECT_FALSE(isEntryPoint(*functionNamed(Ctx, "member")));
+  EXPECT_TRUE(isEntryPoint(*functionNamed(Ctx, "use")));
+}
+
+TEST(CallSites, ForgottenWithTheTranslationUnit) {
+  {
+    auto AST = parseDLPackCode("static int f() { return 0; }\n"
+                               "int g() { return f(); }\n");
+    ASSERT_TRUE(AST);
+    EXPECT_FALSE(isEntryPoint(*functionNamed(AST->getASTContext(), "f")));
+  }
+  // Another unit where the same name is never called.
+  auto AST = parseDLPackCode("int f() { return 0; }\n");
+  ASSERT_TRUE(AST);
+  EXPECT_TRUE(isEntryPoint(*functionNamed(AST->getASTContext(), "f")));
+  resetFactCache();
+}
+
+} // namespace
