@@ -1,4 +1,4 @@
-//===--- DLPackCallerGuards.cpp - strides tested by every caller ----------===//
+//===--- DLPackCallerGuards.cpp - tests every caller makes ----------------===//
 
 #include "lib/dlpackfields/DLPackCallerGuards.h"
 
@@ -10,7 +10,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace clang::interop {
 namespace {
@@ -92,8 +94,28 @@ private:
   const CallExpr *Call;
 };
 
-/// The strides of Want are tested non-NULL around Site.Call.
-bool guardedAt(const CallSite &Site, const Chain &Want) {
+/// The comparison `X.device.device_type == K` (or `!=`, either side) with a
+/// constant K: X's chain and K's value.
+std::optional<std::pair<Chain, std::int64_t>>
+deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
+  for (auto [Field, Other] : {std::pair(BO.getLHS(), BO.getRHS()),
+                              std::pair(BO.getRHS(), BO.getLHS())}) {
+    std::optional<llvm::APSInt> K = integerConstant(Other, Ctx);
+    std::optional<Chain> C = K ? chainOf(Field) : std::nullopt;
+    if (!C || C->Fields.size() < 2 ||
+        classifyDLPackField(C->Fields.back()) != DLPackField::DeviceType ||
+        classifyDLPackField(C->Fields[C->Fields.size() - 2]) !=
+            DLPackField::Device)
+      continue;
+    C->Fields.pop_back_n(2);
+    return std::pair(*C, K->getExtValue());
+  }
+  return std::nullopt;
+}
+
+/// Want (the strides, or the tensor) is tested as Test asks around
+/// Site.Call.
+bool guardedAt(const CallSite &Site, const Chain &Want, CallerTest Test) {
   const Stmt *Body = Site.Caller->getBody();
   if (!Body)
     return false;
@@ -105,39 +127,61 @@ bool guardedAt(const CallSite &Site, const Chain &Want) {
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
   if (!Root || !Proof.localOf(Root) || Scan.Written.contains(Root))
     return false;
+  ASTContext &Ctx = Site.Caller->getASTContext();
   auto TestsWant = [&](const Expr *E) {
     std::optional<Chain> C = chainOf(E);
     return C && sameChain(*C, Want);
   };
   auto Atom = [&](const Expr *C, bool Value) {
     // `a.strides` tested as a pointer.
-    if (TestsWant(C))
+    if (Test == CallerTest::StridesNonNull && TestsWant(C))
       return Value;
-    // `a.strides != nullptr`, `a.strides == NULL`.
     const auto *BO = dyn_cast<BinaryOperator>(C);
     if (!BO || !BO->isEqualityOp())
       return false;
-    ASTContext &Ctx = Site.Caller->getASTContext();
+    bool Equal = Value == (BO->getOpcode() == BO_EQ);
+    // `a.device.device_type == kDLCPU`, `... != kDLCUDAHost` then leave.
+    if (Test == CallerTest::HostDevice) {
+      auto Compared = deviceTypeComparison(*BO, Ctx);
+      return Compared && sameChain(Compared->first, Want) && Equal &&
+             isHostAccessibleDeviceType(Compared->second);
+    }
+    // `a.strides != nullptr`, `a.strides == NULL`.
     const Expr *L = BO->getLHS(), *R = BO->getRHS();
     if (isNullConstant(L, Ctx))
       std::swap(L, R);
     if (!isNullConstant(R, Ctx) || !TestsWant(L))
       return false;
-    return Value == (BO->getOpcode() == BO_NE);
+    return !Equal;
   };
   return Proof.guarded(*Scan.Above, Site.Call, Atom);
 }
 
+/// Only the calls in this translation unit reach FD: it has internal
+/// linkage, or it is an inline function or a template instantiation, whose
+/// calls in another unit are judged with that unit's copy.
+bool callsHereAreAll(const FunctionDecl &FD) {
+  if (isa<CXXMethodDecl>(FD))
+    return false;
+  if (!FD.isExternallyVisible())
+    return FD.getTemplatedKind() == FunctionDecl::TK_NonTemplate;
+  return FD.isInlined() || FD.isTemplateInstantiation();
+}
+
 } // namespace
 
-bool callerGuardsStrides(const FunctionDecl &FD, const Expr *Read) {
-  if (!Read || FD.isExternallyVisible() || isa<CXXMethodDecl>(FD) ||
-      FD.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test) {
+  if (!Read || !callsHereAreAll(FD))
     return false;
   std::optional<Chain> Path = chainOf(Read);
   if (!Path || Path->Fields.empty() ||
-      classifyDLPackField(Path->Fields.back()) != DLPackField::Strides)
+      classifyDLPackField(Path->Fields.back()) !=
+          (Test == CallerTest::StridesNonNull ? DLPackField::Strides
+                                              : DLPackField::Data))
     return false;
+  // The device is tested on the tensor the data belongs to.
+  if (Test == CallerTest::HostDevice)
+    Path->Fields.pop_back();
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(Path->Root);
   const auto *Owner =
       Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
@@ -155,7 +199,7 @@ bool callerGuardsStrides(const FunctionDecl &FD, const Expr *Read) {
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());
-    if (!guardedAt(Site, *Want))
+    if (!guardedAt(Site, *Want, Test))
       return false;
   }
   return true;

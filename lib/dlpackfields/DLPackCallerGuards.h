@@ -1,11 +1,13 @@
-//===--- DLPackCallerGuards.h - strides tested by every caller --*- C++ -*-===//
+//===--- DLPackCallerGuards.h - tests every caller makes --------*- C++ -*-===//
 //
-// A helper with internal linkage that dereferences the strides of a tensor
-// parameter is correct when every call of it in the translation unit sits
-// behind a NULL test of that tensor's strides (XLA's GetByteStrides in its
-// dlpack.cc, only called under `if (dl_tensor.strides)`). The helper
-// cannot be called from another translation unit, so the calls in this one
-// are all there are.
+// A helper that dereferences the strides of a tensor parameter, or touches
+// its data from the host, is correct when every call of it in the
+// translation unit sits behind the test it needs: a NULL test of that
+// tensor's strides (XLA's GetByteStrides in its dlpack.cc, only called under
+// `if (dl_tensor.strides)`), or a host device-type test (metatensor's
+// vector_from_dlpack, only called after `device_type != kDLCPU` threw). The
+// helper cannot be called from another translation unit, or is judged there
+// with that unit's calls, so the calls in this one are all there are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,22 +19,33 @@
 
 namespace clang::interop {
 
-/// Calls of one helper that callerGuardsStrides() reads at most; a helper
+/// Calls of one helper that callerGuards() reads at most; a helper
 /// called more often is not vouched for by its callers.
 constexpr unsigned MaxGuardedCallSites = 16;
 
-/// True when `Read` (a read of `strides`, `t.strides` or `mt->dl_tensor.
-/// strides`, in FD) reads the strides of a parameter of FD, FD is a free
-/// function with internal linkage (static, or in an anonymous namespace)
-/// and no template, it is never referred to in the translation unit except
-/// as the callee of a call (no address taken), it is called at most
-/// MaxGuardedCallSites times, and at every call the strides of the
-/// argument's tensor are tested non-NULL around the call (GuardProof's
-/// shapes: `if (a.strides)`, `if (!a.strides) return;`, `a.strides ? f(a) :
-/// g()`, ...) in a caller that assigns no DLPack field and never changes the
-/// variable the argument names. Bounded: one walk of the translation unit's
-/// non-system declarations and one GuardScan of each caller.
-bool callerGuardsStrides(const FunctionDecl &FD, const Expr *Read);
+/// What every caller must test on the argument.
+enum class CallerTest {
+  /// Its strides non-NULL (`if (a.strides)`, `if (!a.strides) return;`,
+  /// `a.strides ? f(a) : g()`, ...).
+  StridesNonNull,
+  /// Its device type host-accessible (`if (a.device.device_type != kDLCPU)
+  /// throw ...;`, `if (a.device.device_type == kDLCUDAHost) f(a);`).
+  HostDevice,
+};
+
+/// True when `Read` (a read of a parameter's `strides` for StridesNonNull,
+/// of its `data` for HostDevice, in FD: `t.strides`, `mt->dl_tensor.data`)
+/// is vouched for by FD's callers: FD is a free function whose calls in
+/// this translation unit are all there are (internal linkage and no
+/// template; or an inline function or a template instantiation, whose calls
+/// elsewhere are judged with that unit's copy), it is never referred to in
+/// the translation unit except as the callee of a call (no address taken),
+/// it is called at most MaxGuardedCallSites times, and at every call the
+/// argument's tensor is tested as Test says around the call (GuardProof's
+/// shapes) in a caller that assigns no DLPack field and never changes the
+/// variable the argument names. Bounded: the translation unit's calls come
+/// from one memoised walk (CallSites.h), then one GuardScan per caller.
+bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test);
 
 } // namespace clang::interop
 

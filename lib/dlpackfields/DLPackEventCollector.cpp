@@ -350,7 +350,9 @@ void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
         Dev ? Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField))
             : nullptr;
     E.HostProven = isLocal(T) || propHolds(Env, T, kHost) ||
-                   (Guard && holds(Env, Guard->formula()));
+                   (Guard && holds(Env, Guard->formula())) ||
+                   (!DryRun &&
+                    guardedByCallers(E.FieldRead, CallerTest::HostDevice, Env));
     E.DeviceTypeChecked =
         hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
     Value *St = fieldValue(R, DLPackField::Strides, Env);
@@ -422,20 +424,21 @@ bool DLPackEventCollector::stridesNonNull(const Value &V, const Expr *Read,
                                           const Environment &Env) {
   return readsOwnTensorStrides(Read) ||
          propHolds(Env, &V, kNull, /*Negated=*/true) ||
-         (!DryRun && guardedByCallers(Read, Env)) ||
+         (!DryRun && guardedByCallers(Read, CallerTest::StridesNonNull, Env)) ||
          (!DryRun && Env.getCurrentFunc() &&
           RC.Compiled->Captures->nonNull(
               Read, *Env.getCurrentFunc(), *RC.Config, *RC.Compiled));
 }
 
 bool DLPackEventCollector::guardedByCallers(const Expr *Read,
+                                            CallerTest Test,
                                             const Environment &Env) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(Env.getCurrentFunc());
   if (!FD || !Read)
     return false;
   auto [It, New] = RC.CallerGuarded.try_emplace(Read, false);
   if (New)
-    It->second = callerGuardsStrides(*FD, Read);
+    It->second = callerGuards(*FD, Read, Test);
   return It->second;
 }
 

@@ -10,6 +10,7 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKEVENTCOLLECTOR_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKEVENTCOLLECTOR_H
 
+#include "lib/dlpackfields/DLPackCallerGuards.h"
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackFieldValues.h"
 #include "lib/dlpackfields/DLPackLayoutFillers.h"
@@ -62,9 +63,10 @@ private:
   bool stridesNonNull(const dataflow::Value &V, const Expr *Read,
                       const dataflow::Environment &Env);
 
-  /// The strides read at Read are tested non-NULL by every caller of the
-  /// function (callerGuardsStrides), asked once per read.
-  bool guardedByCallers(const Expr *Read, const dataflow::Environment &Env);
+  /// What Read (a strides or data read) needs is tested by every caller of
+  /// the function (callerGuards), asked once per read.
+  bool guardedByCallers(const Expr *Read, CallerTest Test,
+                        const dataflow::Environment &Env);
 
   /// Proofs are SAT queries; a dry run answers "maybe" without asking.
   bool holds(const dataflow::Environment &Env,

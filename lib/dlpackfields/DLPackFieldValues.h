@@ -134,7 +134,7 @@ struct RunContext {
   llvm::DenseMap<const StorageLocation *, const Expr *> GuardSite;
   /// Strides compared with NULL or tested as a pointer somewhere.
   llvm::DenseSet<const Value *> NullTested;
-  /// Strides reads whose every caller tests them (callerGuardsStrides).
+  /// Strides and data reads whose every caller tests them (callerGuards).
   llvm::DenseMap<const Expr *, bool> CallerGuarded;
   /// The function names byte_offset somewhere (a `data` store copies it
   /// along): its body walked once, at the first store, not per visit.

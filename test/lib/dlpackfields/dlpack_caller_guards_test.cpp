@@ -24,11 +24,12 @@ using namespace interop_test;
 
 namespace {
 
-/// callerGuardsStrides() for the first read of the field named Field in the
+/// callerGuards() for the first read of the field named Field in the
 /// helper named Helper, in Prelude + Code: "guarded", "not guarded", or why
 /// it could not be asked.
 std::string ask(llvm::StringRef Code, llvm::StringRef Helper = "helper",
-                llvm::StringRef Field = "strides") {
+                llvm::StringRef Field = "strides",
+                CallerTest Test = CallerTest::StridesNonNull) {
   auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code.str());
   if (!AST)
     return "did not parse";
@@ -41,13 +42,15 @@ std::string ask(llvm::StringRef Code, llvm::StringRef Helper = "helper",
   for (const BoundNodes &N :
        match(functionDecl(hasName(Helper), isDefinition()).bind("fn"), Ctx)) {
     const auto *FD = N.getNodeAs<FunctionDecl>("fn");
+    if (FD->getDescribedFunctionTemplate())
+      continue; // a pattern is never judged
     const MemberExpr *Read =
         firstNode<MemberExpr>(FD->getBody(), [&](const MemberExpr &ME) {
           const auto *F = dyn_cast<FieldDecl>(ME.getMemberDecl());
           return F && F->getName() == Field;
         });
     if (Read)
-      return callerGuardsStrides(*FD, Read) ? "guarded" : "not guarded";
+      return callerGuards(*FD, Read, Test) ? "guarded" : "not guarded";
   }
   return "no read";
 }
@@ -164,10 +167,87 @@ long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
 long (*escaped)(const DLTensor &) = &helper;
 )cpp"),
             "not guarded");
-  // A template.
+  // A member function: called through objects nobody here can see.
   EXPECT_EQ(ask(R"cpp(
-template <class T> static long helper(const T &t) { return t.strides[0]; }
+struct S {
+  long helper(const DLTensor &t) { return t.strides[0]; }
+  long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+};
+)cpp"),
+            "not guarded");
+}
+
+TEST(DLPackCallerGuards, InlineFunctionsAndInstantiations) {
+  // A template's instantiation and an inline function of a header are
+  // judged in every unit that calls them, with that unit's calls.
+  EXPECT_EQ(ask(R"cpp(
+template <class T> long helper(const T &t) { return t.strides[0]; }
 long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+)cpp"),
+            "guarded");
+  EXPECT_EQ(ask(R"cpp(
+inline long helper(const DLTensor &t) { return t.strides[0]; }
+long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+)cpp"),
+            "guarded");
+  EXPECT_EQ(ask(R"cpp(
+inline long helper(const DLTensor &t) { return t.strides[0]; }
+long caller(const DLTensor &t) { return helper(t); }
+)cpp"),
+            "not guarded");
+}
+
+TEST(DLPackCallerGuards, HostDeviceTestedByEveryCaller) {
+  auto Host = [](llvm::StringRef Code) {
+    return ask(Code, "helper", "data", CallerTest::HostDevice);
+  };
+  // metatensor's shape: the caller throws on any other device first.
+  EXPECT_EQ(Host(R"cpp(
+template <class T> T helper(const DLTensor &t) {
+  return *static_cast<const T *>(t.data);
+}
+void fail();
+double caller(DLManagedTensor *mt) {
+  const DLTensor &t = mt->dl_tensor;
+  if (t.device.device_type != kDLCPU)
+    fail();
+  return helper<double>(t);
+}
+)cpp"),
+            "not guarded")
+      << "fail() returns: the test leaves nothing proven";
+  EXPECT_EQ(Host(R"cpp(
+template <class T> T helper(const DLTensor &t) {
+  return *static_cast<const T *>(t.data);
+}
+double caller(DLManagedTensor *mt) {
+  const DLTensor &t = mt->dl_tensor;
+  if (t.device.device_type != kDLCPU)
+    return 0;
+  return helper<double>(t);
+}
+)cpp"),
+            "guarded");
+  EXPECT_EQ(Host(R"cpp(
+static float helper(const DLTensor *t) { return *(float *)t->data; }
+float caller(const DLTensor *t) {
+  return kDLCUDAHost == t->device.device_type ? helper(t) : 0;
+}
+)cpp"),
+            "guarded");
+  // A device type that is not host memory, or another tensor's.
+  EXPECT_EQ(Host(R"cpp(
+static float helper(const DLTensor *t) { return *(float *)t->data; }
+float caller(const DLTensor *t) {
+  return t->device.device_type == kDLCUDA ? helper(t) : 0;
+}
+)cpp"),
+            "not guarded");
+  EXPECT_EQ(Host(R"cpp(
+static float helper(const DLTensor *t) { return *(float *)t->data; }
+float caller(const DLTensor *t, const DLTensor *u) {
+  return u->device.device_type == kDLCPU ? helper(t) : 0;
+}
 )cpp"),
             "not guarded");
 }

@@ -1,0 +1,52 @@
+// RUN: %check_interop %s interop-unsupported-dlpack-device %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
+
+// A helper that reads a tensor parameter's data from the host is right when
+// every call of it in the translation unit comes after a host device-type
+// test of the tensor it is given: a static function, an inline function or
+// a template's instantiation (judged in each unit with that unit's calls).
+
+#include <dlpack/dlpack.h>
+
+struct Error {
+  const char *what;
+};
+
+namespace details {
+// A header's converter: its only caller throws on any other device first.
+template <typename T> T first_value(const DLTensor &t) {
+  return *static_cast<const T *>(t.data);
+}
+inline float first_float(const DLTensor &t) {
+  return *static_cast<const float *>(t.data);
+}
+} // namespace details
+
+double from_dlpack(DLManagedTensor *mt) {
+  const DLTensor &t = mt->dl_tensor;
+  if (t.device.device_type != kDLCPU)
+    throw Error{"only CPU tensors are supported"};
+  if (t.dtype.bits == 32)
+    return details::first_float(t);
+  return details::first_value<double>(t);
+}
+
+// One call without the test is enough for a finding in the helper.
+static long read_long(const DLTensor *t) {
+  return *static_cast<const long *>(t->data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+long guarded(const DLTensor *t) {
+  return t->device.device_type == kDLCUDAHost ? read_long(t) : 0;
+}
+long unguarded(const DLTensor *t) { return read_long(t); }
+
+// A test of the wrong device does not vouch for anything.
+static int read_int(const DLTensor *t) {
+  return *static_cast<const int *>(t->data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+int on_cuda(const DLTensor *t) {
+  if (t->device.device_type == kDLCUDA)
+    return read_int(t);
+  return 0;
+}
