@@ -95,13 +95,16 @@ void ArrayDeviceCheckBase::noteOrigin(const SinkFact &Fact, StringRef Missing) {
   const Origin &O = Fact.From;
   if (O.K == Origin::GlobalDevices && O.Site) {
     std::string Src = "this call";
-    if (const auto *CE = dyn_cast<CallExpr>(O.Site))
+    FixItHint Local;
+    if (const auto *CE = dyn_cast<CallExpr>(O.Site)) {
       Src = "'" + calleeName(*CE) + "'";
+      Local = addressableTwinFix(*CE);
+    }
     diag(O.Site->getBeginLoc(),
          "the device comes from %0, which can return devices of other "
          "processes",
          DiagnosticIDs::Note)
-        << Src << O.Site->getSourceRange();
+        << Src << O.Site->getSourceRange() << Local;
     return;
   }
   if (O.K == Origin::Producer && O.Site) {
@@ -154,6 +157,19 @@ void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
          "check '%0()' first, or copy the array onto one device with '%1'",
          DiagnosticIDs::Note)
         << Guard << Gather;
+}
+
+FixItHint ArrayDeviceCheckBase::addressableTwinFix(const CallExpr &Call) const {
+  // `interop::devices()[i]` -> `interop::local_devices()[i]`: the callee's
+  // name, written outside a macro, replaced by its addressable twin.
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
+  const auto *Callee = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  const FunctionDecl *Twin = Callee ? Names->addressableTwin(*Callee) : nullptr;
+  if (!Twin || DRE->getLocation().isMacroID())
+    return FixItHint();
+  return FixItHint::CreateReplacement(
+      CharSourceRange::getTokenRange(DRE->getLocation()), Twin->getName());
 }
 
 std::string ArrayDeviceCheckBase::roleName(FnRole R, StringRef Fallback,

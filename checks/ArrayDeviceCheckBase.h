@@ -60,6 +60,9 @@ protected:
   void noteGuardOrGather(const clang::interop::SinkFact &Fact);
   /// The first listed name for a role without its qualifiers ("gather"), or
   /// `Fallback` when the option lists none.
+  /// A note fix-it naming the addressable twin of a global device source
+  /// (`local_devices` for `devices`), when one is declared beside it.
+  FixItHint addressableTwinFix(const CallExpr &Call) const;
   std::string roleName(clang::interop::FnRole R, StringRef Fallback,
                        bool Qualified = false) const;
 

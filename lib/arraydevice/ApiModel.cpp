@@ -372,6 +372,34 @@ bool ApiModel::isErrorStatusCode(const EnumConstantDecl *E) const {
          });
 }
 
+const FunctionDecl *
+ApiModel::addressableTwin(const FunctionDecl &Global) const {
+  if (isa<CXXMethodDecl>(Global) || !Global.getIdentifier())
+    return nullptr;
+  std::string Scope = modelName(Global);
+  Scope.resize(Scope.size() - Global.getName().size());
+  const DeclContext *DC = Global.getDeclContext()->getRedeclContext();
+  ASTContext &Ctx = Global.getASTContext();
+  for (llvm::StringRef Name : names(FnRole::AddressableDeviceSource)) {
+    if (!Name.starts_with(Scope) || Name.drop_front(Scope.size()).contains(':'))
+      continue;
+    IdentifierInfo &Id = Ctx.Idents.get(Name.drop_front(Scope.size()));
+    for (const NamedDecl *D : DC->lookup(DeclarationName(&Id))) {
+      const auto *F = dyn_cast<FunctionDecl>(D);
+      if (!F || F->getNumParams() != Global.getNumParams() ||
+          !Ctx.hasSameType(F->getReturnType(), Global.getReturnType()))
+        continue;
+      bool Same = true;
+      for (unsigned I = 0; I < F->getNumParams(); ++I)
+        Same &= Ctx.hasSameType(F->getParamDecl(I)->getType(),
+                                Global.getParamDecl(I)->getType());
+      if (Same)
+        return F;
+    }
+  }
+  return nullptr;
+}
+
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
   return NamesByRole[static_cast<unsigned>(R)];
 }

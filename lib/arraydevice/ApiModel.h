@@ -247,6 +247,13 @@ public:
   /// True for a field listed in CurrentProcessIndexSources.
   bool isCurrentProcessIndexField(const FieldDecl *F) const;
 
+  /// The AddressableDeviceSources function that can stand in for Global (a
+  /// GlobalDeviceSources free function): declared in the same scope with
+  /// the same parameter and return types (`local_devices()` for
+  /// `devices()`), so replacing the name keeps the call compiling; null when
+  /// there is none.
+  const FunctionDecl *addressableTwin(const FunctionDecl &Global) const;
+
   /// The qualified names listed for a role, without the leading "::", for
   /// matchers and for naming the API in diagnostics.
   llvm::ArrayRef<std::string> names(FnRole R) const;

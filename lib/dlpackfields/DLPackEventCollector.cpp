@@ -229,31 +229,22 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       dataFacts(E, *V, Env);
       auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
       const StorageLocation *Owner = TP ? &TP->getPointeeLoc() : nullptr;
-      bool PassesShape = false, PassesTensor = false;
-      for (unsigned J = 0; J < Args.size(); ++J) {
-        if (J == I || !Args[J])
-          continue;
-        if (!Stores)
-          Stores.emplace(Env.getCurrentFunc() ? Env.getCurrentFunc()->getBody()
-                                              : nullptr);
-        if (mentionsLayout(Args[J], &*Stores) ||
-            filledWithLayoutOf(Args[J], Owner, Env))
-          E.CallPassesLayout = true;
-        if (mentionsShape(Args[J], &*Stores))
-          PassesShape = true;
-        if (receivesTensor(Args[J]))
-          PassesTensor = true;
-        // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
-        // can when it also receives, as a DLTensor (by value, reference or
-        // pointer), the whole tensor the data came from: byte_offset is in
-        // it (tvm-ffi's views, which copy their prototype's header). The
-        // tensor as an opaque `void *` (a deleter's context) is not read.
-        if (mentionsByteOffset(Args[J], Env) ||
-            (Owner && receivesTensor(Args[J]) &&
-             tensorArgRecord(Args[J], Env) == Owner))
-          E.OffsetApplied = true;
-      }
-      E.CallPassesShapeOnly = PassesShape && !PassesTensor;
+      if (!Stores)
+        Stores.emplace(Env.getCurrentFunc() ? Env.getCurrentFunc()->getBody()
+                                            : nullptr);
+      llvm::SmallVector<const Expr *, 8> Others;
+      for (unsigned J = 0; J < Args.size(); ++J)
+        if (J != I && Args[J])
+          Others.push_back(Args[J]);
+      const LocalStores &Locals = *Stores;
+      besideData(E, Others, Owner, Locals, Env);
+      // `std::shared_ptr<void> p{t->data, del}; make_view(p, shape)`: the
+      // object holding the pointer is what goes with the layout.
+      if (!E.CallPassesLayout)
+        if (const VarDecl *Holder = Locals.holderOf(Call))
+          for (llvm::SmallVector<const Expr *, 8> &Beside :
+               argumentsBeside(Holder, Env.getCurrentFunc()))
+            besideData(E, Beside, Owner, Locals, Env);
       if (!E.Local)
         Out.push_back(E);
       continue;
@@ -440,6 +431,76 @@ bool DLPackEventCollector::guardedByCallers(const Expr *Read,
   if (New)
     It->second = callerGuards(*FD, Read, Test);
   return It->second;
+}
+
+void DLPackEventCollector::besideData(DLPackEvent &E,
+                                      llvm::ArrayRef<const Expr *> Others,
+                                      const StorageLocation *Owner,
+                                      const LocalStores &Locals,
+                                      const Environment &Env) {
+  bool PassesShape = false, PassesTensor = false;
+  for (const Expr *Arg : Others) {
+    if (mentionsLayout(Arg, &Locals) || filledWithLayoutOf(Arg, Owner, Env))
+      E.CallPassesLayout = true;
+    if (mentionsShape(Arg, &Locals))
+      PassesShape = true;
+    if (receivesTensor(Arg))
+      PassesTensor = true;
+    // copy(dst, t->data, t->byte_offset, n): the callee adds it; so it
+    // can when it also receives, as a DLTensor (by value, reference or
+    // pointer), the whole tensor the data came from: byte_offset is in
+    // it (tvm-ffi's views, which copy their prototype's header). The
+    // tensor as an opaque `void *` (a deleter's context) is not read.
+    if (mentionsByteOffset(Arg, Env) ||
+        (Owner && receivesTensor(Arg) && tensorArgRecord(Arg, Env) == Owner))
+      E.OffsetApplied = true;
+  }
+  if (PassesShape && !PassesTensor)
+    E.CallPassesShapeOnly = true;
+}
+
+llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2>
+DLPackEventCollector::argumentsBeside(const VarDecl *Holder,
+                                      const Decl *Func) {
+  llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2> Out;
+  const Stmt *Body = Func ? Func->getBody() : nullptr;
+  auto Names = [&](const Expr *Arg) {
+    Arg = Arg->IgnoreImplicit();
+    // A by-value parameter: a copy or a move of the holder.
+    if (const auto *CCE = dyn_cast<CXXConstructExpr>(Arg);
+        CCE && CCE->getNumArgs() == 1 &&
+        CCE->getConstructor()->isCopyOrMoveConstructor())
+      Arg = CCE->getArg(0)->IgnoreImplicit();
+    // std::move(holder)
+    if (const auto *CE = dyn_cast<CallExpr>(Arg);
+        CE && CE->getNumArgs() == 1 && CE->isCallToStdMove())
+      Arg = CE->getArg(0);
+    return LocalStores::localNamed(Arg) == Holder;
+  };
+  auto Visit = [&](llvm::ArrayRef<const Expr *> Args) {
+    if (llvm::none_of(Args, [&](const Expr *A) { return A && Names(A); }))
+      return;
+    llvm::SmallVector<const Expr *, 8> Beside;
+    for (const Expr *A : Args)
+      if (A && !Names(A))
+        Beside.push_back(A);
+    Out.push_back(std::move(Beside));
+  };
+  struct Calls : RecursiveASTVisitor<Calls> {
+    std::function<void(llvm::ArrayRef<const Expr *>)> Visit;
+    bool VisitCallExpr(CallExpr *CE) {
+      Visit({CE->getArgs(), CE->getNumArgs()});
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+      Visit({CE->getArgs(), CE->getNumArgs()});
+      return true;
+    }
+  } Walk;
+  Walk.Visit = Visit;
+  if (Body)
+    Walk.TraverseStmt(const_cast<Stmt *>(Body));
+  return Out;
 }
 
 bool DLPackEventCollector::filledWithLayoutOf(const Expr *Arg,

@@ -80,6 +80,17 @@ private:
                           const dataflow::StorageLocation *Owner,
                           const dataflow::Environment &Env);
 
+  /// Sets E's facts about what a call passes beside the data (Others: its
+  /// other arguments): the layout, the shape alone, the whole tensor,
+  /// byte_offset.
+  void besideData(DLPackEvent &E, llvm::ArrayRef<const Expr *> Others,
+                  const dataflow::StorageLocation *Owner,
+                  const LocalStores &Locals, const dataflow::Environment &Env);
+  /// For each call in Func's body that passes Holder (or std::move of it),
+  /// its other arguments.
+  static llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2>
+  argumentsBeside(const VarDecl *Holder, const Decl *Func);
+
   bool DryRun = false;
   dlpackfield::RunContext &RC;
   std::optional<DLPackLayoutFillers> Fillers;

@@ -128,4 +128,15 @@ const Expr *LocalStores::onlyValue(const VarDecl *VD) const {
   return S->Whole.front();
 }
 
+const VarDecl *LocalStores::holderOf(const Expr *E) const {
+  if (!E)
+    return nullptr;
+  const Expr *Want = E->IgnoreImplicit();
+  for (const auto &[VD, S] : Map)
+    if (const Expr *Only = onlyValue(VD);
+        Only && Only->IgnoreImplicit() == Want)
+      return VD;
+  return nullptr;
+}
+
 } // namespace clang::interop

@@ -48,6 +48,12 @@ public:
   /// caps.ptr();`, `T *out = owner.get();`); null otherwise.
   const Expr *onlyValue(const VarDecl *VD) const;
 
+  /// The local whose one value (onlyValue) is E, through parentheses,
+  /// implicit casts and cleanups: what holds the object E makes
+  /// (`std::shared_ptr<void> p{t->data, del};` holds the construction);
+  /// null when none does.
+  const VarDecl *holderOf(const Expr *E) const;
+
   /// The local variable E names as a whole (through parentheses and
   /// implicit casts), or null.
   static const VarDecl *localNamed(const Expr *E);

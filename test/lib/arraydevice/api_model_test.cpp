@@ -87,6 +87,28 @@ TEST_F(ModelOnCode, ClassifiesTypes) {
   EXPECT_EQ(M.classify(paramType(5)), TypeRole::None);
 }
 
+TEST_F(ModelOnCode, AddressableTwinsOfGlobalDeviceSources) {
+  ApiModel M{ApiModelOptions()};
+  ASTContext &Ctx = AST->getASTContext();
+  auto Twin = [&](llvm::StringRef Name, unsigned Params) -> std::string {
+    for (const BoundNodes &N :
+         match(functionDecl(hasName(Name), parameterCountIs(Params)).bind("f"),
+               Ctx))
+      if (const FunctionDecl *T =
+              M.addressableTwin(*N.getNodeAs<FunctionDecl>("f")))
+        return ApiModel::modelName(*T) + "/" +
+               std::to_string(T->getNumParams());
+    return "none";
+  };
+  // The same parameters and result, in the same namespace.
+  EXPECT_EQ(Twin("::interop::devices", 0), "interop::local_devices/0");
+  EXPECT_EQ(Twin("::interop::devices", 1), "interop::local_devices/1");
+  // local_device_for takes a DLDevice, not (platform, id).
+  EXPECT_EQ(Twin("::interop::device_by_id", 2), "none");
+  // A sharding's device list is a member: no free twin.
+  EXPECT_EQ(Twin("::interop::Sharding::devices", 0), "none");
+}
+
 TEST_F(ModelOnCode, RangesOfRecordsHoldingArraysNameTheHeldFields) {
   ApiModel M{ApiModelOptions()};
   EXPECT_EQ(M.classify(paramType(6)), TypeRole::HolderRange);

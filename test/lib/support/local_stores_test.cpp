@@ -131,6 +131,18 @@ TEST_F(LocalStoresTest, OnlyValueIsTheOneStoreOfAnUnchangedLocal) {
   EXPECT_EQ(Stores->onlyValue(var("untouched")), nullptr);
 }
 
+TEST_F(LocalStoresTest, HolderOfItsOnlyValue) {
+  // `p` holds `&taken`, through the implicit nodes around it.
+  const Expr *P = Stores->onlyValue(var("p"));
+  ASSERT_TRUE(P);
+  EXPECT_EQ(Stores->holderOf(P), var("p"));
+  EXPECT_EQ(Stores->holderOf(P->IgnoreParenImpCasts()), var("p"));
+  // `name` has two values: neither is held by it alone.
+  for (const Expr *E : Stores->of(var("name"))->Whole)
+    EXPECT_EQ(Stores->holderOf(E), nullptr);
+  EXPECT_EQ(Stores->holderOf(nullptr), nullptr);
+}
+
 TEST_F(LocalStoresTest, WriteTargets) {
   const auto *Assign = firstNode<BinaryOperator>(
       F->getBody(), [](const BinaryOperator &B) {

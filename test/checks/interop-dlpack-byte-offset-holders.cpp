@@ -1,0 +1,47 @@
+// RUN: %check_interop %s interop-dlpack-byte-offset %t -- -- -std=c++17 -I%S/Inputs/dlpack/v1
+
+// `data` held by a local object (a smart pointer that runs the DLPack
+// deleter) and the object then passed with the tensor's layout: the holder
+// is the tensor's storage, read from its first element. The pointer goes
+// through the variable; the byte_offset is dropped all the same.
+
+#include <dlpack/dlpack.h>
+
+namespace std {
+template <class T> struct shared_ptr {
+  template <class D> shared_ptr(T *p, D d) : p(p) { (void)d; }
+  T *p;
+};
+template <class T> struct vector {
+  vector(const long *first, const long *last);
+};
+} // namespace std
+
+struct Tensor {
+  Tensor(std::shared_ptr<void> storage, std::vector<long> shape, int bits);
+  Tensor(std::shared_ptr<void> storage, long offset, std::vector<long> shape);
+};
+
+// lmdeploy's shape: the storage pointer is data itself.
+Tensor import_tensor(DLManagedTensor *mt) {
+  DLTensor &t = mt->dl_tensor;
+  std::vector<long> shape(t.shape, t.shape + t.ndim);
+  std::shared_ptr<void> storage{t.data, [mt](void *) { mt->deleter(mt); }};
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+  return Tensor(storage, shape, t.dtype.bits);
+}
+
+// The offset goes along with the holder.
+Tensor with_offset(DLManagedTensor *mt) {
+  DLTensor &t = mt->dl_tensor;
+  std::vector<long> shape(t.shape, t.shape + t.ndim);
+  std::shared_ptr<void> storage{t.data, [mt](void *) { mt->deleter(mt); }};
+  return Tensor(storage, static_cast<long>(t.byte_offset), shape);
+}
+
+// A holder that is only kept (a keep-alive) reads nothing.
+void keep_alive(DLManagedTensor *mt, std::shared_ptr<void> *out) {
+  std::shared_ptr<void> alive{mt->dl_tensor.data,
+                              [mt](void *) { mt->deleter(mt); }};
+  *out = alive;
+}
