@@ -204,6 +204,16 @@ void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
       diag(E.ExitLoc, "the function leaves here without renaming it",
            DiagnosticIDs::Note);
       break;
+    case OwnershipEvent::ThrowBeforeClaim:
+      diag(E.At->getBeginLoc(),
+           "this call can throw after the capsule's tensor was handed on and "
+           "before the capsule is renamed; if it does, the capsule's "
+           "destructor deletes the tensor its new owner deletes too");
+      diag(E.Related->getBeginLoc(),
+           "the capsule is renamed only here; rename it right after the "
+           "import succeeds",
+           DiagnosticIDs::Note);
+      break;
     case OwnershipEvent::DestructorUncheckedDelete:
       diag(E.At->getBeginLoc(),
            "capsule destructor calls the deleter without checking that the "

@@ -41,6 +41,11 @@ struct OwnershipEvent {
     /// An importer that takes ownership even on failure was called, and the
     /// capsule is not claimed on some path to an exit (ExitLoc).
     NotClaimedAfterImport,
+    /// A call that can throw out of the function (At) ran after a capsule's
+    /// tensor was handed on (its import) and before the capsule was
+    /// claimed (Related: the claim): had it thrown, the capsule would still
+    /// own the tensor its importer owns too (a double free).
+    ThrowBeforeClaim,
     /// A capsule destructor calls the deleter without checking that the
     /// capsule is unconsumed.
     DestructorUncheckedDelete,

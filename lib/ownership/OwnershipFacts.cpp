@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipFacts.h"
 
 #include "lib/abi/TranslationUnitNames.h"
+#include "lib/engine/ExceptionEdges.h"
 #include "lib/engine/FactPipeline.h"
 #include "lib/ownership/OwnershipContracts.h"
 #include "lib/ownership/OwnershipJudgement.h"
@@ -68,6 +69,13 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
   R.RC.TakersP = &In.Compiled.Takers;
   R.RC.ExitsP = &In.Compiled.Exits;
   findSites(R.RC, In.FD, In.Ctx);
+  if (!R.RC.IsDestructor &&
+      llvm::any_of(R.RC.Sites,
+                   [](const Site &S) { return S.From == Site::Capsule; }))
+    for (const Stmt *P : exceptionExits(In.FD, MaxThrowPoints).Points) {
+      R.RC.ThrowPointIndex[P] = R.RC.ThrowPoints.size();
+      R.RC.ThrowPoints.push_back(P);
+    }
   for (const StillOwnedReturn &S :
        stillOwnedReturns(In.FD, In.Compiled.Sources)) {
     OwnershipEvent E;

@@ -86,6 +86,9 @@ private:
             {OwnershipEvent::DeleterUnchecked, Call, nullptr, nullptr});
       return;
     }
+    bool IsRename = false;
+    if (int C = claimedCapsule(*Call, RC, Ctx, IsRename); C >= 0)
+      thrownBeforeClaim(C, Call, Env, Found);
     CapsuleCall K = classifyCapsuleCall(Call);
     if (K == CapsuleCall::ErrClear && RC.IsDestructor &&
         !proves(Env, RC.Saved)) {
@@ -118,6 +121,22 @@ private:
       if (!RC.takers().matches(Callee) && C.Rename && allows(Env, C.Renamed))
         Found.push_back(
             {OwnershipEvent::RenameBeforeImport, Call, nullptr, C.Rename});
+    }
+  }
+
+  /// At the claim of capsule C: each call that can throw out of the function
+  /// and ran, on a path to here, after a tensor of C escaped (its import)
+  /// and before this claim. Had it thrown, the capsule would still own the
+  /// tensor its importer owns too.
+  void thrownBeforeClaim(int C, const CallExpr *Claim, const Environment &Env,
+                         llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    for (const Site &St : RC.Sites) {
+      if (St.CapsuleId != C)
+        continue;
+      for (auto [I, Risk] : llvm::enumerate(St.ThrownBeforeClaim))
+        if (allows(Env, Risk))
+          Found.push_back({OwnershipEvent::ThrowBeforeClaim,
+                           RC.ThrowPoints[I], nullptr, Claim});
     }
   }
 

@@ -79,6 +79,8 @@ void initialiseGhosts(OwnState &Own) {
     setGhost(Env, S.PtrNull, false);
     setGhost(Env, S.DeleterNull, false);
     setGhost(Env, S.Taken, false);
+    for (StorageLocation *R : S.ThrownBeforeClaim)
+      setGhost(Env, R, false);
     if (S.From == Site::Parameter)
       if (Value *V = Env.getValue(*S.Param)) {
         Env.setValue(*S.Obtained, *V);
@@ -197,6 +199,9 @@ void handOff(unsigned S, const Stmt *Where, OwnState &Own,
   // an importer that always takes it) makes a later deleter call wrong.
   setGhostWhen(Env, St.Live, false, When);
   setGhostWhen(Env, St.Escaped, true, When);
+  // A throw before this escape is not between the import and the claim.
+  for (StorageLocation *R : St.ThrownBeforeClaim)
+    setGhostWhen(Env, R, false, When);
   if (Strong || (Callee && Own.RC.takers().matches(Callee))) {
     setGhostWhen(Env, St.Handed, true, When);
     if (!St.FirstHandOff)
@@ -308,18 +313,44 @@ int capsuleArgument(const CallExpr *E, OwnState &Own) {
   return Own.RC.capsuleIdOf(E->getArg(0));
 }
 
-/// PyCapsule_SetName(capsule, "used_dltensor"): the capsule is claimed.
-void transferSetName(const CallExpr *E, OwnState &Own) {
-  if (E->getNumArgs() == 2 &&
-      isUsedName(classifyCapsuleName(E->getArg(1), Own.Ctx)))
-    claim(capsuleArgument(E, Own), E, /*IsRename=*/true, Own);
+/// PyCapsule_SetName(capsule, "used_dltensor"),
+/// PyCapsule_SetDestructor(capsule, NULL): the capsule is claimed.
+void transferClaim(const CallExpr *E, OwnState &Own) {
+  bool IsRename = false;
+  int C = ownership::claimedCapsule(*E, Own.RC, Own.Ctx, IsRename);
+  if (C >= 0)
+    claim(C, E, IsRename, Own);
 }
 
-/// PyCapsule_SetDestructor(capsule, NULL): the capsule is claimed.
-void transferSetDestructor(const CallExpr *E, OwnState &Own) {
-  if (E->getNumArgs() == 2 &&
-      classifyCapsuleName(E->getArg(1), Own.Ctx) == CapsuleName::Null)
-    claim(capsuleArgument(E, Own), E, /*IsRename=*/false, Own);
+/// A call that can throw out of the function, for each capsule tensor it
+/// is not given: whether the tensor had escaped and its capsule was
+/// unclaimed when it ran.
+void markThrowPoint(const Stmt *S, OwnState &Own) {
+  auto It = Own.RC.ThrowPointIndex.find(S);
+  if (It == Own.RC.ThrowPointIndex.end())
+    return;
+  Environment &Env = Own.Env;
+  Arena &A = Env.arena();
+  const auto *Call = dyn_cast<CallExpr>(S);
+  for (unsigned I = 0; I < Own.RC.Sites.size(); ++I) {
+    Site &St = Own.RC.Sites[I];
+    if (St.ThrownBeforeClaim.empty() || St.CapsuleId < 0)
+      continue;
+    if (Call && llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+          return siteOf(Arg, Own) == int(I);
+        }))
+      continue;
+    auto *Escaped = Env.get<BoolValue>(*St.Escaped);
+    auto *Claimed = Env.get<BoolValue>(*Own.RC.Capsules[St.CapsuleId].Claimed);
+    auto *Deleted = Env.get<BoolValue>(*St.Deleted);
+    if (!Escaped || !Claimed || !Deleted)
+      continue;
+    setGhost(Env, St.ThrownBeforeClaim[It->second],
+             A.makeBoolValue(A.makeAnd(
+                 Escaped->formula(),
+                 A.makeAnd(A.makeNot(Claimed->formula()),
+                           A.makeNot(Deleted->formula())))));
+  }
 }
 
 /// PyCapsule_IsValid(capsule, "dltensor"): whether it is unconsumed.
@@ -425,12 +456,10 @@ void transferCall(const CallExpr *E, OwnState &Own) {
   // PyCapsule_GetPointer(capsule, name)
   case CapsuleCall::GetPointer:
     return transferGetPointer(E, Own);
-  // PyCapsule_SetName(capsule, name)
+  // PyCapsule_SetName(capsule, name), PyCapsule_SetDestructor(capsule, d)
   case CapsuleCall::SetName:
-    return transferSetName(E, Own);
-  // PyCapsule_SetDestructor(capsule, destructor)
   case CapsuleCall::SetDestructor:
-    return transferSetDestructor(E, Own);
+    return transferClaim(E, Own);
   // PyCapsule_IsValid(capsule, name)
   case CapsuleCall::IsValid:
     return transferIsValid(E, Own);
@@ -668,6 +697,9 @@ OwnershipModel::OwnershipModel(ASTContext &Ctx, Environment &Env,
     S.DeleterNull = Ghost();
     S.Taken = Ghost();
     S.Obtained = &Env.createStorageLocation(Ctx.VoidPtrTy);
+    if (S.From == Site::Capsule)
+      for (unsigned I = 0; I < RC.ThrowPoints.size(); ++I)
+        S.ThrownBeforeClaim.push_back(Ghost());
   }
   for (Capsule &C : RC.Capsules) {
     C.Claimed = Ghost();
@@ -688,8 +720,11 @@ void OwnershipModel::transfer(const CFGElement &Elt, NoopLattice &,
     Recorded.record(CS->getStmt(), Env, Env.getValue(*RC.Sentinel) != nullptr);
   OwnState Own{Env, RC, getASTContext()};
   initialiseGhosts(Own);
-  if (CS)
-    transferSwitch()(*CS->getStmt(), Own);
+  if (!CS)
+    return;
+  // In the state before the call: an exception leaves it unchanged.
+  markThrowPoint(CS->getStmt(), Own);
+  transferSwitch()(*CS->getStmt(), Own);
 }
 
 void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,

@@ -11,6 +11,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <utility>
+
 namespace clang::interop::ownership {
 
 using namespace clang::dataflow;
@@ -179,7 +181,7 @@ public:
 
   void add(Site S) {
     RC.SiteOfStmt.try_emplace(S.At, RC.Sites.size());
-    RC.Sites.push_back(S);
+    RC.Sites.push_back(std::move(S));
   }
   void add(Site::Source From, const Stmt *At) {
     Site S;
@@ -399,6 +401,25 @@ bool mentionsOwnershipIn(const Stmt *Body) {
   } F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
   return F.Found;
+}
+
+int claimedCapsule(const CallExpr &Call, const RunContext &RC, ASTContext &Ctx,
+                    bool &IsRename) {
+  IsRename = false;
+  if (Call.getNumArgs() != 2)
+    return -1;
+  CapsuleName N = classifyCapsuleName(Call.getArg(1), Ctx);
+  switch (classifyCapsuleCall(&Call)) {
+  case CapsuleCall::SetName:
+    if (!isUsedName(N))
+      return -1;
+    IsRename = true;
+    return RC.capsuleIdOf(Call.getArg(0));
+  case CapsuleCall::SetDestructor:
+    return N == CapsuleName::Null ? RC.capsuleIdOf(Call.getArg(0)) : -1;
+  default:
+    return -1;
+  }
 }
 
 } // namespace clang::interop::ownership

@@ -68,6 +68,10 @@ struct Site {
   StorageLocation *Obtained = nullptr;
   const Stmt *FirstDelete = nullptr;
   const Stmt *FirstHandOff = nullptr;
+  // For a capsule's tensor, one per RunContext::ThrowPoints entry: that
+  // call ran after the tensor escaped and before the capsule was claimed,
+  // with no escape since (an exception there leaves both owning it).
+  llvm::SmallVector<StorageLocation *, 4> ThrownBeforeClaim;
 };
 
 /// A capsule the function touches, named by its root variable.
@@ -121,7 +125,22 @@ struct RunContext {
   /// of an if): which tensor each stands for, on which paths.
   ValueChoices Choices;
   const FunctionDecl *FD = nullptr;
+  /// The calls that can leave the function by an exception
+  /// (lib/engine/ExceptionEdges.h), found when it takes a tensor out of a
+  /// capsule; and each one's index.
+  llvm::SmallVector<const Stmt *, 8> ThrowPoints;
+  llvm::DenseMap<const Stmt *, unsigned> ThrowPointIndex;
 };
+
+/// The tracked capsule Call claims (PyCapsule_SetName to a used_ name,
+/// PyCapsule_SetDestructor to NULL), or -1; IsRename for the former. The
+/// transfer functions and the judgement ask the same question here.
+int claimedCapsule(const CallExpr &Call, const RunContext &RC, ASTContext &Ctx,
+                   bool &IsRename);
+
+/// Throw points tracked per function at most (each costs a ghost per
+/// capsule tensor); the rest are not judged.
+constexpr unsigned MaxThrowPoints = 32;
 
 /// The function reads a capsule the producer made and named: a capsule
 /// destructor, or a void function of a destructor's shape (one installed

@@ -78,6 +78,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "rename-before-import";
   case clang::interop::OwnershipEvent::NotClaimedAfterImport:
     return "not-claimed";
+  case clang::interop::OwnershipEvent::ThrowBeforeClaim:
+    return "throw-before-claim";
   case clang::interop::OwnershipEvent::DestructorUncheckedDelete:
     return "dtor-unchecked-delete";
   case clang::interop::OwnershipEvent::DestructorClearsError:

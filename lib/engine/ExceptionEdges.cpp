@@ -1,0 +1,109 @@
+//===--- ExceptionEdges.cpp - where an exception can leave ----------------===//
+
+#include "lib/engine/ExceptionEdges.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::interop {
+namespace {
+
+/// The function type's own specification rules throwing out.
+bool typeCannotThrow(QualType T) {
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType();
+  else if (const auto *MPT = T->getAs<MemberPointerType>())
+    T = MPT->getPointeeType();
+  const auto *FPT = T->getAs<FunctionProtoType>();
+  return FPT && FPT->canThrow() == CT_Cannot;
+}
+
+bool calleeCannotThrow(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  // A C function (the CPython, CUDA and C library APIs) never throws, and
+  // neither do builtins and destructors (implicitly noexcept).
+  if (FD->isExternC() || FD->isInExternCContext() || FD->getBuiltinID() ||
+      isa<CXXDestructorDecl>(FD))
+    return true;
+  // Observers and operators: `r.ok()`, `t.device()`, `*p`, `p->x`, `if
+  // (ptr)` are rarely declared noexcept and practically never throw; taking
+  // them at their declared word would make every accessor a path.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && MD->getParent()->isLambda())
+    return typeCannotThrow(FD->getType()); // a local function, not an observer
+  if (MD && (MD->isConst() || isa<CXXConversionDecl>(MD)))
+    return true;
+  if (FD->isOverloadedOperator())
+    return true;
+  return typeCannotThrow(FD->getType());
+}
+
+bool callCannotThrow(const CallExpr &CE) {
+  if (const FunctionDecl *FD = CE.getDirectCallee())
+    return calleeCannotThrow(FD);
+  const Expr *Callee = CE.getCallee()->IgnoreParenImpCasts();
+  if (typeCannotThrow(Callee->getType()))
+    return true;
+  // t->deleter(t): a function pointer member of a C struct is C's.
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return Field->getParent()->getDeclContext()->isExternCContext();
+  return false;
+}
+
+/// Collects the statements that may throw outside try blocks; lambdas are
+/// other functions.
+class ExitFinder : public RecursiveASTVisitor<ExitFinder> {
+public:
+  explicit ExitFinder(unsigned Max) : Max(Max) {}
+  ExceptionExits Out;
+
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXTryStmt(CXXTryStmt *Try) {
+    ++TryDepth;
+    bool Continue = TraverseStmt(Try->getTryBlock());
+    --TryDepth;
+    for (unsigned I = 0; Continue && I < Try->getNumHandlers(); ++I)
+      Continue = TraverseStmt(Try->getHandler(I));
+    return Continue;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (TryDepth || !mayThrow(*S))
+      return true;
+    if (Out.Points.size() == Max) {
+      Out.Truncated = true;
+      return false;
+    }
+    Out.Points.push_back(S);
+    return true;
+  }
+
+private:
+  unsigned Max;
+  unsigned TryDepth = 0;
+};
+
+} // namespace
+
+bool mayThrow(const Stmt &S) {
+  if (isa<CXXThrowExpr>(S))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(&S))
+    return !callCannotThrow(*CE);
+  // Constructions and new-expressions: what they can throw is running out
+  // of memory, which no family models (a capsule that could not be created
+  // is left aside the same way).
+  return false;
+}
+
+ExceptionExits exceptionExits(const FunctionDecl &FD, unsigned Max) {
+  ExitFinder Finder(Max);
+  if (Stmt *Body = FD.getBody())
+    Finder.TraverseStmt(Body);
+  return Finder.Out;
+}
+
+} // namespace clang::interop

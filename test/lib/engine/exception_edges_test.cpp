@@ -1,0 +1,102 @@
+// Unit tests of lib/engine/ExceptionEdges.h: which calls can throw, and
+// which of a function's can leave it by an exception.
+
+#include "lib/engine/ExceptionEdges.h"
+
+#include "dlpack_snippets.h"
+#include "snippet_annotations.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace interop_test;
+
+namespace {
+
+const char *const Code = R"cpp(
+extern "C" int c_api(int);
+int may(int);
+int never(int) noexcept;
+struct Obj {
+  int get() const;
+  int set(int);
+  explicit operator bool() const;
+  int operator+(int) const;
+};
+void (*fp)(int);
+void (*nfp)(int) noexcept;
+void uses(Obj &o, DLManagedTensor *t) {
+  c_api(1);
+  may(2);
+  never(3);
+  o.get();
+  o.set(4);
+  (void)static_cast<bool>(o);
+  (void)(o + 5);
+  fp(6);
+  nfp(7);
+  t->deleter(t);
+  (void)new int(8);
+}
+int exits(bool b) {
+  may(1);
+  try {
+    may(2);
+  } catch (...) {
+    may(3);
+  }
+  auto l = [] { return may(4); };
+  if (b)
+    throw 5;
+  return l();
+}
+)cpp";
+
+TEST(ExceptionEdges, WhatCanThrow) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  const Stmt *Body = functionNamed(Ctx, "uses")->getBody();
+  std::vector<bool> Throws;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body()) {
+    const Expr *E = cast<Expr>(S)->IgnoreImplicit();
+    // (void)x and static_cast<bool>(x): the expression cast.
+    while (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+      E = C->getSubExpr()->IgnoreParens()->IgnoreImplicit();
+    Throws.push_back(mayThrow(*E));
+  }
+  // c_api, may, never, get, set, bool, +, fp, nfp, deleter, new
+  std::vector<bool> Want = {false, true,  false, false, true, false,
+                            false, true,  false, false, false};
+  EXPECT_EQ(Throws, Want);
+}
+
+TEST(ExceptionEdges, ExitsOutsideTryBlocks) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ExceptionExits X = exceptionExits(*functionNamed(Ctx, "exits"), 8);
+  // may(1), may(3) in the handler, the throw and l() (a lambda is a local
+  // function, not an observer); not may(2) in the try block, nor may(4) in
+  // the lambda's own body.
+  std::vector<std::string> Kinds;
+  for (const Stmt *S : X.Points)
+    Kinds.push_back(S->getStmtClassName());
+  EXPECT_FALSE(X.Truncated);
+  ASSERT_EQ(X.Points.size(), 4u);
+  EXPECT_EQ(Kinds[0], "CallExpr");
+  EXPECT_EQ(Kinds[1], "CallExpr") << "the handler is outside the try block";
+  EXPECT_EQ(Kinds[2], "CXXThrowExpr");
+  EXPECT_EQ(Kinds[3], "CXXOperatorCallExpr");
+  EXPECT_EQ(exceptionExits(*functionNamed(Ctx, "exits"), 2).Truncated, true);
+}
+
+} // namespace
