@@ -67,13 +67,20 @@ endif()
 #   dev     -> libinterop-shim-dev              headers, static library, .so
 #                                               link, CMake and pkg-config files
 #   python  -> python3-interop                  the interop_shim module
-#   plugin  -> interop-tidy                     the clang-tidy plugin, the
-#              interop-tidy wrapper, interop-tidy-ci, man pages, check pages,
-#              editor modules and the pre-commit hook
+#   checksN -> interop-tidy-llvm-N              the clang-tidy plugin built for
+#              LLVM major N (its two modules); depends on clang-tidy-N
+#   plugin  -> interop-tidy                     the interop-tidy wrapper,
+#              interop-tidy-ci, man pages, check pages, editor modules and
+#              the pre-commit hook; depends on the plugin of any major
+#
+# A build for another major (INTEROP_LLVM_MAJOR=19) makes its own
+# interop-tidy-llvm-19, installable beside interop-tidy-llvm-22: the modules
+# live in per-major folders and the wrapper loads the one of the clang-tidy
+# it runs. Its interop-tidy is the same as the default build's.
 #
 # The library package is named after its SONAME (libinterop_shim.so.0.1 ->
 # libinterop-shim0.1), as Debian policy asks, so that two ABI versions can be
-# installed together. Only interop-tidy depends on clang-tidy. Each package's
+# installed together. Only interop-tidy-llvm-N depends on clang-tidy. Each package's
 # Depends are what dpkg-shlibdeps finds in its ELF files (libc6, libstdc++6,
 # libgcc-s1) plus the Debian packages its other files need.
 function(interop_deb_package_of path out_name out_version)
@@ -171,42 +178,67 @@ if(TARGET interop_shim_python)
     "protocol (__dlpack__, from_dlpack) with NumPy, PyTorch and other producers.")
 endif()
 
-# plugin: the checks and their tools.
+# checksN: the plugin of this LLVM major; plugin: the tools around it.
 if(NOT INTEROP_RUNTIME_ONLY)
-  list(APPEND components plugin)
-  set(plugin_depends "")
+  set(checks checks${LLVM_VERSION_MAJOR})
+  string(TOUPPER ${checks} checks_upper)
+  list(APPEND components ${checks} plugin)
+  set(checks_depends "")
   interop_deb_package_of("${INTEROP_CLANG_TIDY}" tidy_package tidy_version)
   if(tidy_package)
     # The plugin loads only into the LLVM major.minor it was compiled against.
     string(REGEX MATCH "^[0-9]+:" epoch "${tidy_version}")
     math(EXPR next_minor "${LLVM_VERSION_MINOR} + 1")
-    list(APPEND plugin_depends
+    list(APPEND checks_depends
       "${tidy_package} (>= ${epoch}${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR})"
       "${tidy_package} (<< ${epoch}${LLVM_VERSION_MAJOR}.${next_minor}~)")
   else()
     list(APPEND missing "${INTEROP_CLANG_TIDY}")
   endif()
+  list(JOIN checks_depends ", " CPACK_DEBIAN_${checks_upper}_PACKAGE_DEPENDS)
+  set(CPACK_DEBIAN_${checks_upper}_PACKAGE_RECOMMENDS interop-tidy)
+  set(CPACK_DEBIAN_${checks_upper}_PACKAGE_NAME
+      interop-tidy-llvm-${LLVM_VERSION_MAJOR})
+  set(CPACK_DEBIAN_${checks_upper}_PACKAGE_SECTION devel)
+  string(JOIN "\n" CPACK_DEBIAN_${checks_upper}_DESCRIPTION
+    "clang-tidy ${LLVM_VERSION_MAJOR} plugin: checks for array-interop misuse"
+    "The interop-* checks built for clang-tidy ${LLVM_VERSION_MAJOR}: they flag exporting a"
+    "possibly sharded array through DLPack or __cuda_array_interface__,"
+    "importing onto a device the process cannot address, trusting a DLPack"
+    "tensor's device type, and the DLPack ABI bugs (byte_offset, strides,"
+    "versions, capsule protocol, deleter ownership)."
+    "."
+    "The plugins of several clang-tidy majors install side by side; the"
+    "interop-tidy package's commands load the one of the clang-tidy they run.")
+  # The tools work with the plugin of any major, this build's first.
+  set(alternatives "interop-tidy-llvm-${LLVM_VERSION_MAJOR} (= ${INTEROP_DEB_VERSION})")
+  foreach(major IN LISTS INTEROP_SUPPORTED_LLVM_MAJORS)
+    if(NOT major EQUAL LLVM_VERSION_MAJOR)
+      string(APPEND alternatives
+             " | interop-tidy-llvm-${major} (= ${INTEROP_DEB_VERSION})")
+    endif()
+  endforeach()
   # interop-tidy-ci is Python reading clang-tidy's --export-fixes YAML.
-  list(APPEND plugin_depends python3 python3-yaml)
-  list(JOIN plugin_depends ", " CPACK_DEBIAN_PLUGIN_PACKAGE_DEPENDS)
-  # --diff runs git, and follows headers with clang-22's clang-scan-deps.
+  set(CPACK_DEBIAN_PLUGIN_PACKAGE_DEPENDS "${alternatives}, python3, python3-yaml")
+  # --diff runs git, and follows headers with clang's clang-scan-deps.
   set(CPACK_DEBIAN_PLUGIN_PACKAGE_RECOMMENDS "git, clang-${LLVM_VERSION_MAJOR}")
   set(CPACK_DEBIAN_PLUGIN_PACKAGE_SUGGESTS "libinterop-shim-dev, elpa-flycheck, neovim")
   set(CPACK_DEBIAN_PLUGIN_PACKAGE_NAME interop-tidy)
   set(CPACK_DEBIAN_PLUGIN_PACKAGE_SECTION devel)
   string(JOIN "\n" CPACK_DEBIAN_PLUGIN_DESCRIPTION
     "clang-tidy checks for array-interop misuse (DLPack, CUDA array interface)"
-    "A plugin for clang-tidy ${LLVM_VERSION_MAJOR} (the interop-* checks) that flags exporting a"
-    "possibly sharded array through DLPack or __cuda_array_interface__,"
-    "importing onto a device the process cannot address, trusting a DLPack"
-    "tensor's device type, and the DLPack ABI bugs (byte_offset, strides,"
-    "versions, capsule protocol, deleter ownership)."
+    "The commands and documents of the interop-* clang-tidy checks, which flag"
+    "exporting a possibly sharded array through DLPack or"
+    "__cuda_array_interface__, importing onto a device the process cannot"
+    "address, trusting a DLPack tensor's device type, and the DLPack ABI bugs"
+    "(byte_offset, strides, versions, capsule protocol, deleter ownership)."
     "."
-    "It comes with interop-tidy, clang-tidy with the plugin loaded, and"
+    "It holds interop-tidy, clang-tidy with the plugin loaded, and"
     "interop-tidy-ci, a CI gate over a compile database (diff mode, SARIF and"
     "GitLab reports, baselines, shards, a result cache), their man pages, the"
     "checks' pages, Flycheck and Neovim modules and a git pre-commit hook"
-    "(in /usr/share/interop-tidy).")
+    "(in /usr/share/interop-tidy). The plugin itself is in"
+    "interop-tidy-llvm-N, one package per clang-tidy major.")
 endif()
 if(missing)
   message(STATUS "interop-tidy .deb: no Debian package owns ${missing}; "

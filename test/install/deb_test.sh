@@ -14,11 +14,14 @@
 #                               version and on the dlpack headers' package
 #   python3-interop             the module in /usr/lib/python3/dist-packages,
 #                               pinned to python3's minor version
-#   interop-tidy                the plugin, the wrapper, interop-tidy-ci, the
-#                               man pages, the check pages, the editor
-#                               modules and the pre-commit hook under
-#                               /usr/share/interop-tidy; the only package
-#                               that depends on clang-tidy (its major.minor)
+#   interop-tidy-llvm-N         the plugin for LLVM major N (its per-major
+#                               folder); the only package that depends on
+#                               clang-tidy (clang-tidy-N, its major.minor)
+#   interop-tidy                the wrapper, interop-tidy-ci, the man pages,
+#                               the check pages, the editor modules and the
+#                               pre-commit hook under /usr/share/interop-tidy;
+#                               depends on the plugin of this build's major
+#                               or of another supported one
 # libraries under /usr/lib/<multiarch>; every package has its copyright and
 # changelog.Debian.gz, stripped ELF files, no file that names the build tree,
 # and lintian reports no error on it (its warnings are printed).
@@ -43,6 +46,7 @@ soversion=$(echo "$version" | cut -d. -f1-2)   # 0.x: major.minor
 lib_pkg=libinterop-shim$soversion
 plugin=0
 grep -q '^INTEROP_RUNTIME_ONLY:BOOL=OFF' "$build/CMakeCache.txt" && plugin=1
+major=$(sed -n 's/^INTEROP_LLVM_MAJOR:STRING=//p' "$build/CMakeCache.txt")
 python=0
 grep -q '^INTEROP_ENABLE_PYTHON:BOOL=ON' "$build/CMakeCache.txt" &&
   [ -f "$(find "$build" -name 'interop_shim.cpython-*.so' -print -quit)" ] && python=1
@@ -51,7 +55,7 @@ grep -q '^INTEROP_ENABLE_PYTHON:BOOL=ON' "$build/CMakeCache.txt" &&
   { cat "$work/cpack.log"; die "cpack -G DEB failed"; }
 expected=("$lib_pkg" libinterop-shim-dev)
 [ $python = 1 ] && expected+=(python3-interop)
-[ $plugin = 1 ] && expected+=(interop-tidy)
+[ $plugin = 1 ] && expected+=(interop-tidy "interop-tidy-llvm-$major")
 built=$(cd "$work" && ls ./*.deb | sed 's|^\./||; s|_.*||' | sort | tr '\n' ' ')
 want=$(printf '%s\n' "${expected[@]}" | sort | tr '\n' ' ')
 [ "$built" = "$want" ] || die "cpack built [$built], expected [$want]"
@@ -84,7 +88,7 @@ for pkg in "${expected[@]}"; do
   if grep -E '^/usr/lib/[^/]+\.(so|a)' "$work/$pkg.paths" | grep -v "^/usr/lib/$multiarch/"; then
     die "$pkg: libraries outside /usr/lib/$multiarch (above)"
   fi
-  if [ "$pkg" != interop-tidy ] && field "$pkg" Depends | grep -q clang-tidy; then
+  if [ "$pkg" != "interop-tidy-llvm-$major" ] && field "$pkg" Depends | grep -q 'clang-tidy[-0-9]* '; then
     die "$pkg depends on clang-tidy: $(field "$pkg" Depends)"
   fi
 done
@@ -135,10 +139,13 @@ fi
 if [ $plugin = 1 ]; then
   has interop-tidy /usr/bin/interop-tidy
   has interop-tidy /usr/bin/interop-tidy-ci
-  # One folder per LLVM major; the default major's loader also at the top.
-  major=$(sed -n 's/^INTEROP_LLVM_MAJOR:STRING=//p' "$build/CMakeCache.txt")
-  has interop-tidy "$L/interop-tidy/llvm-$major/InteropTidy\.so"
-  has interop-tidy "$L/interop-tidy/llvm-$major/InteropTidyChecks\.so"
+  # One folder per LLVM major, in that major's package; the default
+  # major's loader also at the top.
+  has "interop-tidy-llvm-$major" "$L/interop-tidy/llvm-$major/InteropTidy\.so"
+  has "interop-tidy-llvm-$major" "$L/interop-tidy/llvm-$major/InteropTidyChecks\.so"
+  if grep -E '\.so$' "$work/interop-tidy.paths"; then
+    die "interop-tidy holds a plugin module (above); they belong to interop-tidy-llvm-N"
+  fi
   has interop-tidy /usr/share/doc/interop-tidy/checks/interop-sharded-dlpack-export.md
   has interop-tidy /usr/share/man/man1/interop-tidy.1.gz
   has interop-tidy /usr/share/man/man1/interop-tidy-ci.1.gz
@@ -147,8 +154,12 @@ if [ $plugin = 1 ]; then
   has interop-tidy /usr/share/interop-tidy/pre-commit
   [ -x "$work/root/interop-tidy/usr/share/interop-tidy/pre-commit" ] ||
     die "the pre-commit hook is not executable"
-  field interop-tidy Depends | grep -qE 'clang-tidy-[0-9]+ \(>= [0-9:.]+\), clang-tidy-[0-9]+ \(<< [0-9:.]+~\)' ||
-    die "interop-tidy does not pin clang-tidy's major.minor: $(field interop-tidy Depends)"
+  field "interop-tidy-llvm-$major" Depends |
+    grep -qE "clang-tidy-$major \\(>= [0-9:.]+\\), clang-tidy-$major \\(<< [0-9:.]+~\\)" ||
+    die "interop-tidy-llvm-$major does not pin clang-tidy's major.minor: $(field "interop-tidy-llvm-$major" Depends)"
+  # The tools take the plugin of any supported major, this build's first.
+  field interop-tidy Depends | grep -qE "^interop-tidy-llvm-$major \\(= $version-1\\)( \\| interop-tidy-llvm-[0-9]+ \\(= $version-1\\))+," ||
+    die "interop-tidy does not depend on a plugin of this version: $(field interop-tidy Depends)"
   depends_on interop-tidy python3-yaml
   # The installed wrapper finds the installed plugin.
   grep -qF "../lib/$multiarch/interop-tidy" \
