@@ -109,6 +109,29 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
   }
 }
 
+void DLPackCapsuleProtocolCheck::checkCapsuleConstruct(
+    const CXXConstructExpr &E, ASTContext &Ctx) {
+  // A destructor of the pointer alone cannot see the capsule's name: a
+  // consumer's rename does not stop it from deleting the tensor.
+  const Expr *Dtor = pointerDestructorOf(E);
+  if (!Dtor || E.getNumArgs() < 1 ||
+      !isManagedTensor(classifyDLPackPointee(
+          E.getArg(0)->IgnoreParenImpCasts()->getType())))
+    return;
+  const FunctionDecl *Fn = destructorFunction(Dtor);
+  if (!releasesThroughDeleter(Dtor, Fn ? Fn->getBody() : nullptr))
+    return;
+  diag(E.getBeginLoc(),
+       "capsule holding a DLPack tensor made with a destructor of the "
+       "pointer alone; it deletes the tensor whatever the capsule is named, "
+       "also after a consumer renamed it to its used_ name")
+      << E.getSourceRange();
+  diag(Dtor->getBeginLoc(),
+       "give the capsule a destructor of the capsule (PyObject *) that "
+       "deletes only while PyCapsule_IsValid(capsule, \"dltensor\")",
+       DiagnosticIDs::Note);
+}
+
 void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
                                                   const CallExpr &GetPointer,
                                                   ASTContext &Ctx) {

@@ -23,6 +23,8 @@ public:
 private:
   void checkCapsuleCall(const CallExpr &Call, clang::interop::CapsuleCall Kind,
                         ASTContext &Ctx) override;
+  void checkCapsuleConstruct(const CXXConstructExpr &E,
+                             ASTContext &Ctx) override;
   void checkPointerCast(const ExplicitCastExpr &Cast,
                         const CallExpr &GetPointer, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,

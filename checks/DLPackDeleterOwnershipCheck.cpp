@@ -90,7 +90,8 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCall(const CallExpr &Call,
 
 void DLPackDeleterOwnershipCheck::checkCapsuleConstruct(
     const CXXConstructExpr &E, ASTContext &Ctx) {
-  checkCapsuleCreation(E, E.getArg(0), E.getArg(1), E.getArg(2), Ctx);
+  if (isPybindCapsuleNew(E))
+    checkCapsuleCreation(E, E.getArg(0), E.getArg(1), E.getArg(2), Ctx);
 }
 
 void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,

@@ -446,44 +446,26 @@ const FunctionDecl *installedDestructor(const CXXConstructExpr &E) {
   return isPybindCapsuleNew(E) ? destructorFunction(E.getArg(2)) : nullptr;
 }
 
-const NamedDecl *byValueManagedTensor(const Expr *Arg) {
-  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
-  if (!UO || UO->getOpcode() != UO_AddrOf)
+const Expr *pointerDestructorOf(const CXXConstructExpr &E) {
+  const CXXConstructorDecl *Ctor = E.getConstructor();
+  const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
+  const auto *NS =
+      RD ? dyn_cast<NamespaceDecl>(RD->getDeclContext()) : nullptr;
+  if (!RD || tagName(RD) != "capsule" || !NS || !NS->getIdentifier() ||
+      !(NS->getName() == "pybind11" || NS->getName() == "nanobind"))
     return nullptr;
-  const Expr *Obj = UO->getSubExpr()->IgnoreParenImpCasts();
-  if (!isManagedTensor(classifyDLPackType(Obj->getType())))
-    return nullptr;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (!VD->getType()->isReferenceType())
-        return VD;
-  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
-    if (!ME->isArrow() ||
-        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-        if (!FD->getType()->isReferenceType())
-          return FD;
+  for (unsigned I = E.getNumArgs(); I-- > 1;) {
+    if (isa<CXXDefaultArgExpr>(E.getArg(I)))
+      continue;
+    const auto *FnPtr = Ctor->getParamDecl(I)->getType()->getAs<PointerType>();
+    const auto *Fn =
+        FnPtr ? FnPtr->getPointeeType()->getAs<FunctionProtoType>() : nullptr;
+    return Fn && Fn->getNumParams() == 1 &&
+                   Fn->getParamType(0)->isVoidPointerType()
+               ? E.getArg(I)
+               : nullptr;
+  }
   return nullptr;
-}
-
-bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
-  if (!Call || Call->getNumArgs() != 1)
-    return false;
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
-    if (UO->getOpcode() == UO_Deref)
-      Callee = UO->getSubExpr()->IgnoreParenImpCasts();
-  // auto del = t->deleter; ... del(t);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->hasLocalStorage() && VD->getInit())
-        Callee = VD->getInit()->IgnoreParenImpCasts();
-  const auto *ME = dyn_cast<MemberExpr>(Callee);
-  if (!ME || dlpackFieldOfMember(ME) != DLPackField::Deleter)
-    return false;
-  if (DeleterBase)
-    *DeleterBase = ME->getBase();
-  return true;
 }
 
 DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast) {
@@ -752,7 +734,7 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    if (isPybindCapsuleNew(*E))
+    if (isPybindCapsuleNew(*E) || pointerDestructorOf(*E))
       Sites.CapsuleConstructs.push_back(E);
     return true;
   }

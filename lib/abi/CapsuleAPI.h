@@ -13,6 +13,7 @@
 #define INTEROP_LIB_ABI_CAPSULEAPI_H
 
 #include "lib/abi/DLPackTypes.h"
+#include "lib/abi/DeleterCalls.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -191,15 +192,12 @@ bool isPybindCapsuleNew(const CXXConstructExpr &E);
 /// as its destructor; null otherwise.
 const FunctionDecl *installedDestructor(const CXXConstructExpr &E);
 
-/// True when E is a call of a managed tensor's deleter: `t->deleter(t)`,
-/// `t.deleter(&t)`, `(*t->deleter)(t)`, or through a local copy of the
-/// deleter pointer. DeleterBase receives the object expression whose deleter
-/// is called.
-bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
-
-/// The by-value managed tensor whose address Arg takes (`&copy`,
-/// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
-const NamedDecl *byValueManagedTensor(const Expr *Arg);
+/// The destructor argument of a pybind11 or nanobind capsule made with a
+/// destructor of the pointer alone (`py::capsule(ptr, void (*)(void *))`,
+/// `nb::capsule(ptr, name, cleanup)`): the library calls it with the
+/// pointer, whatever the capsule is named by then; null for any other
+/// construction.
+const Expr *pointerDestructorOf(const CXXConstructExpr &E);
 
 /// A consumer's use of one capsule in one function, found syntactically.
 struct CapsuleConsumption {
@@ -253,7 +251,9 @@ struct CapsuleSites {
   /// PyCapsule_New, PyCapsule_SetDestructor, PyCapsule_GetPointer and
   /// PyCapsule_IsValid calls.
   std::vector<const CallExpr *> CapsuleCalls;
-  /// pybind11 capsules made with a destructor (isPybindCapsuleNew).
+  /// pybind11 capsules made with a destructor (isPybindCapsuleNew), and
+  /// pybind11 or nanobind ones made with a destructor of the pointer alone
+  /// (pointerDestructorOf).
   std::vector<const CXXConstructExpr *> CapsuleConstructs;
   /// Calls through a field named `deleter` (isDeleterCall narrows them).
   std::vector<const CallExpr *> DeleterCalls;

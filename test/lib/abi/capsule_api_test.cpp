@@ -111,4 +111,32 @@ TEST(CapsuleAPI, ConsumptionsAndSites) {
   EXPECT_EQ(S.PointerCasts.size(), 1u);
 }
 
+TEST(CapsuleAPI, PointerDestructorCapsules) {
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <pybind11/pybind11.h>
+void f(DLManagedTensor *t) {
+  pybind11::capsule a(t, [](void *) {});
+  pybind11::capsule b(t, "dltensor", [](void *) {});
+  pybind11::capsule c(t, "dltensor", [](PyObject *) {});
+  pybind11::capsule d(t, "dltensor");
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<const CXXConstructExpr *> Made;
+  firstNode<CXXConstructExpr>(
+      functionNamed(AST->getASTContext(), "f")->getBody(),
+      [&](const CXXConstructExpr &E) {
+        if (E.getConstructor()->getParent()->getName() == "capsule")
+          Made.push_back(&E);
+        return false;
+      });
+  ASSERT_EQ(Made.size(), 4u);
+  EXPECT_TRUE(pointerDestructorOf(*Made[0]));
+  EXPECT_TRUE(pointerDestructorOf(*Made[1]));
+  EXPECT_FALSE(pointerDestructorOf(*Made[2])) << "a destructor of the capsule";
+  EXPECT_FALSE(pointerDestructorOf(*Made[3])) << "no destructor";
+  EXPECT_TRUE(isPybindCapsuleNew(*Made[2]));
+}
+
 } // namespace

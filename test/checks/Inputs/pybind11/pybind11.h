@@ -1,5 +1,6 @@
 // Mock of the part of pybind11's capsule API the DLPack checks model: a
-// capsule made from a pointer, a name and a destructor of the PyObject, and
+// capsule made from a pointer, a name and a destructor of the PyObject (or
+// of the pointer alone, which pybind11 calls whatever the name), and
 // its consumer side: get_pointer(), the conversion to a pointer (which
 // reads under the current name, as get_pointer() does), name(), set_name().
 #pragma once
@@ -17,6 +18,8 @@ public:
   capsule();
   capsule(const void *value, const char *name = nullptr,
           void (*destructor)(PyObject *) = nullptr);
+  capsule(const void *value, void (*destructor)(void *));
+  capsule(const void *value, const char *name, void (*destructor)(void *));
   template <typename T = void> T *get_pointer() const;
   template <typename T> operator T *() const;
   const char *name() const;
