@@ -11,13 +11,14 @@ warnings and of notes alike (a note's fix-it changes behaviour and is only
 applied when asked: that is what this test asks).
 """
 
-import json
 import pathlib
 import re
-import shlex
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from compare_findings import example_commands  # noqa: E402
 
 WARNING = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\d+: warning: .* \[(?P<check>interop-[a-z0-9-]+)\]$")
 
@@ -27,22 +28,12 @@ def fail(message):
     sys.exit(1)
 
 
-def flags_of(build, source):
-    """The compile database's flags for source, without -o/-c and the file."""
-    for entry in json.loads((build / "compile_commands.json").read_text()):
-        if pathlib.Path(entry["file"]).resolve() != source.resolve():
-            continue
-        args = entry.get("arguments") or shlex.split(entry["command"])
-        out, skip = [], False
-        for arg in args[1:]:
-            if skip:
-                skip = False
-            elif arg in ("-o", "-c"):
-                skip = True
-            elif pathlib.Path(arg).name != source.name:
-                out.append(arg)
-        return args[0], out
-    fail(f"{source} is not in the compile database")
+def compiler_of(build):
+    """The C++ compiler the build was configured with."""
+    for line in (build / "CMakeCache.txt").read_text().splitlines():
+        if line.startswith("CMAKE_CXX_COMPILER:"):
+            return line.split("=", 1)[1]
+    fail("no CMAKE_CXX_COMPILER in the build's cache")
 
 
 def findings(tidy, files, flags, extra=()):
@@ -66,7 +57,13 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     sources = sorted((root / "examples").glob("*.cpp"))
-    compiler, flags = flags_of(build, sources[0])
+    # The examples share their flags (one CMake target); the compile
+    # database's reader is compare_findings.py's.
+    commands = example_commands(str(build))
+    if not commands:
+        fail("examples/ is not in the compile database")
+    flags = commands[0][1]
+    compiler = compiler_of(build)
     copies = []
     for source in sources:
         copy = work / source.name
