@@ -3,8 +3,10 @@
 #include "DLPackCapsuleProtocolCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DLPackFields.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/OwnershipSyntaxProofs.h"
+#include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -118,8 +120,12 @@ void DLPackCapsuleProtocolCheck::checkCapsuleConstruct(
       !isManagedTensor(classifyDLPackPointee(
           E.getArg(0)->IgnoreParenImpCasts()->getType())))
     return;
+  // The tensor's own deleter cast to the destructor's type (Riva), or a
+  // function whose body releases a tensor as a capsule destructor's would
+  // (the ownership family's one answer to that).
   const FunctionDecl *Fn = destructorFunction(Dtor);
-  if (!releasesThroughDeleter(Dtor, Fn ? Fn->getBody() : nullptr))
+  if (dlpackFieldOfMember(Dtor->IgnoreParenCasts()) != DLPackField::Deleter &&
+      !(Fn && Fn->hasBody() && ownership::callsDeleter(Fn)))
     return;
   diag(E.getBeginLoc(),
        "capsule holding a DLPack tensor made with a destructor of the "

@@ -6,7 +6,6 @@
 #include "lib/abi/DLPackTypes.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::interop {
 
@@ -48,23 +47,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
   if (DeleterBase)
     *DeleterBase = ME->getBase();
   return true;
-}
-
-bool releasesThroughDeleter(const Expr *E, const Stmt *Body) {
-  if (E)
-    if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenCasts());
-        ME && dlpackFieldOfMember(ME) == DLPackField::Deleter)
-      return true;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitCallExpr(CallExpr *CE) {
-      Found = isDeleterCall(CE);
-      return !Found;
-    }
-  } F;
-  if (Body)
-    F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
 }
 
 } // namespace clang::interop

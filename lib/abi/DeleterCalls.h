@@ -25,11 +25,6 @@ bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
 /// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
 const NamedDecl *byValueManagedTensor(const Expr *Arg);
 
-/// E is, or calls, a DLPack deleter: the `deleter` field itself (as a
-/// function pointer, through casts: `(void (*)(void *))t->deleter`), or a
-/// function or lambda (Body: its body) that calls one (isDeleterCall).
-bool releasesThroughDeleter(const Expr *E, const Stmt *Body);
-
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ABI_DELETERCALLS_H

@@ -1,4 +1,4 @@
-//===--- CallSites.cpp - who calls a function in this TU -------------------===//
+//===--- CallSites.cpp - who calls a function in this TU ------------------===//
 
 #include "lib/engine/CallSites.h"
 
@@ -70,28 +70,23 @@ private:
   llvm::SmallPtrSet<const DeclRefExpr *, 8> CalleeNames;
 };
 
-struct TranslationUnitReferences {
-  unsigned Generation = ~0u;
-  const ASTContext *Ctx = nullptr;
-  llvm::DenseMap<const FunctionDecl *, FunctionReferences> Map;
-};
-
 } // namespace
 
 const FunctionReferences &referencesOf(const FunctionDecl &FD) {
-  static TranslationUnitReferences Memo;
+  // One walk per translation unit, kept with lib/'s other per-declaration
+  // answers (keyed by the unit's own declaration) until the next reset.
+  using ReferenceMap = llvm::DenseMap<const FunctionDecl *, FunctionReferences>;
+  static DeclMemo<ReferenceMap> Memo;
   ASTContext &Ctx = FD.getASTContext();
-  unsigned Generation = FactCache::shared().generation();
-  if (Memo.Generation != Generation || Memo.Ctx != &Ctx) {
-    Memo.Map.clear();
-    Memo.Generation = Generation;
-    Memo.Ctx = &Ctx;
-    ReferenceWalk(Ctx.getSourceManager(), Memo.Map)
+  const ReferenceMap &Map = Memo.get(Ctx.getTranslationUnitDecl(), [&] {
+    ReferenceMap Out;
+    ReferenceWalk(Ctx.getSourceManager(), Out)
         .TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
+    return Out;
+  });
   static const FunctionReferences None;
-  auto It = Memo.Map.find(FD.getCanonicalDecl());
-  return It == Memo.Map.end() ? None : It->second;
+  auto It = Map.find(FD.getCanonicalDecl());
+  return It == Map.end() ? None : It->second;
 }
 
 } // namespace clang::interop

@@ -1,15 +1,15 @@
-// Unit tests of lib/abi/DeleterCalls.h: what releases a managed tensor
-// through its deleter (isDeleterCall and byValueManagedTensor are exercised
-// with the capsule API's snippets in capsule_api_test.cpp).
+// Unit tests of lib/abi/DeleterCalls.h: which calls are a managed tensor's
+// deleter (the local-copy and by-value forms are exercised with the capsule
+// API's snippets in capsule_api_test.cpp).
 
 #include "lib/abi/DeleterCalls.h"
 
 #include "ast_search.h"
 #include "snippet_annotations.h"
 
-#include "clang/AST/ExprCXX.h"
-
 #include "gtest/gtest.h"
+
+#include <vector>
 
 using namespace clang;
 using namespace clang::interop;
@@ -17,40 +17,37 @@ using namespace interop_test;
 
 namespace {
 
-TEST(DeleterCalls, ReleasesThroughDeleter) {
+TEST(DeleterCalls, SpellingsOfADeleterCall) {
   auto AST = parseWithInputs(R"cpp(
 #include <dlpack/dlpack.h>
-typedef void (*Cleanup)(void *);
-void take(Cleanup c);
-void release(void *p) {
-  auto *t = static_cast<DLManagedTensor *>(p);
-  if (t->deleter)
-    t->deleter(t);
-}
-void other(void *p) { (void)p; }
-void f(DLManagedTensor *t) {
-  take(reinterpret_cast<Cleanup>(t->deleter));
-  take(release);
-  take(other);
+void other(DLManagedTensor *t);
+struct Holder {
+  void (*deleter)(DLManagedTensor *);
+};
+void f(DLManagedTensor *t, DLManagedTensor v, Holder h) {
+  t->deleter(t);
+  (*t->deleter)(t);
+  v.deleter(&v);
+  other(t);
+  h.deleter(t);
 }
 )cpp");
   ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  const Stmt *F = functionNamed(Ctx, "f")->getBody();
-  std::vector<const Expr *> Args;
-  firstNode<CallExpr>(F, [&](const CallExpr &CE) {
-    Args.push_back(CE.getArg(0));
-    return false;
-  });
-  ASSERT_EQ(Args.size(), 3u);
-  // The deleter field itself, cast to another function pointer type.
-  EXPECT_TRUE(releasesThroughDeleter(Args[0], nullptr));
-  // A function whose body calls a deleter, and one whose body does not.
-  EXPECT_TRUE(releasesThroughDeleter(
-      Args[1], functionNamed(Ctx, "release")->getBody()));
-  EXPECT_FALSE(
-      releasesThroughDeleter(Args[2], functionNamed(Ctx, "other")->getBody()));
-  EXPECT_FALSE(releasesThroughDeleter(nullptr, nullptr));
+  std::vector<const CallExpr *> Calls;
+  firstNode<CallExpr>(functionNamed(AST->getASTContext(), "f")->getBody(),
+                      [&](const CallExpr &CE) {
+                        Calls.push_back(&CE);
+                        return false;
+                      });
+  ASSERT_EQ(Calls.size(), 5u);
+  const Expr *Base = nullptr;
+  EXPECT_TRUE(isDeleterCall(Calls[0], &Base));
+  EXPECT_TRUE(Base);
+  EXPECT_TRUE(isDeleterCall(Calls[1]));
+  EXPECT_TRUE(isDeleterCall(Calls[2]));
+  EXPECT_TRUE(byValueManagedTensor(Calls[2]->getArg(0))) << "&v";
+  EXPECT_FALSE(isDeleterCall(Calls[3])) << "a named function";
+  EXPECT_FALSE(isDeleterCall(Calls[4])) << "a field of another record";
 }
 
 } // namespace
