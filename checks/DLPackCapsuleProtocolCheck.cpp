@@ -256,6 +256,17 @@ void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
     case OwnershipEvent::DestructorRaises:
       reportErrorEvent(E);
       break;
+    case OwnershipEvent::RepeatedExport:
+      diag(E.At->getBeginLoc(),
+           "'__dlpack__' of %0 called again while the capsule of an earlier "
+           "call may be unused; that capsule is dropped, and the producer "
+           "exports its data twice for one import")
+          << E.Owner;
+      diag(E.Related ? E.Related->getBeginLoc() : E.At->getBeginLoc(),
+           E.Related ? "the earlier call; use its capsule, or ask once"
+                     : "in a loop: the capsule of the previous iteration",
+           DiagnosticIDs::Note);
+      break;
     default:
       break;
     }

@@ -43,6 +43,23 @@ BoolValue *truthCompared(const BinaryOperator &E, const Environment &Env) {
 
 } // namespace
 
+BoolValue &nullAtomOf(Value &V, Environment &Env) {
+  if (auto *B = dyn_cast_or_null<BoolValue>(V.getProperty(kNull)))
+    return *B;
+  BoolValue &B = Env.makeAtomicBoolValue();
+  V.setProperty(kNull, B);
+  return B;
+}
+
+Value *valueOrFresh(const Expr &E, Environment &Env) {
+  if (Value *V = Env.getValue(E))
+    return V;
+  Value *V = Env.createValue(E.getType());
+  if (V)
+    Env.setValue(E, *V);
+  return V;
+}
+
 bool isTruthComparison(const BinaryOperator &E, const Environment &Env) {
   return truthCompared(E, Env) != nullptr;
 }

@@ -28,6 +28,14 @@ namespace clang::interop {
 /// paths where the pointer is NULL.
 inline constexpr llvm::StringLiteral kNull = "interop.null";
 
+/// V's kNull atom, made on first use.
+dataflow::BoolValue &nullAtomOf(dataflow::Value &V, dataflow::Environment &Env);
+
+/// The value of the prvalue E, made (and set) when the framework left it
+/// without one (the result of a call it does not model); null for a type
+/// the framework has no values of.
+dataflow::Value *valueOrFresh(const Expr &E, dataflow::Environment &Env);
+
 /// `flag == 0`, `flag != 0`, `0 == flag`: `flag` an integer holding a truth
 /// value (a BoolValue: the C API's predicates return int, as
 /// PyCapsule_IsValid does, and a family models the result as a truth), kept

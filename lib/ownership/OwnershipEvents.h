@@ -2,10 +2,11 @@
 //
 // The events of the ownership family: leaks, double deletions, deletions
 // after a hand-off, unchecked capsule pointers, renames before an import,
-// capsules not claimed after an ownership-taking import, and a capsule
-// destructor's two duties (check the capsule is unconsumed, save the
-// exception in flight), and a broken contract of what a function returns. interop-dlpack-deleter-ownership and
-// interop-dlpack-capsule-protocol filter them.
+// capsules not claimed after an ownership-taking import, a producer asked
+// twice for one import, a capsule destructor's two duties (check the
+// capsule is unconsumed, save the exception in flight), and a broken
+// contract of what a function returns. interop-dlpack-deleter-ownership
+// and interop-dlpack-capsule-protocol filter them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +60,11 @@ struct OwnershipEvent {
     /// proof on that path that it is not NULL: DLPack lets a producer leave
     /// it NULL.
     DeleterUnchecked,
+    /// A producer's `__dlpack__` called (At) while the capsule an earlier
+    /// call on the same producer returned (Related; null when it is the
+    /// same call, in a loop) may still be unused on that path: one import
+    /// asked for the data twice, and the first capsule is dropped.
+    RepeatedExport,
     /// A function whose callers own what it returns (TensorSources)
     /// returns a tensor an owning smart pointer (Owner) still holds
     /// (At: the return; Related: the `get()`).
@@ -75,7 +81,8 @@ struct OwnershipEvent {
   const Stmt *Related = nullptr;
   SourceLocation ExitLoc;
   ExitKind Exit = Return;
-  /// For ReturnStillOwned: the smart pointer that still owns the tensor.
+  /// For ReturnStillOwned: the smart pointer that still owns the tensor;
+  /// for RepeatedExport: the producer.
   const ValueDecl *Owner = nullptr;
 };
 

@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/engine/NullContracts.h"
+#include "lib/ownership/OwnershipExports.h"
 #include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
 
@@ -66,6 +67,7 @@ private:
 
   void call(const CallExpr *Call, const Environment &Env, ASTContext &Ctx,
             llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    judgeRepeatedExport(*Call, Env, RC, Found);
     if (RC.Releases.isReleaseCall(Call)) {
       int S = siteOf(Call->getArg(0), Env);
       if (S >= 0) {

@@ -13,6 +13,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/engine/ValueFacts.h"
+#include "lib/ownership/OwnershipExports.h"
 #include "lib/ownership/OwnershipJudgement.h"
 #include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
@@ -56,15 +57,6 @@ void mapValue(Value *V, unsigned Site, OwnState &Own);
 /// is not a site.
 bool obtainedAt(const Expr *E, OwnState &Own);
 
-/// V's NULL atom, made on first use.
-BoolValue &nullProperty(Value &V, Environment &Env) {
-  if (auto *B = dyn_cast_or_null<BoolValue>(V.getProperty(kNull)))
-    return *B;
-  BoolValue &B = Env.makeAtomicBoolValue();
-  V.setProperty(kNull, B);
-  return B;
-}
-
 void initialiseGhosts(OwnState &Own) {
   Environment &Env = Own.Env;
   if (Env.getValue(*Own.RC.Sentinel))
@@ -95,6 +87,7 @@ void initialiseGhosts(OwnState &Own) {
     setGhost(Env, C.Unconsumed, Env.makeAtomicBoolValue());
   }
   setGhost(Env, Own.RC.Saved, false);
+  initialiseExportGhosts(Own.RC, Env);
 }
 
 void mapValue(Value *V, unsigned S, OwnState &Own) {
@@ -107,6 +100,7 @@ void mapValue(Value *V, unsigned S, OwnState &Own) {
 
 void resetVar(const ValueDecl *V, OwnState &Own) {
   Environment &Env = Own.Env;
+  forgetExports(V, Env, Own.RC);
   auto It = Own.RC.SiteOfVar.find(V);
   if (It == Own.RC.SiteOfVar.end())
     return;
@@ -157,10 +151,11 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   // pointers, capsule names.
   bool Relevant = siteOf(E, Own) >= 0 || Own.RC.CapsuleResults.contains(V) ||
                   Own.RC.NameResults.count(V) ||
+                  Own.RC.ExportResults.contains(V) ||
                   dlpackFieldOfMember(S) == DLPackField::Deleter;
   if (!Relevant)
     return nullptr;
-  BoolValue *B = &nullProperty(*V, Env);
+  BoolValue *B = &nullAtomOf(*V, Env);
   // Keep the test on the site's ghosts too.
   if (dlpackFieldOfMember(S) == DLPackField::Deleter) {
     int Site = siteOf(cast<MemberExpr>(S)->getBase(), Own);
@@ -281,16 +276,12 @@ void transferGetPointer(const CallExpr *E, OwnState &Own) {
   if (It == Own.RC.SiteOfStmt.end())
     return;
   Site &S = Own.RC.Sites[It->second];
-  Value *V = Env.getValue(*E);
-  if (!V) {
-    V = Env.createValue(E->getType());
-    if (!V)
-      return;
-    Env.setValue(*E, *V);
-  }
+  Value *V = valueOrFresh(*E, Env);
+  if (!V)
+    return;
   Env.setValue(*S.Obtained, *V);
   mapValue(V, It->second, Own);
-  BoolValue &N = nullProperty(*V, Env);
+  BoolValue &N = nullAtomOf(*V, Env);
   setGhost(Env, S.PtrNull, N);
   Arena &A = Env.arena();
   if (S.UnconsumedName && S.CapsuleId >= 0)
@@ -380,15 +371,11 @@ void transferCapsuleNew(const CallExpr *E, OwnState &Own) {
   auto Sites = sitesOf(E->getArg(0), Own);
   if (Sites.empty())
     return;
-  Value *Cap = Env.getValue(*E);
-  if (!Cap) {
-    Cap = Env.createValue(E->getType());
-    if (!Cap)
-      return;
-    Env.setValue(*E, *Cap);
-  }
+  Value *Cap = valueOrFresh(*E, Env);
+  if (!Cap)
+    return;
   Own.RC.CapsuleResults.insert(Cap);
-  BoolValue &N = nullProperty(*Cap, Env);
+  BoolValue &N = nullAtomOf(*Cap, Env);
   Arena &A = Env.arena();
   for (auto [S, When] : Sites) {
     Site &St = Own.RC.Sites[S];
@@ -452,6 +439,8 @@ void transferOtherCall(const CallExpr *E, OwnState &Own) {
 
 /// Every call but a release, by the capsule API it calls.
 void transferCall(const CallExpr *E, OwnState &Own) {
+  // obj.attr("__dlpack__")(): a capsule asked of a producer.
+  transferExportCall(*E, Own.Env, Own.RC);
   switch (classifyCapsuleCall(E)) {
   // PyCapsule_GetPointer(capsule, name)
   case CapsuleCall::GetPointer:
@@ -491,12 +480,7 @@ bool obtainedAt(const Expr *E, OwnState &Own) {
   if (It == Own.RC.SiteOfStmt.end())
     return false;
   Site &S = Own.RC.Sites[It->second];
-  Value *V = Env.getValue(*E);
-  if (!V && E->isPRValue()) {
-    V = Env.createValue(E->getType());
-    if (V)
-      Env.setValue(*E, *V);
-  }
+  Value *V = E->isPRValue() ? valueOrFresh(*E, Env) : Env.getValue(*E);
   if (V)
     Env.setValue(*S.Obtained, *V);
   mapValue(V, It->second, Own);
@@ -540,13 +524,9 @@ void transferCast(const CastExpr *E, OwnState &Own) {
   int S = siteOf(E->getSubExpr(), Own);
   if (S < 0 || !E->isPRValue())
     return;
-  Value *V = Env.getValue(*E);
-  if (!V) {
-    V = Env.createValue(E->getType());
-    if (!V)
-      return;
-    Env.setValue(*E, *V);
-  }
+  Value *V = valueOrFresh(*E, Env);
+  if (!V)
+    return;
   mapValue(V, S, Own);
   // The null atom belongs to the pointer, whatever its static type.
   Value *From = Env.getValue(*stripIdentityCasts(E->getSubExpr()));
@@ -672,7 +652,11 @@ const StmtSwitch<OwnState> &transferSwitch() {
           // DLManagedTensor *t = ...: a tracked variable declared afresh
           .caseOf<DeclStmt>(transferDecl)
           // Holder h(t), std::unique_ptr<DLManagedTensor, D> g(t)
-          .caseOf<CXXConstructExpr>(transferConstruct);
+          .caseOf<CXXConstructExpr>(transferConstruct)
+          // import(cap): an exported capsule passed on
+          .caseOf<DeclRefExpr>([](const DeclRefExpr *E, OwnState &Own) {
+            transferExportUse(*E, Own.Env, Own.RC);
+          });
   return Switch;
 }
 
@@ -709,6 +693,7 @@ OwnershipModel::OwnershipModel(ASTContext &Ctx, Environment &Env,
   }
   RC.Saved = Ghost();
   RC.Sentinel = Ghost();
+  makeExportGhosts(RC, Env, Ctx);
 }
 
 void OwnershipModel::transfer(const CFGElement &Elt, NoopLattice &,

@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipNames.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/engine/ValueFacts.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -13,13 +14,9 @@ using namespace clang::dataflow;
 void transferGetName(const CallExpr &E, Environment &Env, RunContext &RC) {
   if (E.getNumArgs() != 1 || !E.getType()->isPointerType())
     return;
-  Value *V = Env.getValue(E);
-  if (!V) {
-    V = Env.createValue(E.getType());
-    if (!V)
-      return;
-    Env.setValue(E, *V);
-  }
+  Value *V = valueOrFresh(E, Env);
+  if (!V)
+    return;
   RC.NameResults.try_emplace(V, &E);
 }
 

@@ -332,6 +332,11 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx) {
       RC.SiteOfVar.try_emplace(V, RC.Sites.size());
       RC.Sites.push_back(S);
     }
+    RC.Exports = findExportCalls(FD.getBody(), Ctx);
+    if (RC.Exports.Calls.size() > MaxExportCalls)
+      RC.Exports = ExportUses();
+    for (auto [I, C] : llvm::enumerate(RC.Exports.Calls))
+      RC.ExportOfCall[C.Call] = I;
   }
 }
 
@@ -396,6 +401,15 @@ bool mentionsOwnershipIn(const Stmt *Body) {
     bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
       if (isManagedPointer(E->getType()) && isRawAllocation(E->getSubExpr()))
         Found = true;
+      return !Found;
+    }
+    // obj.attr("__dlpack__")(): a producer asked for a capsule.
+    bool VisitStringLiteral(StringLiteral *E) {
+      Found = isExportMethodName(*E);
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found = isExportMethodName(*E);
       return !Found;
     }
   } F;

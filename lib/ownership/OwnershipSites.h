@@ -14,6 +14,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/abi/ProducerExports.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
@@ -130,7 +131,18 @@ struct RunContext {
   /// capsule; and each one's index.
   llvm::SmallVector<const Stmt *, 8> ThrowPoints;
   llvm::DenseMap<const Stmt *, unsigned> ThrowPointIndex;
+  /// The producer's `__dlpack__` calls (lib/abi/ProducerExports.h), each
+  /// with a ghost: the capsule it returned is still unused (held, tested,
+  /// dropped; never passed on); and the call each is.
+  ExportUses Exports;
+  llvm::SmallVector<StorageLocation *, 2> ExportUnused;
+  llvm::DenseMap<const Stmt *, unsigned> ExportOfCall;
+  /// Capsules an export returned that may be NULL (its NULL-ness matters).
+  llvm::DenseSet<const Value *> ExportResults;
 };
+
+/// `__dlpack__` calls tracked per function at most.
+constexpr unsigned MaxExportCalls = 16;
 
 /// The tracked capsule Call claims (PyCapsule_SetName to a used_ name,
 /// PyCapsule_SetDestructor to NULL), or -1; IsRename for the former. The

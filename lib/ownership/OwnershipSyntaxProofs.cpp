@@ -193,9 +193,9 @@ private:
 
 std::optional<std::vector<OwnershipEvent>>
 ownershipEventsBySyntax(const RunContext &RC, const FunctionDecl &FD) {
-  // Only a capsule, an owned tensor (one whose leak is judged) or a capsule
-  // destructor's checks need the flow analysis to be judged.
-  if (RC.IsDestructor || !RC.Capsules.empty() ||
+  // Only a capsule, a producer's export, an owned tensor (one whose leak is
+  // judged) or a capsule destructor's checks need the flow analysis.
+  if (RC.IsDestructor || !RC.Capsules.empty() || !RC.Exports.Calls.empty() ||
       llvm::any_of(RC.Sites,
                    [](const Site &S) { return S.From != Site::Unowned; }) ||
       !releasesOnlyAtExit(FD, RC.Releases))

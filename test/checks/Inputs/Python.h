@@ -45,6 +45,14 @@ extern PyObject *PyExc_TypeError;
 extern PyObject *PyExc_ValueError;
 extern PyObject *PyExc_RuntimeError;
 
+PyObject *PyObject_GetAttrString(PyObject *o, const char *name);
+PyObject *PyObject_CallMethod(PyObject *o, const char *name,
+                              const char *format, ...);
+PyObject *PyObject_CallNoArgs(PyObject *callable);
+PyObject *PyObject_CallObject(PyObject *callable, PyObject *args);
+int PyErr_ExceptionMatches(PyObject *exc);
+PyObject *PyUnicode_InternFromString(const char *s);
+
 void Py_IncRef(PyObject *o);
 void Py_DecRef(PyObject *o);
 #define Py_INCREF(o) Py_IncRef((PyObject *)(o))

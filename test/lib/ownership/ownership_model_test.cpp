@@ -269,6 +269,39 @@ void release(DLManagedTensor *t) {
 // The capsule protocol, consumer side
 //===----------------------------------------------------------------------===//
 
+TEST(OwnershipExports, AskedTwiceForOneImport) {
+  // The retry after a NULL result asks a producer whose first call
+  // failed; a capsule passed on is used; a new object in the variable is
+  // another producer.
+  EXPECT_SNIPPET(R"cpp(
+PyObject *import_capsule(PyObject *capsule);
+PyObject *dropped(PyObject *obj) {
+  PyObject *cap = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  if (cap && !PyCapsule_IsValid(cap, "dltensor_versioned")) {
+    Py_DECREF(cap);
+    cap = PyObject_CallMethod(obj, "__dlpack__", NULL); // [[repeated-export related=-3]]
+  }
+  return cap;
+}
+PyObject *retried_after_failure(PyObject *obj) {
+  PyObject *cap = PyObject_CallMethod(obj, "__dlpack__", "(ii)", 1, 0);
+  if (!cap)
+    cap = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  return cap;
+}
+PyObject *two_imports(PyObject *obj, PyObject *other) {
+  PyObject *first = import_capsule(PyObject_CallMethod(obj, "__dlpack__", NULL));
+  PyObject *cap = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  PyObject *second = import_capsule(cap);
+  obj = other;
+  PyObject *tested = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  if (PyCapsule_IsValid(tested, "dltensor"))
+    return PyObject_CallMethod(obj, "__dlpack__", NULL); // [[repeated-export related=-2]]
+  return second;
+}
+)cpp");
+}
+
 TEST(OwnershipCapsule, ConsumerRenamesAfterImport) {
   // The correct consumer (rename once the import succeeded, or clear the
   // destructor) is silent; renaming first leaves nobody to delete the

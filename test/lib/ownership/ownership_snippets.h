@@ -88,6 +88,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "dtor-raises";
   case clang::interop::OwnershipEvent::ReturnStillOwned:
     return "return-still-owned";
+  case clang::interop::OwnershipEvent::RepeatedExport:
+    return "repeated-export";
   }
   return "?";
 }

@@ -2,17 +2,24 @@
 // capsule made from a pointer, a name and a destructor of the PyObject (or
 // of the pointer alone, which pybind11 calls whatever the name), and
 // its consumer side: get_pointer(), the conversion to a pointer (which
-// reads under the current name, as get_pointer() does), name(), set_name().
+// reads under the current name, as get_pointer() does), name(), set_name();
+// and attribute calls (`obj.attr("__dlpack__")(args...)`).
 #pragma once
 #include <Python.h>
 namespace pybind11 {
 class object {
 public:
+  object();
+  object(const object &);
+  object &operator=(const object &);
   PyObject *ptr() const;
   object attr(const char *name) const;
-  object operator()() const;
+  template <typename... Args> object operator()(Args &&...args) const;
   template <typename T> T cast() const;
+  bool is_none() const;
+  explicit operator bool() const;
 };
+object getattr(const object &obj, const char *name);
 class capsule : public object {
 public:
   capsule();
