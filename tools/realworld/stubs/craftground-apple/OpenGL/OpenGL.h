@@ -1,0 +1,1 @@
+// Self-written: empty stand-in (nothing of it is used by the DLPack code).
