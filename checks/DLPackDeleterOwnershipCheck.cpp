@@ -172,6 +172,28 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
         diag(E.Related->getBeginLoc(), "ownership handed on here",
              DiagnosticIDs::Note);
       break;
+    case OwnershipEvent::DeleterKeepsTensor:
+      diag(E.At->getBeginLoc(),
+           "managed tensor allocated here is given a deleter that never "
+           "frees it; the consumer's call of the deleter leaks the struct")
+          << E.At->getSourceRange();
+      diag(E.Related->getBeginLoc(),
+           "this deleter uses its argument only to reach its fields; delete "
+           "(or free) the struct in it",
+           DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::DataNotKeptAlive:
+      diag(E.At->getBeginLoc(),
+           "nothing the managed tensor owns keeps its data alive: "
+           "manager_ctx is NULL and the deleter touches neither manager_ctx "
+           "nor data; a consumer that outlives the data's owner reads freed "
+           "memory")
+          << E.At->getSourceRange();
+      diag(E.Related->getBeginLoc(),
+           "the deleter; point manager_ctx at an owner of the data (a "
+           "reference, a shared_ptr) that the deleter releases",
+           DiagnosticIDs::Note);
+      break;
     case OwnershipEvent::ReturnStillOwned:
       diag(E.At->getBeginLoc(),
            "%0 returns a managed tensor that %1 still owns: callers own what "

@@ -3,7 +3,8 @@
 // The events of the ownership family: leaks, double deletions, deletions
 // after a hand-off, unchecked capsule pointers, renames before an import,
 // capsules not claimed after an ownership-taking import, a producer asked
-// twice for one import, a capsule destructor's two duties (check the
+// twice for one import, a producer's tensor whose deleter frees nothing or
+// whose data nothing keeps alive, a capsule destructor's two duties (check the
 // capsule is unconsumed, save the exception in flight), and a broken
 // contract of what a function returns. interop-dlpack-deleter-ownership
 // and interop-dlpack-capsule-protocol filter them.
@@ -65,6 +66,14 @@ struct OwnershipEvent {
     /// same call, in a loop) may still be unused on that path: one import
     /// asked for the data twice, and the first capsule is dropped.
     RepeatedExport,
+    /// A managed tensor the function allocates (At) gets a deleter
+    /// (Related) that never frees its argument: every consumer's call of
+    /// the deleter leaks the struct.
+    DeleterKeepsTensor,
+    /// A managed tensor the function allocates has manager_ctx NULL and a
+    /// deleter (Related) that touches neither manager_ctx nor data, while
+    /// `data` (At) points into memory something else owns.
+    DataNotKeptAlive,
     /// A function whose callers own what it returns (TensorSources)
     /// returns a tensor an owning smart pointer (Owner) still holds
     /// (At: the return; Related: the `get()`).

@@ -6,6 +6,7 @@
 #include "lib/engine/ExceptionEdges.h"
 #include "lib/engine/FactPipeline.h"
 #include "lib/ownership/OwnershipContracts.h"
+#include "lib/ownership/ProducerTensors.h"
 #include "lib/ownership/OwnershipJudgement.h"
 #include "lib/ownership/OwnershipModel.h"
 #include "lib/ownership/OwnershipSites.h"
@@ -76,6 +77,14 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
       R.RC.ThrowPointIndex[P] = R.RC.ThrowPoints.size();
       R.RC.ThrowPoints.push_back(P);
     }
+  for (const ProducedTensor &T : producedTensors(In.FD)) {
+    if (deleterKeepsStruct(T))
+      R.Contract.push_back(
+          {OwnershipEvent::DeleterKeepsTensor, T.Allocation, nullptr, T.Deleter});
+    if (nothingKeepsData(T))
+      R.Contract.push_back(
+          {OwnershipEvent::DataNotKeptAlive, T.Data, nullptr, T.Deleter});
+  }
   for (const StillOwnedReturn &S :
        stillOwnedReturns(In.FD, In.Compiled.Sources)) {
     OwnershipEvent E;

@@ -253,57 +253,6 @@ public:
   const CallExpr *Allowed;
 };
 
-/// A function of one parameter whose visible body uses the parameter only
-/// as the base of member accesses (`self->dl_tensor.shape`) or in a test
-/// against null (`if (!self) return;`): it cannot free, store or hand on the
-/// record's own address.
-bool keepsItsArgument(const FunctionDecl *FD) {
-  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
-  if (!Def || !Def->getBody() || Def->getNumParams() != 1)
-    return false;
-  const ParmVarDecl *P = Def->getParamDecl(0);
-  class Uses : public RecursiveASTVisitor<Uses> {
-  public:
-    explicit Uses(const ParmVarDecl *P) : P(P) {}
-    bool VisitMemberExpr(MemberExpr *ME) {
-      if (ME->isArrow() && referencedDecl(ME->getBase()) == P)
-        AsBase.insert(cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()));
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == P)
-        All.push_back(DRE);
-      return true;
-    }
-    // `!self`, `if (self)`, `self == nullptr`: a test, not a use.
-    bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) {
-      if (ICE->getCastKind() == CK_PointerToBoolean)
-        noteTested(ICE->getSubExpr());
-      return true;
-    }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (!BO->isEqualityOp())
-        return true;
-      ASTContext &Ctx = P->getASTContext();
-      if (isNullConstant(BO->getRHS(), Ctx))
-        noteTested(BO->getLHS());
-      else if (isNullConstant(BO->getLHS(), Ctx))
-        noteTested(BO->getRHS());
-      return true;
-    }
-    void noteTested(const Expr *E) {
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-        if (DRE->getDecl() == P)
-          AsBase.insert(DRE);
-    }
-    const ParmVarDecl *P;
-    llvm::SmallPtrSet<const DeclRefExpr *, 8> AsBase;
-    llvm::SmallVector<const DeclRefExpr *, 8> All;
-  } U(P);
-  U.TraverseStmt(Def->getBody());
-  return llvm::all_of(
-      U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
-}
 
 /// An initialiser that leaves a record value-initialised: `rec{}`, `rec()`.
 bool valueInitialises(const Expr *Init) {
@@ -444,6 +393,54 @@ bool classOnlyInstallsDeletersThatKeepRecord(const FieldDecl &Rec) {
 }
 
 } // namespace
+
+bool keepsItsArgument(const FunctionDecl *FD) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Def->getNumParams() != 1)
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(0);
+  class Uses : public RecursiveASTVisitor<Uses> {
+  public:
+    explicit Uses(const ParmVarDecl *P) : P(P) {}
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (ME->isArrow() && referencedDecl(ME->getBase()) == P)
+        AsBase.insert(cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == P)
+        All.push_back(DRE);
+      return true;
+    }
+    // `!self`, `if (self)`, `self == nullptr`: a test, not a use.
+    bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) {
+      if (ICE->getCastKind() == CK_PointerToBoolean)
+        noteTested(ICE->getSubExpr());
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (!BO->isEqualityOp())
+        return true;
+      ASTContext &Ctx = P->getASTContext();
+      if (isNullConstant(BO->getRHS(), Ctx))
+        noteTested(BO->getLHS());
+      else if (isNullConstant(BO->getLHS(), Ctx))
+        noteTested(BO->getRHS());
+      return true;
+    }
+    void noteTested(const Expr *E) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        if (DRE->getDecl() == P)
+          AsBase.insert(DRE);
+    }
+    const ParmVarDecl *P;
+    llvm::SmallPtrSet<const DeclRefExpr *, 8> AsBase;
+    llvm::SmallVector<const DeclRefExpr *, 8> All;
+  } U(P);
+  U.TraverseStmt(Def->getBody());
+  return llvm::all_of(
+      U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
+}
 
 bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
                                     const FunctionDecl &FD) {

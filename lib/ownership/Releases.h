@@ -65,6 +65,12 @@ bool mayBeReleaseCall(const CallExpr *Call);
 /// visible may too.
 bool callsDeleter(const FunctionDecl *FD);
 
+/// A function of one parameter whose visible body uses the parameter only
+/// as the base of member accesses (`self->dl_tensor.shape`) or in a test
+/// against null (`if (!self) return;`): it cannot free, store or hand on the
+/// record's own address. False without a visible body.
+bool keepsItsArgument(const FunctionDecl *FD);
+
 /// True when the deleter that Call (a deleter call on a by-value managed
 /// tensor, `rec.deleter(&rec)`) invokes is one that FD itself stored into
 /// `rec` and that never frees its argument: cvcuda's constructors install a

@@ -90,6 +90,10 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "return-still-owned";
   case clang::interop::OwnershipEvent::RepeatedExport:
     return "repeated-export";
+  case clang::interop::OwnershipEvent::DeleterKeepsTensor:
+    return "deleter-keeps-tensor";
+  case clang::interop::OwnershipEvent::DataNotKeptAlive:
+    return "data-not-kept-alive";
   }
   return "?";
 }

@@ -1,0 +1,64 @@
+//===--- ProducerTensors.h - what a producer's tensor owns -------*- C++ -*-===//
+//
+// A producer that allocates a managed tensor promises two things through
+// it: the consumer's one call of the deleter frees the struct, and until
+// then the struct keeps its data alive (through manager_ctx, or because the
+// deleter releases the data itself). Both are read on the producer's side,
+// from the allocation (`new DLManagedTensor{dl, ctx, deleter}`, `new
+// DLManagedTensor` or a malloc'd one and the stores into its fields) and
+// the visible body of the deleter it installs:
+//
+//   - a deleter that uses its argument only to reach fields never frees the
+//     struct: every export leaks it (lmdeploy's `[](DLManagedTensor *) {}`);
+//   - with manager_ctx NULL and a deleter that touches neither manager_ctx
+//     nor `data`, nothing the tensor owns keeps the data alive: a consumer
+//     that outlives the data's owner reads freed memory.
+//
+// Deleters without a visible body, NULL deleters and tensors the function
+// frees itself are left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_OWNERSHIP_PRODUCERTENSORS_H
+#define INTEROP_LIB_OWNERSHIP_PRODUCERTENSORS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <vector>
+
+namespace clang::interop::ownership {
+
+/// A managed tensor a function allocates, with what it is given.
+struct ProducedTensor {
+  /// The allocation (`new DLManagedTensor...`, the cast of a malloc).
+  const Expr *Allocation = nullptr;
+  /// The deleter installed (an initialiser or the right of a store), and
+  /// the function it names (a lambda's call operator); null when none.
+  const Expr *Deleter = nullptr;
+  const FunctionDecl *DeleterFn = nullptr;
+  /// What manager_ctx and `dl_tensor.data` are set to (null: never set,
+  /// which a value-initialised or new'ed struct leaves NULL or unknown).
+  const Expr *ManagerCtx = nullptr;
+  const Expr *Data = nullptr;
+  /// The function frees the struct itself (`delete t`, `free(t)`).
+  bool FreedHere = false;
+};
+
+/// The managed tensors FD's body allocates (outside its lambdas).
+std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD);
+
+/// T's deleter is visible and never frees its argument, and nothing else in
+/// the function frees the struct.
+bool deleterKeepsStruct(const ProducedTensor &T);
+
+/// T's manager_ctx is NULL (or never set) and its visible deleter touches
+/// neither manager_ctx nor `data`, while `data` is set to memory that is
+/// not static, reached through an object the producer could have kept
+/// (`tensor.data`, `vec.data()`; a raw address it was handed is its
+/// caller's to keep).
+bool nothingKeepsData(const ProducedTensor &T);
+
+} // namespace clang::interop::ownership
+
+#endif // INTEROP_LIB_OWNERSHIP_PRODUCERTENSORS_H

@@ -1,0 +1,83 @@
+// Unit tests of lib/ownership/ProducerTensors.h: what a producer gives the
+// managed tensors it allocates (the deleter, manager_ctx, data), through
+// braced initialisers, stores and a DLTensor local.
+
+#include "lib/ownership/ProducerTensors.h"
+
+#include "ast_search.h"
+#include "snippet_annotations.h"
+
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::interop;
+using namespace clang::interop::ownership;
+using namespace interop_test;
+
+namespace {
+
+TEST(ProducerTensors, WhatEachAllocationIsGiven) {
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+void keep(DLManagedTensor *);
+void release(DLManagedTensor *self) { free(self); }
+struct Buffer { void *data; };
+void f(Buffer &b, void *data, void *owner) {
+  DLTensor dl{};
+  dl.data = b.data;
+  keep(new DLManagedTensor{dl, nullptr, [](DLManagedTensor *) {}});
+  auto *mt = (DLManagedTensor *)malloc(sizeof(DLManagedTensor));
+  mt->manager_ctx = owner;
+  mt->deleter = release;
+  keep(mt);
+  auto *local = new DLManagedTensor{};
+  local->dl_tensor.data = data;
+  delete local;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "f"));
+  ASSERT_EQ(T.size(), 3u);
+  // The braced list: a no-op lambda, manager_ctx NULL, data through `dl`.
+  ASSERT_TRUE(T[0].DeleterFn);
+  EXPECT_TRUE(T[0].Data) << "dl.data = b.data";
+  EXPECT_TRUE(deleterKeepsStruct(T[0]));
+  EXPECT_TRUE(nothingKeepsData(T[0]));
+  // Stores: a deleter that frees, an owner in manager_ctx.
+  ASSERT_TRUE(T[1].DeleterFn);
+  EXPECT_EQ(T[1].DeleterFn->getName(), "release");
+  EXPECT_TRUE(T[1].ManagerCtx);
+  EXPECT_FALSE(deleterKeepsStruct(T[1]));
+  EXPECT_FALSE(nothingKeepsData(T[1]));
+  // Freed by the function itself, no deleter: nothing to judge.
+  EXPECT_TRUE(T[2].FreedHere);
+  EXPECT_FALSE(T[2].DeleterFn);
+  EXPECT_FALSE(deleterKeepsStruct(T[2]));
+  EXPECT_FALSE(nothingKeepsData(T[2]));
+}
+
+TEST(ProducerTensors, ARawAddressIsTheCallersToKeep) {
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+DLManagedTensor *wrap(uintptr_t address, void *data) {
+  auto *mt = new DLManagedTensor{};
+  mt->dl_tensor.data = reinterpret_cast<void *>(address);
+  mt->deleter = [](DLManagedTensor *self) { delete self; };
+  auto *other = new DLManagedTensor{};
+  other->dl_tensor.data = data;
+  other->deleter = [](DLManagedTensor *self) { delete self; };
+  return mt;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "wrap"));
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_FALSE(nothingKeepsData(T[0])) << "an integer address";
+  EXPECT_FALSE(nothingKeepsData(T[1])) << "a pointer parameter";
+}
+
+} // namespace
