@@ -17,58 +17,6 @@
 namespace clang::interop {
 namespace {
 
-/// Local references followed to what they are bound to.
-constexpr unsigned MaxReferenceHops = 4;
-
-/// A member chain from a variable: `mt->dl_tensor.strides` is mt followed by
-/// dl_tensor and strides. `*p`, `&x`, `p->` and local references bound to a
-/// chain leave it as it is.
-struct Chain {
-  const ValueDecl *Root = nullptr;
-  llvm::SmallVector<const FieldDecl *, 4> Fields;
-};
-
-std::optional<Chain> chainOf(const Expr *E, unsigned Hops = 0) {
-  llvm::SmallVector<const FieldDecl *, 4> Reversed;
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      if (!FD)
-        return std::nullopt;
-      Reversed.push_back(FD);
-      E = ME->getBase();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E);
-        UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)) {
-      E = UO->getSubExpr();
-      continue;
-    }
-    break;
-  }
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
-  if (!DRE)
-    return std::nullopt;
-  Chain C;
-  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-  if (VD && !isa<ParmVarDecl>(VD) && VD->getType()->isReferenceType() &&
-      VD->getInit() && Hops < MaxReferenceHops) {
-    std::optional<Chain> Inner = chainOf(VD->getInit(), Hops + 1);
-    if (!Inner)
-      return std::nullopt;
-    C = *Inner;
-  } else {
-    C.Root = DRE->getDecl();
-  }
-  C.Fields.append(Reversed.rbegin(), Reversed.rend());
-  return C;
-}
-
-bool sameChain(const Chain &A, const Chain &B) {
-  return A.Root == B.Root && A.Fields == B.Fields;
-}
-
 /// Finds the statements around one call and whether the caller assigns a
 /// DLPack field anywhere.
 class AroundCall : public GuardScan {
@@ -96,12 +44,12 @@ private:
 
 /// The comparison `X.device.device_type == K` (or `!=`, either side) with a
 /// constant K: X's chain and K's value.
-std::optional<std::pair<Chain, std::int64_t>>
+std::optional<std::pair<MemberChain, std::int64_t>>
 deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
   for (auto [Field, Other] : {std::pair(BO.getLHS(), BO.getRHS()),
                               std::pair(BO.getRHS(), BO.getLHS())}) {
     std::optional<llvm::APSInt> K = integerConstant(Other, Ctx);
-    std::optional<Chain> C = K ? chainOf(Field) : std::nullopt;
+    std::optional<MemberChain> C = K ? memberChainOf(Field) : std::nullopt;
     if (!C || C->Fields.size() < 2 ||
         classifyDLPackField(C->Fields.back()) != DLPackField::DeviceType ||
         classifyDLPackField(C->Fields[C->Fields.size() - 2]) !=
@@ -115,7 +63,8 @@ deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
 
 /// Want (the strides, or the tensor) is tested as Test asks around
 /// Site.Call.
-bool guardedAt(const CallSite &Site, const Chain &Want, CallerTest Test) {
+bool guardedAt(const CallSite &Site, const MemberChain &Want,
+               CallerTest Test) {
   const Stmt *Body = Site.Caller->getBody();
   if (!Body)
     return false;
@@ -129,8 +78,8 @@ bool guardedAt(const CallSite &Site, const Chain &Want, CallerTest Test) {
     return false;
   ASTContext &Ctx = Site.Caller->getASTContext();
   auto TestsWant = [&](const Expr *E) {
-    std::optional<Chain> C = chainOf(E);
-    return C && sameChain(*C, Want);
+    std::optional<MemberChain> C = memberChainOf(E);
+    return C && *C == Want;
   };
   auto Atom = [&](const Expr *C, bool Value) {
     // `a.strides` tested as a pointer.
@@ -143,7 +92,7 @@ bool guardedAt(const CallSite &Site, const Chain &Want, CallerTest Test) {
     // `a.device.device_type == kDLCPU`, `... != kDLCUDAHost` then leave.
     if (Test == CallerTest::HostDevice) {
       auto Compared = deviceTypeComparison(*BO, Ctx);
-      return Compared && sameChain(Compared->first, Want) && Equal &&
+      return Compared && Compared->first == Want && Equal &&
              isHostAccessibleDeviceType(Compared->second);
     }
     // `a.strides != nullptr`, `a.strides == NULL`.
@@ -173,7 +122,7 @@ bool callsHereAreAll(const FunctionDecl &FD) {
 bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test) {
   if (!Read || !callsHereAreAll(FD))
     return false;
-  std::optional<Chain> Path = chainOf(Read);
+  std::optional<MemberChain> Path = memberChainOf(Read);
   if (!Path || Path->Fields.empty() ||
       classifyDLPackField(Path->Fields.back()) !=
           (Test == CallerTest::StridesNonNull ? DLPackField::Strides
@@ -195,7 +144,7 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test) {
   for (const CallSite &Site : Refs.Calls) {
     if (Index >= Site.Call->getNumArgs())
       return false;
-    std::optional<Chain> Want = chainOf(Site.Call->getArg(Index));
+    std::optional<MemberChain> Want = memberChainOf(Site.Call->getArg(Index));
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());

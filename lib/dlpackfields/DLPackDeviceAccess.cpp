@@ -7,6 +7,7 @@
 #include "lib/abi/MemoryCalls.h"
 #include "lib/engine/CallSites.h"
 #include "lib/engine/FactCache.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -50,34 +51,19 @@ DataAccessSide classifyDataAccess(const DLPackEvent &E,
 }
 
 bool readsDescriptorParameter(const DLPackEvent &E) {
-  // Local references and pointers followed to what they are bound to.
-  constexpr unsigned MaxHops = 4;
   const auto *Read = dyn_cast_or_null<MemberExpr>(
       E.FieldRead ? E.FieldRead->IgnoreParenImpCasts() : nullptr);
-  const Expr *Base = Read ? Read->getBase() : nullptr;
-  for (unsigned Hops = 0; Base && Hops <= MaxHops;) {
-    Base = Base->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(Base);
-        UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)) {
-      Base = UO->getSubExpr();
-      continue;
-    }
-    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-    if (!DRE)
-      return false;
-    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
-      QualType T = P->getType().getNonReferenceType();
-      return classifyDLPackType(T) == DLPackRecord::Tensor ||
-             classifyDLPackPointee(T) == DLPackRecord::Tensor;
-    }
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->getInit() ||
-        !(VD->getType()->isReferenceType() || VD->getType()->isPointerType()))
-      return false;
-    Base = VD->getInit();
-    ++Hops;
-  }
-  return false;
+  std::optional<MemberChain> Base =
+      Read ? memberChainOf(Read->getBase(), /*FollowPointers=*/true)
+           : std::nullopt;
+  const auto *P = Base && Base->Fields.empty()
+                      ? dyn_cast<ParmVarDecl>(Base->Root)
+                      : nullptr;
+  if (!P)
+    return false;
+  QualType T = P->getType().getNonReferenceType();
+  return classifyDLPackType(T) == DLPackRecord::Tensor ||
+         classifyDLPackPointee(T) == DLPackRecord::Tensor;
 }
 
 namespace {

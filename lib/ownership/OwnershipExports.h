@@ -1,4 +1,4 @@
-//===--- OwnershipExports.h - one export per import --------------*- C++ -*-===//
+//===--- OwnershipExports.h - one export per import -------------*- C++ -*-===//
 //
 // The ownership model's part for a consumer's `__dlpack__` calls
 // (lib/abi/ProducerExports.h): each call has a ghost, "the capsule it

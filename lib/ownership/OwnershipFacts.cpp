@@ -79,8 +79,8 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
     }
   for (const ProducedTensor &T : producedTensors(In.FD)) {
     if (deleterKeepsStruct(T))
-      R.Contract.push_back(
-          {OwnershipEvent::DeleterKeepsTensor, T.Allocation, nullptr, T.Deleter});
+      R.Contract.push_back({OwnershipEvent::DeleterKeepsTensor, T.Allocation,
+                            nullptr, T.Deleter});
     if (nothingKeepsData(T))
       R.Contract.push_back(
           {OwnershipEvent::DataNotKeptAlive, T.Data, nullptr, T.Deleter});

@@ -386,7 +386,8 @@ void transferCapsuleNew(const CallExpr *E, OwnState &Own) {
     // Handed to the capsule where it was created, on the paths where the
     // argument is this tensor.
     const Formula &Took =
-        When ? A.makeAnd(*When, A.makeNot(N.formula())) : A.makeNot(N.formula());
+        When ? A.makeAnd(*When, A.makeNot(N.formula()))
+             : A.makeNot(N.formula());
     setGhost(Env, St.Live,
              A.makeBoolValue(A.makeAnd(Live->formula(), A.makeNot(Took))));
     setGhost(Env, St.Handed,
@@ -506,7 +507,8 @@ void transferCast(const CastExpr *E, OwnState &Own) {
     return;
   case CK_IntegralToBoolean:
     // if (strcmp(PyCapsule_GetName(c), "dltensor")): the names differ.
-    if (BoolValue *Differ = namesDiffer(E->getSubExpr(), Own.Env, Own.RC, Own.Ctx))
+    if (BoolValue *Differ =
+            namesDiffer(E->getSubExpr(), Own.Env, Own.RC, Own.Ctx))
       Env.setValue(*E, *Differ);
     return;
   case CK_LValueToRValue:
@@ -567,7 +569,8 @@ void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {
       }
     }
     // name == kDLTensorName, comparing the pointers.
-    if (BoolValue *Eq = namePointerEquals(E->getLHS(), E->getRHS(), Own.Env, Own.RC, Own.Ctx))
+    if (BoolValue *Eq = namePointerEquals(E->getLHS(), E->getRHS(), Own.Env,
+                                          Own.RC, Own.Ctx))
       Env.setValue(*E, E->getOpcode() == BO_EQ ? *Eq : Env.makeNot(*Eq));
     return;
   }

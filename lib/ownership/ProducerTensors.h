@@ -1,4 +1,4 @@
-//===--- ProducerTensors.h - what a producer's tensor owns -------*- C++ -*-===//
+//===--- ProducerTensors.h - what a producer's tensor owns ------*- C++ -*-===//
 //
 // A producer that allocates a managed tensor promises two things through
 // it: the consumer's one call of the deleter frees the struct, and until

@@ -84,6 +84,56 @@ const ValueDecl *memberChainRoot(const Expr *E) {
   return nullptr;
 }
 
+namespace {
+
+std::optional<MemberChain> memberChainFrom(const Expr *E, bool FollowPointers,
+                                           unsigned Hops) {
+  // Local references (and pointers) followed to what they are bound to.
+  constexpr unsigned MaxHops = 4;
+  llvm::SmallVector<const FieldDecl *, 4> Reversed;
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!FD)
+        return std::nullopt;
+      Reversed.push_back(FD);
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)) {
+      E = UO->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  if (!DRE)
+    return std::nullopt;
+  MemberChain C;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  QualType T = VD ? VD->getType() : QualType();
+  if (VD && !isa<ParmVarDecl>(VD) && VD->getInit() && Hops < MaxHops &&
+      (T->isReferenceType() || (FollowPointers && T->isPointerType()))) {
+    std::optional<MemberChain> Inner =
+        memberChainFrom(VD->getInit(), FollowPointers, Hops + 1);
+    if (!Inner)
+      return std::nullopt;
+    C = *Inner;
+  } else {
+    C.Root = DRE->getDecl();
+  }
+  C.Fields.append(Reversed.rbegin(), Reversed.rend());
+  return C;
+}
+
+} // namespace
+
+std::optional<MemberChain> memberChainOf(const Expr *E, bool FollowPointers) {
+  return memberChainFrom(E, FollowPointers, 0);
+}
+
 const ParmVarDecl *parameterNamedBy(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E))

@@ -20,6 +20,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -51,6 +52,25 @@ const ValueDecl *referencedDecl(const Expr *E);
 /// (through parentheses and implicit casts); null when the chain starts
 /// from anything else.
 const ValueDecl *memberChainRoot(const Expr *E);
+
+/// A member chain from a variable: `mt->dl_tensor.strides` is mt followed
+/// by dl_tensor and strides.
+struct MemberChain {
+  const ValueDecl *Root = nullptr;
+  llvm::SmallVector<const FieldDecl *, 4> Fields;
+  bool operator==(const MemberChain &O) const {
+    return Root == O.Root && Fields == O.Fields;
+  }
+};
+
+/// E as a member chain, through `*`, `&`, `->` and `.`, and through a local
+/// reference bound by its initialiser to another chain (with
+/// FollowPointers, a local pointer initialised with one too: the caller
+/// knows it is not reassigned where it matters); nullopt when E is no
+/// chain. Values through variables, once for every family that compares
+/// or roots a chain.
+std::optional<MemberChain> memberChainOf(const Expr *E,
+                                         bool FollowPointers = false);
 
 /// The parameter E names, through `*p`, a smart pointer's `*` and `->`,
 /// parentheses and implicit casts; null for anything else.

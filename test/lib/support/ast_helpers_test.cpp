@@ -123,6 +123,41 @@ TEST_F(AstHelpers, WrappersAndRoots) {
   EXPECT_EQ(P->getName(), "pp");
 }
 
+TEST(AstHelpersChains, ThroughReferencesAndPointers) {
+  auto AST = parseWithInputs(R"cpp(
+struct In { int *v; };
+struct Out { In in; };
+void g(Out *o) {
+  In &r = o->in;
+  In *p = &o->in;
+  int *a = r.v;
+  int *b = p->v;
+  int *c = (*o).in.v;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const Stmt *Body = functionNamed(AST->getASTContext(), "g")->getBody();
+  std::vector<const MemberExpr *> Reads;
+  firstNode<MemberExpr>(Body, [&](const MemberExpr &M) {
+    if (M.getMemberDecl()->getName() == "v")
+      Reads.push_back(&M);
+    return false;
+  });
+  ASSERT_EQ(Reads.size(), 3u);
+  std::optional<MemberChain> ViaRef = memberChainOf(Reads[0]);
+  std::optional<MemberChain> Direct = memberChainOf(Reads[2]);
+  ASSERT_TRUE(ViaRef && Direct);
+  EXPECT_EQ(ViaRef->Root->getName(), "o");
+  EXPECT_EQ(ViaRef->Fields.size(), 2u) << "in, v";
+  EXPECT_TRUE(*ViaRef == *Direct);
+  // A local pointer is followed only when the caller asks.
+  EXPECT_EQ(memberChainOf(Reads[1])->Root->getName(), "p");
+  std::optional<MemberChain> ViaPtr =
+      memberChainOf(Reads[1], /*FollowPointers=*/true);
+  ASSERT_TRUE(ViaPtr);
+  EXPECT_TRUE(*ViaPtr == *Direct);
+}
+
 TEST_F(AstHelpers, JumpsComparisonsAndMacros) {
   const auto *If = firstNode<IfStmt>(Body);
   ASSERT_TRUE(If);
