@@ -464,19 +464,8 @@ DLPackEventCollector::argumentsBeside(const VarDecl *Holder,
                                       const Decl *Func) {
   llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2> Out;
   const Stmt *Body = Func ? Func->getBody() : nullptr;
-  auto Names = [&](const Expr *Arg) {
-    Arg = Arg->IgnoreImplicit();
-    // A by-value parameter: a copy or a move of the holder.
-    if (const auto *CCE = dyn_cast<CXXConstructExpr>(Arg);
-        CCE && CCE->getNumArgs() == 1 &&
-        CCE->getConstructor()->isCopyOrMoveConstructor())
-      Arg = CCE->getArg(0)->IgnoreImplicit();
-    // std::move(holder)
-    if (const auto *CE = dyn_cast<CallExpr>(Arg);
-        CE && CE->getNumArgs() == 1 && CE->isCallToStdMove())
-      Arg = CE->getArg(0);
-    return LocalStores::localNamed(Arg) == Holder;
-  };
+  // The holder itself, or a copy or move of it for a by-value parameter.
+  auto Names = [&](const Expr *Arg) { return namedVar(Arg) == Holder; };
   auto Visit = [&](llvm::ArrayRef<const Expr *> Args) {
     if (llvm::none_of(Args, [&](const Expr *A) { return A && Names(A); }))
       return;

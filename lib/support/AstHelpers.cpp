@@ -57,6 +57,9 @@ const VarDecl *namedVar(const Expr *E) {
     if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
         CCE->getNumArgs() >= 1)
       E = ignoreTemporaries(CCE->getArg(0));
+  if (const auto *Move = dyn_cast<CallExpr>(E);
+      Move && Move->getNumArgs() == 1 && Move->isCallToStdMove())
+    E = ignoreTemporaries(Move->getArg(0));
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   if (!DRE || DRE->refersToEnclosingVariableOrCapture())
     return nullptr;

@@ -40,8 +40,9 @@ const Expr *ignoreTemporaries(const Expr *E);
 /// (no-op, bit, integral, lvalue-to-rvalue, and their explicit spellings).
 const Expr *stripIdentityCasts(const Expr *E);
 
-/// The variable an expression names, through a copy or move of it; null for
-/// anything else and for a capture of an enclosing function's variable.
+/// The variable an expression names, through a copy or move of it
+/// (`std::move(v)` included); null for anything else and for a capture of
+/// an enclosing function's variable.
 const VarDecl *namedVar(const Expr *E);
 
 /// The declaration E names (through parentheses and casts) when it is a
