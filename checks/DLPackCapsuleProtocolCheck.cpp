@@ -28,8 +28,7 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
         classifyDLPackPointee(Call.getArg(0)->IgnoreParenImpCasts()->getType());
     CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
     std::optional<std::string> Text = constantString(NameArg, Ctx);
-    bool NamesDLPack = Text && mentionsDLPack(*Text);
-    if (!isManagedTensor(Held) && !NamesDLPack)
+    if (!makesDLPackCapsule(Call.getArg(0), NameArg, Ctx))
       return;
     // The destructor reads the capsule under another name: it never
     // deletes (one finding for the two names that disagree).
@@ -57,7 +56,8 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
           !(isa<StringLiteral>(Spelled) || Name == CapsuleName::Null))
         return FixItHint();
       return FixItHint::CreateReplacement(
-          NameArg->getSourceRange(), ("\"" + capsuleNameFor(Held) + "\"").str());
+          NameArg->getSourceRange(),
+          ("\"" + capsuleNameFor(Held) + "\"").str());
     };
     if (Name == CapsuleName::Other || isUsedName(Name) ||
         Name == CapsuleName::Null) {
@@ -95,14 +95,12 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
   }
   if (K == CapsuleCall::GetPointer && V.Name) {
     CapsuleName Name = classifyCapsuleName(V.Name, Ctx);
-    // Read as a struct of the library's own: not a DLPack capsule.
-    if (const ExplicitCastExpr *Cast = pointerCastOf(Call)) {
-      QualType Pointee = Cast->getType()->getPointeeType();
-      if (!Pointee.isNull() && Pointee->isRecordType() &&
-          classifyDLPackPointee(Cast->getType()) == DLPackRecord::None)
-        return;
-    }
-    if (Name == CapsuleName::Null || Name == CapsuleName::FromGetName)
+    // Under no name of its own (NULL, its current one), a capsule is a
+    // DLPack one only when its payload is read as a managed tensor: a
+    // binding library's internals, NumPy's API table, a keep-alive capsule
+    // read as `void *` or as a type of their own are not.
+    if ((Name == CapsuleName::Null || Name == CapsuleName::FromGetName) &&
+        memberReadAs(Call, pointerCastOf(Call)) != DLPackRecord::None)
       diag(Call.getBeginLoc(),
            "pointer taken from the capsule without checking its name; a "
            "consumed ('used_dltensor') or foreign capsule is read as a live "

@@ -86,15 +86,35 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
   std::vector<CapsuleSites> Sites;
   Sites.reserve(Work.size());
   llvm::SmallPtrSet<const FunctionDecl *, 8> Destructors, RoleUnknown;
+  // A destructor has a DLPack capsule's duties only when installed on one
+  // (a capsule made elsewhere, for PyCapsule_SetDestructor, may be), or
+  // when it reads its capsule's pointer as a managed tensor.
+  auto OfDLPack = [&](const auto &Make, const FunctionDecl &D) {
+    if (isa<CallExpr>(Make) &&
+        classifyCapsuleCall(cast<CallExpr>(&Make)) != CapsuleCall::New)
+      return true;
+    if (Make.getNumArgs() >= 2 &&
+        makesDLPackCapsule(Make.getArg(0), Make.getArg(1), *Ctx))
+      return true;
+    const FunctionDecl *Def = D.getDefinition();
+    return Def && Def->getBody() &&
+           llvm::any_of(findCapsuleSites(Def->getBody()).PointerCasts,
+                        [](const auto &CastAndCall) {
+                          return isManagedPointer(
+                              CastAndCall.first->getType());
+                        });
+  };
   for (const FunctionDecl *FD : Work) {
     Sites.push_back(findCapsuleSites(FD->getBody()));
     for (const FunctionDecl *L : Sites.back().LambdasOfInvalidCalls)
       RoleUnknown.insert(L->getCanonicalDecl());
     for (const CallExpr *Call : Sites.back().CapsuleCalls)
-      if (const FunctionDecl *D = installedDestructor(*Call))
+      if (const FunctionDecl *D = installedDestructor(*Call);
+          D && OfDLPack(*Call, *D))
         Destructors.insert(D->getCanonicalDecl());
     for (const CXXConstructExpr *E : Sites.back().CapsuleConstructs)
-      if (const FunctionDecl *D = installedDestructor(*E))
+      if (const FunctionDecl *D = installedDestructor(*E);
+          D && OfDLPack(*E, *D))
         Destructors.insert(D->getCanonicalDecl());
   }
   // A function that is not judged because it does not compile (XLA 2020's

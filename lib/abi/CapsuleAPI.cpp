@@ -417,6 +417,16 @@ const FunctionDecl *installedDestructor(const CallExpr &Call) {
   return destructorFunction(Call.getArg(DestructorArg));
 }
 
+bool makesDLPackCapsule(const Expr *Payload, const Expr *Name,
+                        ASTContext &Ctx) {
+  if (Payload && isManagedTensor(classifyDLPackPointee(
+                     Payload->IgnoreParenImpCasts()->getType())))
+    return true;
+  std::optional<Strings> Texts =
+      Name ? constantStrings(Name, Ctx) : std::nullopt;
+  return Texts && llvm::any_of(*Texts, mentionsDLPack);
+}
+
 bool isPyObjectPointer(QualType T) {
   const auto *PT = T.isNull() ? nullptr : T->getAs<PointerType>();
   const RecordDecl *RD = PT ? PT->getPointeeType()->getAsRecordDecl() : nullptr;

@@ -182,6 +182,14 @@ const FunctionDecl *destructorFunction(const Expr *E);
 /// other call and for a destructor that is not a known function.
 const FunctionDecl *installedDestructor(const CallExpr &Call);
 
+/// A capsule made from Payload under Name holds a DLPack tensor: the payload
+/// is a managed tensor, or the name (a constant, through variables and
+/// choices) mentions DLPack. A capsule is a DLPack one when its name or its
+/// payload says so, not because it is a capsule: a binding library's
+/// internals, NumPy's API table, a keep-alive object are not.
+bool makesDLPackCapsule(const Expr *Payload, const Expr *Name,
+                        ASTContext &Ctx);
+
 /// True when E makes a pybind11 capsule with a destructor,
 /// `py::capsule(ptr, name, dtor)`: pybind11's spelling of PyCapsule_New (a
 /// constructor of `pybind11::capsule` whose three arguments are the pointer,

@@ -93,3 +93,45 @@ int ndim_of(PyObject *cap) {
   // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
   return mt ? mt->dl_tensor.ndim : -1;
 }
+
+// A binding library's internals and NumPy's API table: read with NULL or
+// under their current name as a pointer to pointers or as `void *`, never as
+// a managed tensor. Not DLPack capsules.
+struct Internals;
+Internals **internals_of(PyObject *state) {
+  void *raw = PyCapsule_GetPointer(state, nullptr);
+  return static_cast<Internals **>(raw);
+}
+void **numpy_api(PyObject *c) {
+  return (void **)PyCapsule_GetPointer(c, NULL);
+}
+void run_cleanup(PyObject *o, void (*cleanup)(void *) noexcept) {
+  cleanup(PyCapsule_GetPointer(o, PyCapsule_GetName(o)));
+}
+
+// The destructor of a library's private anchor capsule (no DLPack name, no
+// tensor inside) has none of a DLPack capsule destructor's duties.
+struct Anchor;
+static void anchor_dtor(PyObject *self) {
+  if (!PyCapsule_GetPointer(self, "acme_internals"))
+    PyErr_Clear();
+}
+PyObject *make_anchor(Anchor *a) {
+  return PyCapsule_New(a, "acme_internals", anchor_dtor);
+}
+
+// Neither the name (a parameter) nor the payload (a `void *`) says DLPack,
+// but the destructor reads the capsule as a managed tensor: it has a DLPack
+// capsule destructor's duties.
+static void tensor_dtor(PyObject *self) {
+  auto *mt = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  if (mt)
+    mt->deleter(mt);
+  else
+    PyErr_Clear();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: capsule destructor clears the error indicator, discarding an exception that may be in flight [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: note: save it with PyErr_Fetch (or PyErr_GetRaisedException) first and restore it before returning
+}
+PyObject *wrap_opaque(void *payload, const char *name) {
+  return PyCapsule_New(payload, name, tensor_dtor);
+}

@@ -140,3 +140,37 @@ void f(DLManagedTensor *t) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CapsuleAPI, WhichCapsulesAreDLPack) {
+  auto AST = parseWithInputs(R"cpp(#include <Python.h>
+#include <dlpack/dlpack.h>
+struct Internals;
+constexpr const char *kMine = "acme_dltensor";
+void f(DLManagedTensor *mt, Internals *in, void *holder, const char *name) {
+  PyCapsule_New(mt, nullptr, nullptr);
+  PyCapsule_New(holder, kMine, nullptr);
+  PyCapsule_New(in, "acme_internals", nullptr);
+  PyCapsule_New(holder, name, nullptr);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  std::vector<const CallExpr *> News;
+  firstNode<CallExpr>(functionNamed(Ctx, "f")->getBody(),
+                      [&](const CallExpr &CE) {
+                        News.push_back(&CE);
+                        return false;
+                      });
+  ASSERT_EQ(News.size(), 4u);
+  auto DLPack = [&](const CallExpr *C) {
+    return makesDLPackCapsule(C->getArg(0), C->getArg(1), Ctx);
+  };
+  EXPECT_TRUE(DLPack(News[0])) << "a managed tensor inside";
+  EXPECT_TRUE(DLPack(News[1])) << "a name that says so, through a constant";
+  EXPECT_FALSE(DLPack(News[2])) << "a library's own capsule";
+  EXPECT_FALSE(DLPack(News[3])) << "nothing says so";
+}
+
+} // namespace
