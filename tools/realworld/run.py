@@ -447,6 +447,28 @@ def is_correct_file(entry):
     return entry.get("role") in ("fixed", "clean")
 
 
+
+def open_scratch(given, prefix):
+    """The scratch directory: the one given (made if missing) or a new
+    temporary one; None, with the error printed, when it is inside the
+    repository."""
+    scratch = os.path.abspath(given or tempfile.mkdtemp(prefix=prefix))
+    if os.path.realpath(scratch).startswith(os.path.realpath(ROOT) + os.sep):
+        print("error: the scratch directory must be outside the repository",
+              file=sys.stderr)
+        return None
+    os.makedirs(scratch, exist_ok=True)
+    return scratch
+
+
+def close_scratch(opts, scratch, lead=""):
+    """Keeps (and names) a scratch directory that was asked for, removes a
+    temporary one."""
+    if opts.keep or opts.scratch:
+        print(lead + "scratch: " + scratch)
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -540,10 +562,8 @@ def main():
               opts.plugin, file=sys.stderr)
         return 2
 
-    scratch = opts.scratch or tempfile.mkdtemp(prefix="interop-realworld-")
-    if os.path.realpath(scratch).startswith(os.path.realpath(ROOT) + os.sep):
-        print("error: the scratch directory must be outside the repository",
-              file=sys.stderr)
+    scratch = open_scratch(opts.scratch, "interop-realworld-")
+    if not scratch:
         return 2
     system_dirs = system_include_dirs([])
 
@@ -572,10 +592,7 @@ def main():
                 print_entry(r, opts.verbose)
                 sys.stdout.flush()
     finally:
-        if opts.keep or opts.scratch:
-            print("\nscratch: " + scratch)
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+        close_scratch(opts, scratch, "\n")
 
     if opts.compile_only:
         # No check ran: nothing to score.

@@ -37,14 +37,12 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (find_git_dir, DIAG_RE, PYTHON_INCLUDE, CHECKS)
 
-ROOT = run.ROOT
 # run.DIAG_RE reads warnings and errors; a fatal error (a header not found)
 # is an error too.
 ERROR_RE = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): "
@@ -229,13 +227,9 @@ def main():
         print("error: plugin %s not found (build it, or pass --plugin)" %
               opts.plugin, file=sys.stderr)
         return 2
-    scratch = os.path.abspath(opts.scratch or
-                              tempfile.mkdtemp(prefix="interop-sample-"))
-    if os.path.realpath(scratch).startswith(os.path.realpath(ROOT) + os.sep):
-        print("error: the scratch directory must be outside the repository",
-              file=sys.stderr)
+    scratch = run.open_scratch(opts.scratch, "interop-sample-")
+    if not scratch:
         return 2
-    os.makedirs(scratch, exist_ok=True)
 
     snaps = []
     for g in table["groups"]:
@@ -267,10 +261,7 @@ def main():
                         print("         error: " + e)
                     sys.stdout.flush()
     finally:
-        if opts.keep or opts.scratch:
-            print("scratch: " + scratch)
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+        run.close_scratch(opts, scratch)
     elapsed = time.time() - t0
 
     status = collections.Counter(r["status"] for r in results)
