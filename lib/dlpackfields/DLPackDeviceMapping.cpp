@@ -36,7 +36,8 @@ const NamedDecl *calleeOrType(const Expr *E) {
 }
 
 /// True when S (an arm's statement) reports failure: a throw, a noreturn
-/// call, a call named like an error reporter, or a return of an error signal.
+/// call, a fatal logger (LOG(FATAL)), a call named like an error reporter,
+/// or a return of an error signal.
 class FailureFinder : public RecursiveASTVisitor<FailureFinder> {
 public:
   explicit FailureFinder(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -50,6 +51,11 @@ public:
       if (FD->isNoReturn() ||
           (FD->getIdentifier() && isErrorName(FD->getName())))
         Found = true;
+    return !Found;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (constructionEndsPath(*E))
+      Found = true;
     return !Found;
   }
   bool VisitReturnStmt(ReturnStmt *R) {

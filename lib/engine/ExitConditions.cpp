@@ -13,27 +13,6 @@ namespace clang::interop {
 
 namespace {
 
-/// S never completes normally: a throw, a call of a noreturn function, or
-/// a block whose last non-empty statement is one of those.
-bool alwaysExits(const Stmt *S) {
-  if (!S)
-    return false;
-  // The last statement that is not empty (`{ throw e; };` from a macro).
-  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    for (auto It = CS->body_rbegin(); It != CS->body_rend(); ++It)
-      if (!isa<NullStmt>(*It))
-        return alwaysExits(*It);
-    return false;
-  }
-  if (const auto *E = dyn_cast<Expr>(S)) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      E = EWC->getSubExpr()->IgnoreParenImpCasts();
-    return neverReturns(*E);
-  }
-  return false;
-}
-
 /// A by-value bool parameter of FD named by E (through parentheses and
 /// implicit casts): what the caller passed is what the body tests.
 const ParmVarDecl *boolParam(const Expr *E) {

@@ -13,8 +13,10 @@
 
 #include "lib/engine/ExitConditions.h"
 #include "lib/engine/StmtSwitch.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -89,6 +91,15 @@ template <typename StateT> StmtSwitch<StateT> valueCases() {
       },
       [](const CallExpr *E, StateT &S) {
         assumeExitCondition(*E, exitConditionsOf(S), S.Env);
+      });
+  // LOG(FATAL) << ...: a logger whose destructor never returns ends the
+  // path (the CFG ends it only for a destructor declared noreturn).
+  Switch.template alsoOf<CXXConstructExpr>(
+      [](const CXXConstructExpr &E, StateT &) {
+        return constructionEndsPath(E);
+      },
+      [](const CXXConstructExpr *, StateT &S) {
+        S.Env.assume(S.Env.arena().makeLiteral(false));
       });
   Switch.template caseOf<BinaryOperator>(
       [](const BinaryOperator &E, StateT &S) {

@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Regex.h"
 
 namespace clang::interop {
 
@@ -240,24 +241,114 @@ void forEachInitializerExpr(const FunctionDecl &FD,
   }
 }
 
-bool neverReturns(const Expr &E) {
+namespace {
+
+/// Deep enough for a logger whose destructor makes another logger; a class
+/// whose destructor makes its own kind stops here.
+constexpr unsigned MaxExitDepth = 4;
+
+bool neverReturnsAt(const Expr &E, unsigned Depth);
+bool constructionEndsPathAt(const CXXConstructExpr &E, unsigned Depth);
+
+bool alwaysExitsAt(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return false;
+  // The last statement that is not empty (`{ throw e; };` from a macro).
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (auto It = CS->body_rbegin(); It != CS->body_rend(); ++It)
+      if (!isa<NullStmt>(*It))
+        return alwaysExitsAt(*It, Depth);
+    return false;
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  return E && neverReturnsAt(*E, Depth);
+}
+
+/// Some path through S never completes (a throw or exit under a test).
+bool mayExit(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && neverReturnsAt(*E, Depth))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mayExit(Child, Depth))
+      return true;
+  return false;
+}
+
+/// An enumerator or constant a logging library names its fatal severity by.
+bool isFatalSeverity(const Expr *Arg) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+  const ValueDecl *D = DRE ? DRE->getDecl() : nullptr;
+  if (!D || !D->getIdentifier())
+    return false;
+  const auto *Var = dyn_cast<VarDecl>(D);
+  if (!isa<EnumConstantDecl>(D) &&
+      !(Var && Var->getType().isConstQualified()))
+    return false;
+  static const llvm::Regex Re("^(k|GLOG_|LOG_|LS_)?(FATAL|Fatal)$");
+  return Re.match(D->getName());
+}
+
+bool constructionEndsPathAt(const CXXConstructExpr &E, unsigned Depth) {
+  const CXXRecordDecl *RD = E.getConstructor()->getParent();
+  if (!RD || !RD->hasDefinition() || Depth >= MaxExitDepth)
+    return false;
+  if (RD->isAnyDestructorNoReturn())
+    return true;
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
+  if (!Dtor || !Dtor->isUserProvided())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  const Stmt *Body = Dtor->getBody(Def);
+  if (Body && alwaysExitsAt(Body, Depth + 1))
+    return true;
+  if (Body && !mayExit(Body, Depth + 1))
+    return false;
+  return llvm::any_of(E.arguments(), isFatalSeverity);
+}
+
+bool neverReturnsAt(const Expr &E, unsigned Depth) {
   if (isa<CXXThrowExpr>(E))
     return true;
-  const auto *Call = dyn_cast<CallExpr>(&E);
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  return FD && FD->isNoReturn();
+  if (const auto *Call = dyn_cast<CallExpr>(&E))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->isNoReturn())
+      return true;
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(&E);
+      Ctor && constructionEndsPathAt(*Ctor, Depth))
+    return true;
+  // Operands that run whatever the others are (not an arm, a lambda's
+  // body or an unevaluated operand).
+  if (isa<AbstractConditionalOperator, LambdaExpr, StmtExpr, BlockExpr,
+          UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr>(E))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(&E); BO && BO->isLogicalOp())
+    return neverReturnsAt(*BO->getLHS(), Depth);
+  for (const Stmt *Child : E.children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child);
+        CE && neverReturnsAt(*CE, Depth))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool neverReturns(const Expr &E) { return neverReturnsAt(E, 0); }
+
+bool alwaysExits(const Stmt *S) { return alwaysExitsAt(S, 0); }
+
+bool constructionEndsPath(const CXXConstructExpr &E) {
+  return constructionEndsPathAt(E, 0);
 }
 
 bool isJump(const Stmt *S) {
   if (!S)
     return false;
-  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+  if (isa<BreakStmt, ReturnStmt, ContinueStmt, GotoStmt>(S))
     return true;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts()))
-      if (const FunctionDecl *FD = Call->getDirectCallee())
-        return FD->isNoReturn();
-  return false;
+  const auto *E = dyn_cast<Expr>(S);
+  return E && neverReturns(*E);
 }
 
 BinaryOperatorKind mirroredComparison(BinaryOperatorKind Op) {

@@ -125,13 +125,29 @@ void forEachInitializerExpr(const FunctionDecl &FD,
 //===----------------------------------------------------------------------===//
 
 /// True when control never continues past S to the next statement: a
-/// break, return, continue, goto or throw, or a call of a noreturn function.
+/// break, return, continue, goto, or an expression that never completes
+/// (neverReturns).
 bool isJump(const Stmt *S);
 
-/// True for an expression that never returns to its caller: a throw, or a
-/// direct call of a noreturn function. E is taken as it is (no parentheses,
-/// casts or cleanups stripped): callers strip what their context allows.
+/// True for an expression that never completes: a throw, a direct call of a
+/// noreturn function, a construction that ends the path
+/// (constructionEndsPath), or an expression that evaluates one of those
+/// whatever its operands are (not in a conditional operator's arm, the
+/// right-hand side of `&&`/`||`, or a lambda's body).
 bool neverReturns(const Expr &E);
+
+/// S never completes normally: an expression that never returns, or a
+/// block whose last non-empty statement is one.
+bool alwaysExits(const Stmt *S);
+
+/// The object E makes ends the path when its full expression ends: its
+/// class's destructor never returns (declared noreturn, or a visible body
+/// that always exits: a logger that throws or aborts as it is destroyed),
+/// or E is a logger made with a fatal severity (an argument that is an
+/// enumerator or constant named FATAL, kFatal, GLOG_FATAL, ...) whose
+/// user-written destructor is out of sight or exits on some path: the
+/// LOG(FATAL) of glog-style logging libraries.
+bool constructionEndsPath(const CXXConstructExpr &E);
 
 /// The operator that compares the same operands the other way round (`a < b`
 /// is `b > a`); any other operator is returned as it is. Not

@@ -91,6 +91,49 @@ const char *platform_name(DLDeviceType type) {
   }
 }
 
+// A default arm that logs with the fatal severity fails: the logger aborts
+// as it is destroyed (LOG(FATAL) of glog-style logging libraries). A lesser
+// severity goes on with the initial value.
+enum LogSeverity { kInfo, kFatal };
+struct LogStream {
+  LogStream &operator<<(const char *);
+};
+struct Logger {
+  Logger(const char *file, int line, int severity);
+  ~Logger();
+  LogStream &stream();
+};
+Platform fatal_default(const DLTensor *t) {
+  Platform p = Platform::kCpu;
+  switch (t->device.device_type) {
+  case kDLCPU:
+    p = Platform::kCpu;
+    break;
+  case kDLCUDA:
+    p = Platform::kCuda;
+    break;
+  default:
+    Logger(__FILE__, __LINE__, kFatal).stream() << "unsupported device";
+  }
+  return p;
+}
+
+Platform logged_default(const DLTensor *t) {
+  Platform p = Platform::kCpu;
+  switch (t->device.device_type) {
+  case kDLCPU:
+    p = Platform::kCpu;
+    break;
+  case kDLCUDA:
+    p = Platform::kCuda;
+    break;
+  default:
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'default' maps unknown device types to a supported platform instead of failing [interop-unsupported-dlpack-device]
+    Logger(__FILE__, __LINE__, kInfo).stream() << "unsupported device";
+  }
+  return p;
+}
+
 Platform keeps_initial_value(const DLTensor *t) {
   Platform p = Platform::kCpu;
   switch (t->device.device_type) {
