@@ -99,7 +99,11 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     // DLPack one only when its payload is read as a managed tensor: a
     // binding library's internals, NumPy's API table, a keep-alive capsule
     // read as `void *` or as a type of their own are not.
-    if ((Name == CapsuleName::Null || Name == CapsuleName::FromGetName) &&
+    // Under its own name read back, a comparison of that name first is
+    // the check.
+    if ((Name == CapsuleName::Null ||
+         (Name == CapsuleName::FromGetName &&
+          !nameComparedBefore(Call, Ctx))) &&
         memberReadAs(Call, pointerCastOf(Call)) != DLPackRecord::None)
       diag(Call.getBeginLoc(),
            "pointer taken from the capsule without checking its name; a "

@@ -16,96 +16,6 @@
 
 namespace clang::interop {
 
-CapsuleCall classifyCapsuleCall(const CallExpr *Call) {
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier())
-    return CapsuleCall::None;
-  return compat::StringSwitch<CapsuleCall>(FD->getName())
-      .Case("PyCapsule_New", CapsuleCall::New)
-      .Case("PyCapsule_GetPointer", CapsuleCall::GetPointer)
-      .Case("PyCapsule_GetName", CapsuleCall::GetName)
-      .Case("PyCapsule_SetName", CapsuleCall::SetName)
-      .Case("PyCapsule_SetDestructor", CapsuleCall::SetDestructor)
-      .Case("PyCapsule_IsValid", CapsuleCall::IsValid)
-      .Cases({"PyErr_Fetch", "PyErr_GetRaisedException"}, CapsuleCall::ErrFetch)
-      .Cases({"PyErr_Restore", "PyErr_SetRaisedException"},
-             CapsuleCall::ErrRestore)
-      .Case("PyErr_Clear", CapsuleCall::ErrClear)
-      .Default(CapsuleCall::None);
-}
-
-/// The class of a pybind11 or nanobind capsule method: "pybind11" or
-/// "nanobind", empty otherwise.
-static llvm::StringRef capsuleLibrary(const CXXMethodDecl *MD) {
-  const CXXRecordDecl *RD = MD ? MD->getParent() : nullptr;
-  if (!RD || !RD->getIdentifier() || RD->getName() != "capsule")
-    return {};
-  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
-  if (!NS || !NS->getIdentifier())
-    return {};
-  if (NS->getName() == "pybind11" || NS->getName() == "nanobind")
-    return NS->getName();
-  return {};
-}
-
-CapsuleCallView viewCapsuleCall(const CallExpr *Call) {
-  CapsuleCallView V;
-  if (!Call)
-    return V;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    llvm::StringRef Lib = capsuleLibrary(MD);
-    if (Lib.empty())
-      return V;
-    V.Member = true;
-    V.Capsule = MC->getImplicitObjectArgument();
-    // `DLManagedTensor *t = capsule;`: pybind11's conversion operator reads
-    // the pointer under the capsule's current name, as get_pointer() does.
-    if (Lib == "pybind11" && isa<CXXConversionDecl>(MD)) {
-      V.Op = CapsuleCall::GetPointer;
-      V.CurrentName = true;
-      return V;
-    }
-    llvm::StringRef Method = MD->getIdentifier() ? MD->getName() : "";
-    if (Method == "name" && MC->getNumArgs() == 0) {
-      V.Op = CapsuleCall::GetName;
-    } else if (Method == (Lib == "pybind11" ? "get_pointer" : "data") &&
-               MC->getNumArgs() == 0) {
-      V.Op = CapsuleCall::GetPointer;
-      V.CurrentName = true;
-    } else if (Lib == "pybind11" && Method == "set_name" &&
-               MC->getNumArgs() == 1) {
-      V.Op = CapsuleCall::SetName;
-      V.Name = MC->getArg(0);
-    } else {
-      V.Member = false;
-      V.Capsule = nullptr;
-    }
-    return V;
-  }
-  V.Op = classifyCapsuleCall(Call);
-  switch (V.Op) {
-  case CapsuleCall::New:
-    if (Call->getNumArgs() >= 2)
-      V.Name = Call->getArg(1);
-    break;
-  case CapsuleCall::GetPointer:
-  case CapsuleCall::SetName:
-  case CapsuleCall::IsValid:
-    if (Call->getNumArgs() == 2)
-      V.Name = Call->getArg(1);
-    [[fallthrough]];
-  case CapsuleCall::GetName:
-  case CapsuleCall::SetDestructor:
-    if (Call->getNumArgs() >= 1)
-      V.Capsule = Call->getArg(0);
-    break;
-  default:
-    break;
-  }
-  return V;
-}
-
 bool raisesPythonError(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
@@ -152,156 +62,6 @@ bool constructsErrorScope(const CXXConstructExpr *E) {
   const FunctionDecl *DtorDef = nullptr;
   return Dtor && Dtor->hasBody(DtorDef) &&
          callsCapsuleAPI(DtorDef->getBody(), CapsuleCall::ErrRestore);
-}
-
-namespace {
-
-using Strings = llvm::SmallVector<std::string, 2>;
-
-/// Adds every constant E may hold to Out; false if one is not a constant.
-bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
-                        Strings &Out);
-
-/// What a local pointer variable holds (LocalStores): its initialiser and
-/// each `V = ...` of the function it is declared in, when nothing else
-/// writes it or takes its address (nanobind: `const char *name; if
-/// constexpr (V) name = "dltensor_versioned"; else name = "dltensor";`).
-bool addStoredConstants(const VarDecl *VD, ASTContext &Ctx, int Depth,
-                        Strings &Out) {
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
-  if (!FD || !FD->getBody() || Depth >= 8)
-    return false;
-  LocalStores Stores(FD->getBody());
-  const LocalStores::Stores *S = Stores.of(VD);
-  if (!S || S->Opaque || !S->Partial.empty() || S->Whole.empty())
-    return false;
-  return llvm::all_of(S->Whole, [&](const Expr *V) {
-    return addConstantStrings(V, Ctx, Depth + 1, Out);
-  });
-}
-
-bool addConstantStrings(const Expr *E, ASTContext &Ctx, int Depth,
-                        Strings &Out) {
-  for (; E && Depth < 8; ++Depth) {
-    E = E->IgnoreParenCasts();
-    // A braced initialiser of a scalar: `constexpr const char *k{"dltensor"}`.
-    if (const auto *List = dyn_cast<InitListExpr>(E)) {
-      E = List->getNumInits() == 1 ? List->getInit(0) : nullptr;
-      continue;
-    }
-    // A template argument: release<Managed, kName>.
-    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
-      E = Subst->getReplacement();
-      continue;
-    }
-    if (const auto *SL = dyn_cast<StringLiteral>(E)) {
-      if (SL->getCharByteWidth() != 1)
-        return false;
-      Out.push_back(SL->getString().str());
-      return true;
-    }
-    // `versioned ? "dltensor_versioned" : "dltensor"`: the chosen arm when
-    // the condition is a constant, else either.
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      bool Cond = false;
-      if (!CO->getCond()->isValueDependent() &&
-          CO->getCond()->EvaluateAsBooleanCondition(Cond, Ctx)) {
-        E = Cond ? CO->getTrueExpr() : CO->getFalseExpr();
-        continue;
-      }
-      return addConstantStrings(CO->getTrueExpr(), Ctx, Depth + 1, Out) &&
-             addConstantStrings(CO->getFalseExpr(), Ctx, Depth + 1, Out);
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
-        return false;
-      const VarDecl *Def = VD->getDefinition();
-      if (Def && Def->getInit())
-        VD = Def;
-      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-          !VD->getType().isConstQualified() && VD->getType()->isPointerType())
-        return addStoredConstants(VD, Ctx, Depth + 1, Out);
-      if (!VD->getInit() ||
-          !(VD->getType().isConstQualified() || VD->isConstexpr() ||
-            (VD->getType()->isPointerType() &&
-             VD->getType()->getPointeeType().isConstQualified() &&
-             VD->hasGlobalStorage())))
-        return false;
-      E = VD->getInit();
-      continue;
-    }
-    return false;
-  }
-  return false;
-}
-
-} // namespace
-
-std::optional<llvm::SmallVector<std::string, 2>>
-constantStrings(const Expr *E, ASTContext &Ctx) {
-  Strings Out;
-  if (!addConstantStrings(E, Ctx, 0, Out) || Out.empty())
-    return std::nullopt;
-  llvm::sort(Out);
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-  return Out;
-}
-
-std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx) {
-  std::optional<Strings> All = constantStrings(E, Ctx);
-  if (!All || All->size() != 1)
-    return std::nullopt;
-  return All->front();
-}
-
-llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor) {
-  return ManagedTensor == DLPackRecord::ManagedTensorVersioned
-             ? "dltensor_versioned"
-             : "dltensor";
-}
-
-llvm::StringRef unconsumedNameText(CapsuleName N) {
-  return N == CapsuleName::Versioned ? "dltensor_versioned" : "dltensor";
-}
-
-bool mentionsDLPack(llvm::StringRef Text) {
-  return Text.contains_insensitive("dltensor") ||
-         Text.contains_insensitive("dlpack");
-}
-
-CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
-  if (!E)
-    return CapsuleName::Unknown;
-  if (isNullConstant(E, Ctx))
-    return CapsuleName::Null;
-  if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
-    if (viewCapsuleCall(Call).Op == CapsuleCall::GetName)
-      return CapsuleName::FromGetName;
-  std::optional<llvm::SmallVector<std::string, 2>> All =
-      constantStrings(E, Ctx);
-  if (!All)
-    return CapsuleName::Unknown;
-  auto Kind = [](llvm::StringRef S) {
-    return compat::StringSwitch<CapsuleName>(S)
-        .Case("dltensor", CapsuleName::Legacy)
-        .Case("dltensor_versioned", CapsuleName::Versioned)
-        .Case("used_dltensor", CapsuleName::UsedLegacy)
-        .Case("used_dltensor_versioned", CapsuleName::UsedVersioned)
-        .Default(CapsuleName::Other);
-  };
-  if (All->size() == 1)
-    return Kind(All->front());
-  // A choice at run time: one kind when every choice is of it.
-  if (llvm::all_of(*All, [&](const std::string &S) {
-        return isUnconsumedName(Kind(S));
-      }))
-    return CapsuleName::EitherUnconsumed;
-  if (llvm::all_of(*All,
-                   [&](const std::string &S) { return isUsedName(Kind(S)); }))
-    return CapsuleName::EitherUsed;
-  return CapsuleName::Unknown;
 }
 
 const ValueDecl *capsuleRoot(const Expr *E) {
@@ -422,7 +182,7 @@ bool makesDLPackCapsule(const Expr *Payload, const Expr *Name,
   if (Payload && isManagedTensor(classifyDLPackPointee(
                      Payload->IgnoreParenImpCasts()->getType())))
     return true;
-  std::optional<Strings> Texts =
+  std::optional<llvm::SmallVector<std::string, 2>> Texts =
       Name ? constantStrings(Name, Ctx) : std::nullopt;
   return Texts && llvm::any_of(*Texts, mentionsDLPack);
 }
@@ -504,6 +264,10 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
     }
     /// Whether E is, or holds, an earlier name read of Root's capsule.
     bool readsName(const Expr *E) const {
+      // A local or string object holding the name (nameReadOf).
+      if (const CallExpr *Read = nameReadOf(E))
+        if (Roots.of(viewCapsuleCall(Read).Capsule) == Root && before(Read))
+          return true;
       bool Found = false;
       class Reads : public RecursiveASTVisitor<Reads> {
       public:

@@ -12,6 +12,8 @@
 #ifndef INTEROP_LIB_ABI_CAPSULEAPI_H
 #define INTEROP_LIB_ABI_CAPSULEAPI_H
 
+#include "lib/abi/CapsuleCalls.h"
+#include "lib/abi/CapsuleNames.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/DeleterCalls.h"
 
@@ -30,42 +32,6 @@ namespace clang::interop {
 
 class LocalStores;
 
-enum class CapsuleCall {
-  None,
-  New,           // PyCapsule_New(pointer, name, destructor)
-  GetPointer,    // PyCapsule_GetPointer(capsule, name)
-  GetName,       // PyCapsule_GetName(capsule)
-  SetName,       // PyCapsule_SetName(capsule, name)
-  SetDestructor, // PyCapsule_SetDestructor(capsule, destructor)
-  IsValid,       // PyCapsule_IsValid(capsule, name)
-  ErrFetch,      // PyErr_Fetch / PyErr_GetRaisedException: saves
-  ErrRestore,    // PyErr_Restore / PyErr_SetRaisedException: restores
-  ErrClear,      // PyErr_Clear
-};
-
-/// Classifies a call by its callee's name.
-CapsuleCall classifyCapsuleCall(const CallExpr *Call);
-
-/// One capsule-API call in any of its spellings: C
-/// (`PyCapsule_GetPointer(c, name)`, `PyCapsule_SetName(c, name)`,
-/// `PyCapsule_GetName(c)`), pybind11 (`cap.get_pointer()`, `cap.name()`,
-/// `cap.set_name(name)`) and nanobind (`cap.data()`, `cap.name()`): the
-/// operation, the capsule and the name it reads or writes under.
-struct CapsuleCallView {
-  CapsuleCall Op = CapsuleCall::None;
-  /// The capsule: the C call's first argument, or the member call's object.
-  const Expr *Capsule = nullptr;
-  /// The name argument (C's second, set_name's only one); null when none.
-  const Expr *Name = nullptr;
-  /// The pointer is read under the capsule's current name, whatever it is
-  /// (pybind11's get_pointer(), nanobind's data()): no name check at all.
-  bool CurrentName = false;
-  /// A pybind11 or nanobind member call.
-  bool Member = false;
-};
-/// The view of Call; Op is None for anything but the capsule API.
-CapsuleCallView viewCapsuleCall(const CallExpr *Call);
-
 /// For a member read of a capsule's pointer (viewCapsuleCall: Member,
 /// GetPointer): the managed-tensor struct it is read as (its explicit cast
 /// Cast, else get_pointer<T>'s T), DLPackRecord::None otherwise. A member
@@ -76,8 +42,9 @@ DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast);
 
 /// True when the function around Get (a pointer read of a capsule rooted
 /// at a variable or parameter) compares that capsule's name before Get: a
-/// name read (`cap.name()`, `PyCapsule_GetName(c)`) that is an operand of
-/// `==` / `!=` or an argument of a call (strcmp), earlier in the source.
+/// name read (`cap.name()`, `PyCapsule_GetName(c)`, a local or string
+/// holding one: nameReadOf) that is an operand of `==` / `!=` or an
+/// argument of a call (strcmp), earlier in the source.
 bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx);
 
 /// True when Call raises a new Python exception (PyErr_SetString,
@@ -92,55 +59,6 @@ bool raisesPythonError(const CallExpr *Call);
 /// like nanobind's error_scope. What is cleared while it lives is only
 /// what was raised since.
 bool constructsErrorScope(const CXXConstructExpr *E);
-
-/// What a capsule name means to the DLPack protocol.
-enum class CapsuleName {
-  Unknown,       // not a constant string
-  Null,          // NULL
-  Legacy,        // "dltensor"
-  Versioned,     // "dltensor_versioned"
-  UsedLegacy,    // "used_dltensor"
-  UsedVersioned, // "used_dltensor_versioned"
-  Other,         // any other constant
-  FromGetName,   // PyCapsule_GetName(...): no check at all
-  // One of several constants chosen at run time (a ternary, a variable
-  // assigned in both arms of an if), all of one kind:
-  EitherUnconsumed, // "dltensor" or "dltensor_versioned"
-  EitherUsed,       // "used_dltensor" or "used_dltensor_versioned"
-};
-CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx);
-inline bool isUnconsumedName(CapsuleName N) {
-  return N == CapsuleName::Legacy || N == CapsuleName::Versioned ||
-         N == CapsuleName::EitherUnconsumed;
-}
-inline bool isUsedName(CapsuleName N) {
-  return N == CapsuleName::UsedLegacy || N == CapsuleName::UsedVersioned ||
-         N == CapsuleName::EitherUsed;
-}
-
-/// The unconsumed capsule name for a managed-tensor generation
-/// ("dltensor_versioned" for the versioned struct, "dltensor" otherwise).
-llvm::StringRef capsuleNameFor(DLPackRecord ManagedTensor);
-/// The spelling of an unconsumed name ("dltensor_versioned" for Versioned,
-/// "dltensor" otherwise).
-llvm::StringRef unconsumedNameText(CapsuleName N);
-/// A capsule name a producer of DLPack tensors may have meant: it mentions
-/// "dltensor" or "dlpack", in any case.
-bool mentionsDLPack(llvm::StringRef CapsuleNameText);
-
-/// Every constant string E may hold, sorted, without repeats: a literal, a
-/// constexpr/const char array or pointer initialised with one, a template
-/// argument, through casts; a conditional operator's arms (only the chosen
-/// one when its condition is a constant); a local pointer variable's stores
-/// (its initialiser and every assignment in its function, when its address
-/// is never taken). None when some value E may hold is not a constant.
-/// Values through variables are the same value to every family: this is the
-/// one place a name, a constant or a choice between constants is resolved.
-std::optional<llvm::SmallVector<std::string, 2>>
-constantStrings(const Expr *E, ASTContext &Ctx);
-
-/// The one constant string E holds (constantStrings() with one element).
-std::optional<std::string> constantString(const Expr *E, ASTContext &Ctx);
 
 /// The variable or parameter a capsule expression names (`cap`, `self`,
 /// `capsule.ptr()`), used as the capsule's identity.

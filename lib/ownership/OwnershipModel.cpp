@@ -284,6 +284,8 @@ void transferGetPointer(const CallExpr *E, OwnState &Own) {
   BoolValue &N = nullAtomOf(*V, Env);
   setGhost(Env, S.PtrNull, N);
   Arena &A = Env.arena();
+  if (S.OwnName)
+    Env.assume(A.makeNot(N.formula()));
   if (S.UnconsumedName && S.CapsuleId >= 0)
     if (auto *U = Env.get<BoolValue>(*Own.RC.Capsules[S.CapsuleId].Unconsumed))
       Env.assume(A.makeEquals(A.makeNot(N.formula()), U->formula()));
@@ -442,6 +444,10 @@ void transferOtherCall(const CallExpr *E, OwnState &Own) {
 void transferCall(const CallExpr *E, OwnState &Own) {
   // obj.attr("__dlpack__")(): a capsule asked of a producer.
   transferExportCall(*E, Own.Env, Own.RC);
+  // std::string name = PyCapsule_GetName(c); name == "used_dltensor"
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    if (BoolValue *Eq = stringNamesCompared(*Op, Own.Env, Own.RC, Own.Ctx))
+      return Own.Env.setValue(*E, *Eq);
   switch (classifyCapsuleCall(E)) {
   // PyCapsule_GetPointer(capsule, name)
   case CapsuleCall::GetPointer:

@@ -46,24 +46,13 @@ struct NameState {
   ASTContext &Ctx;
 };
 
-/// The capsule whose name E is: PyCapsule_GetName(c), or a local variable
-/// initialised with it.
+/// The capsule whose name E is (nameReadOf), or -1.
 int capsuleOfName(const Expr *E, NameState &Own) {
-  for (int Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (classifyCapsuleCall(Call) != CapsuleCall::GetName ||
-          Call->getNumArgs() != 1)
-        return -1;
-      return Own.RC.capsuleIdOf(Call->getArg(0));
-    }
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || !VD->hasLocalStorage() || !VD->getInit())
-      return -1;
-    E = VD->getInit();
-  }
-  return -1;
+  const CallExpr *Read = nameReadOf(E);
+  if (!Read || classifyCapsuleCall(Read) != CapsuleCall::GetName ||
+      Read->getNumArgs() != 1)
+    return -1;
+  return Own.RC.capsuleIdOf(Read->getArg(0));
 }
 
 /// For a comparison of a capsule's name with a name (either side first):
@@ -87,17 +76,14 @@ BoolValue *comparedCapsule(const Expr *L, const Expr *R, NameState &Own,
 
 } // namespace
 
-BoolValue *namesDiffer(const Expr *E, Environment &Env, RunContext &RC,
-                       ASTContext &Ctx) {
-  NameState Own{Env, RC, Ctx};
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() ||
-      (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
-      Call->getNumArgs() != 2)
-    return nullptr;
+namespace {
+
+/// The two names differ (L and R compared as strings, either side the
+/// capsule's name); null when neither is a tracked capsule's name.
+BoolValue *stringsDiffer(const Expr *L, const Expr *R, NameState &Own) {
+  Environment &Env = Own.Env;
   CapsuleName N;
-  BoolValue *U = comparedCapsule(Call->getArg(0), Call->getArg(1), Own, N);
+  BoolValue *U = comparedCapsule(L, R, Own, N);
   if (!U)
     return nullptr;
   if (N == CapsuleName::EitherUnconsumed || N == CapsuleName::EitherUsed) {
@@ -116,6 +102,32 @@ BoolValue *namesDiffer(const Expr *E, Environment &Env, RunContext &RC,
   if (isUsedName(N))
     return U;
   return nullptr;
+}
+
+} // namespace
+
+BoolValue *namesDiffer(const Expr *E, Environment &Env, RunContext &RC,
+                       ASTContext &Ctx) {
+  NameState Own{Env, RC, Ctx};
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() ||
+      (FD->getName() != "strcmp" && FD->getName() != "__builtin_strcmp") ||
+      Call->getNumArgs() != 2)
+    return nullptr;
+  return stringsDiffer(Call->getArg(0), Call->getArg(1), Own);
+}
+
+BoolValue *stringNamesCompared(const CXXOperatorCallExpr &E, Environment &Env,
+                               RunContext &RC, ASTContext &Ctx) {
+  OverloadedOperatorKind Op = E.getOperator();
+  if ((Op != OO_EqualEqual && Op != OO_ExclaimEqual) || E.getNumArgs() != 2)
+    return nullptr;
+  NameState Own{Env, RC, Ctx};
+  BoolValue *Differ = stringsDiffer(E.getArg(0), E.getArg(1), Own);
+  if (!Differ || Op == OO_ExclaimEqual)
+    return Differ;
+  return &Env.makeNot(*Differ);
 }
 
 BoolValue *namePointerEquals(const Expr *L, const Expr *R, Environment &Env,

@@ -15,6 +15,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 
@@ -30,6 +31,13 @@ void transferGetName(const CallExpr &E, Environment &Env, RunContext &RC);
 /// no such comparison of a tracked capsule's name.
 dataflow::BoolValue *namesDiffer(const Expr *E, Environment &Env,
                                  RunContext &RC, ASTContext &Ctx);
+
+/// name-of(c) == "dltensor" compared as strings (`std::string name =
+/// PyCapsule_GetName(c); if (name == "used_dltensor")`): the value of E, an
+/// `==` or `!=`; null when E compares no tracked capsule's name.
+dataflow::BoolValue *stringNamesCompared(const CXXOperatorCallExpr &E,
+                                         Environment &Env, RunContext &RC,
+                                         ASTContext &Ctx);
 
 /// name-of(c) == "dltensor" compared as pointers: equal pointers mean equal
 /// names (the converse does not hold, so the result is an atom that only

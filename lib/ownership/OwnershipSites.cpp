@@ -83,8 +83,9 @@ public:
       S.From = Site::Capsule;
       S.At = Call;
       S.CapsuleId = capsuleOf(Call->getArg(0));
-      S.UnconsumedName =
-          checksOwnName(classifyCapsuleName(Call->getArg(1), Ctx), RC);
+      CapsuleName Name = classifyCapsuleName(Call->getArg(1), Ctx);
+      S.UnconsumedName = checksOwnName(Name, RC);
+      S.OwnName = Name == CapsuleName::FromGetName;
       add(S);
       return true;
     }

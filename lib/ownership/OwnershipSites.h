@@ -50,6 +50,9 @@ struct Site {
   const ParmVarDecl *Param = nullptr;
   int CapsuleId = -1;
   bool UnconsumedName = false; // GetPointer with a name checksOwnName accepts
+  // GetPointer under the capsule's own name read back: never NULL for a
+  // capsule, whatever it is named.
+  bool OwnName = false;
   bool Exported = false; // handed to a PyCapsule_New of this function
   // Ghost locations.
   StorageLocation *Live = nullptr, *Deleted = nullptr, *Handed = nullptr,
