@@ -348,13 +348,11 @@ public:
     }
     if (isDeleterCall(Call))
       return true;
-    for (const Expr *Arg : Call->arguments())
-      Passed.push_back(Arg);
+    passes(Call->arguments());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    for (const Expr *Arg : E->arguments())
-      Passed.push_back(Arg);
+    passes(E->arguments());
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
@@ -379,7 +377,30 @@ public:
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
-  std::vector<const Expr *> Passed;
+  /// Arguments passed on, each with the capsules passed beside it.
+  struct PassedArg {
+    const Expr *Arg;
+    llvm::SmallVector<const ValueDecl *, 2> Beside;
+  };
+  std::vector<PassedArg> Passed;
+
+private:
+  template <typename Range> void passes(Range Args) {
+    llvm::SmallVector<const ValueDecl *, 2> Roots;
+    for (const Expr *Arg : Args)
+      if (const ValueDecl *R = capsuleRoot(ignoreMove(Arg)))
+        Roots.push_back(R);
+    for (const Expr *Arg : Args)
+      Passed.push_back({Arg, Roots});
+  }
+  static const Expr *ignoreMove(const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(ignoreTemporaries(E));
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+                   FD->getName() == "move" && Call->getNumArgs() == 1
+               ? Call->getArg(0)
+               : E;
+  }
 };
 
 /// Whether Arg carries Get's pointer: Get itself, or a local variable one
@@ -411,8 +432,13 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     C.GetPointer = Get;
     C.Claimed = Root && F.Claimed.contains(Root);
     const CallExpr *G = Get;
-    C.PointerPassedOn = llvm::any_of(F.Passed, [&](const Expr *Arg) {
-      return carries(Arg, G, *Stores);
+    const ValueDecl *R = Root;
+    // Passed on with its capsule (`return {ptr, std::move(capsule)};`),
+    // the pointer is borrowed for as long as the receiver keeps the capsule,
+    // which still deletes the tensor then: no consumption.
+    C.PointerPassedOn = llvm::any_of(F.Passed, [&](const auto &P) {
+      return carries(P.Arg, G, *Stores) &&
+             !(R && llvm::is_contained(P.Beside, R));
     });
     Out.push_back(C);
   }

@@ -129,12 +129,15 @@ const Expr *pointerDestructorOf(const CXXConstructExpr &E);
 struct CapsuleConsumption {
   const CallExpr *GetPointer = nullptr; // with an unconsumed name
   bool Claimed = false;         // SetName(used_...) or SetDestructor(NULL)
-  bool PointerPassedOn = false; // the pointer reaches a call (an import)
+  // The pointer reaches a call (an import) without its capsule beside it.
+  bool PointerPassedOn = false;
 };
 
 /// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether
 /// the same capsule is claimed anywhere in Body, and whether the pointer is
-/// passed to a call other than the capsule API and the deleter. The bodies
+/// passed to a call other than the capsule API and the deleter without the
+/// capsule itself in the same call (`return {ptr, std::move(capsule)};`
+/// hands over a borrow the capsule still owns). The bodies
 /// of lambdas in Body are not part of it (they are functions of their own).
 std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
                                                         ASTContext &Ctx);

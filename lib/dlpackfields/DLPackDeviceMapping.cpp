@@ -19,8 +19,9 @@ namespace {
 /// Names that say "this reports a failure".
 bool isErrorName(llvm::StringRef Name) {
   static const llvm::Regex Re(
-      "[Ee]rror|ERROR|[Ff]ail|FAIL|[Tt]hrow|THROW|[Aa]bort|[Ii]nvalid|"
-      "[Uu]nsupported|[Uu]nimplemented|[Uu]nknown|[Uu]nexpected|FATAL|"
+      "[Ee]rror|ERROR|[Ff]ail|FAIL|[Tt]hrow|THROW|[Aa]bort|ABORT|"
+      "[Ii]nvalid|INVALID|[Uu]nsupported|UNSUPPORTED|[Uu]nimplemented|"
+      "UNIMPLEMENTED|[Uu]nknown|UNKNOWN|[Uu]nexpected|UNEXPECTED|FATAL|"
       "[Rr]aise|PyErr_|[Pp]anic|[Ss]tatus");
   return Re.match(Name);
 }

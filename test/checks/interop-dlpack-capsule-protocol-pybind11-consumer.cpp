@@ -129,3 +129,24 @@ bool import_converted_through_pointer(py::capsule *capsule) {
   import_tensor(mt);
   return true;
 }
+
+// Handed on together with its capsule (`return {ptr, std::move(capsule)}`),
+// the pointer is a borrow for as long as the receiver keeps the capsule,
+// which still owns the tensor: nothing is consumed here.
+std::pair<DLManagedTensor *, py::object> borrow_with_capsule(py::object cap) {
+  if (!PyCapsule_IsValid(cap.ptr(), "dltensor"))
+    throw std::runtime_error("not a DLPack capsule");
+  return {static_cast<DLManagedTensor *>(
+              PyCapsule_GetPointer(cap.ptr(), "dltensor")),
+          std::move(cap)};
+}
+
+// Without it, the receiver holds a tensor the capsule will delete.
+std::pair<DLManagedTensor *, int> pointer_alone(py::object cap) {
+  if (!PyCapsule_IsValid(cap.ptr(), "dltensor"))
+    throw std::runtime_error("not a DLPack capsule");
+  return {static_cast<DLManagedTensor *>(
+              PyCapsule_GetPointer(cap.ptr(), "dltensor")),
+          0};
+  // CHECK-MESSAGES: :[[@LINE-2]]:15: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+}

@@ -91,6 +91,23 @@ const char *platform_name(DLDeviceType type) {
   }
 }
 
+// A result named as "unknown", "invalid" or "unsupported", in any case
+// (UNKNOWN, kInvalid), is the failure the caller handles, even when a case
+// answers it too.
+enum class MemoryType { HOST, CUDA, INVALID, UNKNOWN };
+MemoryType memory_type_for(const DLDevice &device) {
+  switch (device.device_type) {
+  case kDLCPU:
+    return MemoryType::HOST;
+  case kDLCUDA:
+    return MemoryType::CUDA;
+  case kDLOneAPI:
+    return MemoryType::UNKNOWN;
+  default:
+    return MemoryType::UNKNOWN;
+  }
+}
+
 // A default arm that logs with the fatal severity fails: the logger aborts
 // as it is destroyed (LOG(FATAL) of glog-style logging libraries). A lesser
 // severity goes on with the initial value.
