@@ -350,6 +350,23 @@ def tidy_config(report_skipped, options):
     return "--config=" + json.dumps({"CheckOptions": opts})
 
 
+def plugin_problem(clang_tidy, plugin):
+    """Why clang-tidy cannot run the interop checks with this plugin (not
+    found, refused by this clang-tidy, its checks library missing), or None.
+    A plugin that fails to load makes every file silent: never a score."""
+    if not os.path.isfile(plugin):
+        return "plugin %s not found (build it, or pass --plugin)" % plugin
+    r = subprocess.run([clang_tidy, "--load=" + plugin,
+                        "--checks=-*,interop-*", "--list-checks"],
+                       capture_output=True, timeout=120)
+    text = (r.stdout + r.stderr).decode(errors="replace")
+    if r.returncode != 0 or not any(c in text for c in CHECKS):
+        last = text.strip().splitlines()[-1:] or ["no output"]
+        return "plugin %s does not load into %s: %s" % (
+            plugin, clang_tidy, last[0])
+    return None
+
+
 def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
              options=None, tu=None):
     """clang-tidy with the interop checks on one file; with plugin None, the
@@ -557,9 +574,9 @@ def main():
             return 2
     if opts.compile_only:
         opts.plugin = None
-    elif runnable and not os.path.isfile(opts.plugin):
-        print("error: plugin %s not found (build it, or pass --plugin)" %
-              opts.plugin, file=sys.stderr)
+    elif runnable and plugin_problem(opts.clang_tidy, opts.plugin):
+        print("error: " + plugin_problem(opts.clang_tidy, opts.plugin),
+              file=sys.stderr)
         return 2
 
     scratch = open_scratch(opts.scratch, "interop-realworld-")

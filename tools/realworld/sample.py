@@ -223,9 +223,10 @@ def main():
     if shutil.which(tool) is None:
         print("error: %s not found" % tool, file=sys.stderr)
         return 2
-    if not opts.compile_only and not os.path.isfile(opts.plugin):
-        print("error: plugin %s not found (build it, or pass --plugin)" %
-              opts.plugin, file=sys.stderr)
+    problem = None if opts.compile_only else run.plugin_problem(
+        opts.clang_tidy, opts.plugin)
+    if problem:
+        print("error: " + problem, file=sys.stderr)
         return 2
     scratch = run.open_scratch(opts.scratch, "interop-sample-")
     if not scratch:
