@@ -139,13 +139,9 @@ void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
     StorageLocation *Loc = Env.getStorageLocation(*ME);
     if (!Loc)
       return;
-    Value *V = Env.getValue(*Loc);
-    if (!V) {
-      V = Env.createValue(ME->getType());
-      if (!V)
-        return;
-      Env.setValue(*Loc, *V);
-    }
+    Value *V = S.RC.Joins.valueAt(*Loc, Env);
+    if (!V)
+      return;
     if (Env.getValue(*E) != V)
       Env.setValue(*E, *V);
     initFieldValue(*V, F, ME, E, S);
@@ -434,15 +430,8 @@ void transferCall(const CallExpr *E, FieldState &S) {
       StorageLocation *Loc = deviceTypeLoc(Dev);
       if (!Loc)
         return;
-      Value *V = Env.getValue(*Loc);
-      if (!V) {
-        QualType T = Loc->getType();
-        V = Env.createValue(T);
-        if (!V)
-          return;
-        Env.setValue(*Loc, *V);
-      }
-      if (!isa<IntegerValue>(V))
+      Value *V = S.RC.Joins.valueAt(*Loc, Env);
+      if (!V || !isa<IntegerValue>(V))
         return;
       if (!isLocal(V) && !hasProp(V, kDeviceType)) {
         V->setProperty(kDeviceType, Env.getBoolLiteralValue(true));
@@ -522,13 +511,9 @@ bool helperCall(const CallExpr *E, FieldState &S) {
   StorageLocation *Loc = childOf(R, DLPackField::Strides);
   if (!Loc)
     return false;
-  Value *St = Env.getValue(*Loc);
-  if (!St) {
-    St = Env.createValue(Loc->getType());
-    if (!St)
-      return false;
-    Env.setValue(*Loc, *St);
-  }
+  Value *St = S.RC.Joins.valueAt(*Loc, Env);
+  if (!St)
+    return false;
   if (isLocal(St))
     return false;
   markField(*St, kStrides, {kNull}, Env);
@@ -688,6 +673,15 @@ void DLPackFieldModel::transferBranch(bool Branch, const Stmt *Cond,
 void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,
                             const Value &V2, const Environment &E2,
                             Value &Joined, Environment &JoinedEnv) {
+  // t made afresh in each iteration of a loop: the fields of the tensor it
+  // points to, with their facts, survive the join.
+  RC.Joins.join(V1, E1, V2, E2, Joined,
+                [&](QualType T, Value &F1, Value &F2) -> Value * {
+                  Value *F = JoinedEnv.createValue(T);
+                  if (F)
+                    join(T, F1, E1, F2, E2, *F, JoinedEnv);
+                  return F;
+                });
   for (llvm::StringRef Marker : {kStrides, kByteOffset, kDeviceType, kMajor,
                                  kFlags, kLocal, kReadOnlyBit}) {
     Value *M1 = V1.getProperty(Marker), *M2 = V2.getProperty(Marker);

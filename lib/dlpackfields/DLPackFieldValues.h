@@ -106,6 +106,8 @@ struct RunContext {
   DLPackEventCollector *Collector = nullptr;
   /// Where each tracked value was first read.
   llvm::DenseMap<const Value *, const Expr *> ReadSite;
+  /// Field values of tensors reached through joined pointers.
+  JoinedFields Joins;
   /// Clones made for casts and arithmetic point back at the value read.
   llvm::DenseMap<const Value *, const Value *> Origin;
   /// Strides whose elements were read or that were passed on.

@@ -108,6 +108,75 @@ void ValueChoices::join(const Value &V1, const Environment &E1,
     Out.push_back({X.V, X.When ? &A.makeAnd(NotC, *X.When) : &NotC});
 }
 
+namespace {
+
+/// Fields of a record reached through a joined pointer that a join keeps,
+/// at most: a DLPack record has about ten.
+constexpr unsigned MaxJoinedFields = 32;
+
+} // namespace
+
+void JoinedFields::joinRecords(
+    const RecordStorageLocation &R1, const Environment &E1,
+    const RecordStorageLocation &R2, const Environment &E2,
+    RecordStorageLocation &Joined, unsigned Depth, unsigned &Budget,
+    llvm::function_ref<Value *(QualType, Value &, Value &)> Merge) {
+  for (auto [Field, JoinedLoc] : Joined.children()) {
+    if (!Field || !JoinedLoc || Budget == 0)
+      continue;
+    StorageLocation *L1 = R1.getChild(*Field), *L2 = R2.getChild(*Field);
+    if (!L1 || !L2)
+      continue;
+    --Budget;
+    if (auto *Sub = dyn_cast<RecordStorageLocation>(JoinedLoc)) {
+      if (Depth < 2)
+        joinRecords(cast<RecordStorageLocation>(*L1), E1,
+                    cast<RecordStorageLocation>(*L2), E2, *Sub, Depth + 1,
+                    Budget, Merge);
+      continue;
+    }
+    // A side that is itself a joined record may not have read the field
+    // yet: its kept value stands for it.
+    Value *F1 = E1.getValue(*L1), *F2 = E2.getValue(*L2);
+    if (!F1)
+      F1 = Kept.lookup(L1);
+    if (!F2)
+      F2 = Kept.lookup(L2);
+    if (!F1 || !F2)
+      continue;
+    if (Value *F = F1 == F2 ? F1 : Merge(Field->getType(), *F1, *F2))
+      Kept[JoinedLoc] = F;
+  }
+}
+
+void JoinedFields::join(
+    const Value &V1, const Environment &E1, const Value &V2,
+    const Environment &E2, Value &Joined,
+    llvm::function_ref<Value *(QualType, Value &, Value &)> Merge) {
+  const auto *P1 = dyn_cast<PointerValue>(&V1);
+  const auto *P2 = dyn_cast<PointerValue>(&V2);
+  const auto *PJ = dyn_cast<PointerValue>(&Joined);
+  if (!P1 || !P2 || !PJ)
+    return;
+  auto *R1 = dyn_cast<RecordStorageLocation>(&P1->getPointeeLoc());
+  auto *R2 = dyn_cast<RecordStorageLocation>(&P2->getPointeeLoc());
+  auto *RJ = dyn_cast<RecordStorageLocation>(&PJ->getPointeeLoc());
+  if (!R1 || !R2 || !RJ || R1 == R2 || RJ == R1 || RJ == R2)
+    return;
+  unsigned Budget = MaxJoinedFields;
+  joinRecords(*R1, E1, *R2, E2, *RJ, 0, Budget, Merge);
+}
+
+Value *JoinedFields::valueAt(StorageLocation &L, Environment &Env) const {
+  if (Value *V = Env.getValue(L))
+    return V;
+  auto It = Kept.find(&L);
+  Value *V = It != Kept.end() ? It->second : Env.createValue(L.getType());
+  if (V)
+    Env.setValue(L, *V);
+  return V;
+}
+
 llvm::ArrayRef<ValueChoices::Choice>
 ValueChoices::of(const Value &V) const {
   auto It = Map.find(&V);

@@ -77,6 +77,43 @@ private:
   llvm::DenseMap<const dataflow::Value *, llvm::SmallVector<Choice, 2>> Map;
 };
 
+/// Values through joins of pointers: two different pointers to records (a
+/// tensor pointer made afresh in each iteration of a loop, or assigned in
+/// both arms of an if) reach the join as a new pointer to a new record,
+/// whose fields the framework knows nothing of, so everything a family
+/// learnt about `t->strides` before the join would be lost after it. A join
+/// keeps, for each field both sides' records hold a value of (depth two),
+/// the same value when they agree, else Merge(type, V1, V2): a new value
+/// with the family's facts of both sides joined (its `join`), or null to
+/// leave the field alone. The framework builds the joined state's values
+/// after the family's join hook returns, so the kept values wait here and
+/// are put in place when the field is first read (valueAt).
+class JoinedFields {
+public:
+  void join(const dataflow::Value &V1, const dataflow::Environment &E1,
+            const dataflow::Value &V2, const dataflow::Environment &E2,
+            dataflow::Value &Joined,
+            llvm::function_ref<dataflow::Value *(QualType, dataflow::Value &,
+                                                 dataflow::Value &)>
+                Merge);
+  /// L's value in Env: its own, else the one a join kept for it, else a
+  /// new one (both then set in Env); null for a type without values.
+  dataflow::Value *valueAt(dataflow::StorageLocation &L,
+                           dataflow::Environment &Env) const;
+
+private:
+  void joinRecords(const dataflow::RecordStorageLocation &R1,
+                   const dataflow::Environment &E1,
+                   const dataflow::RecordStorageLocation &R2,
+                   const dataflow::Environment &E2,
+                   dataflow::RecordStorageLocation &Joined, unsigned Depth,
+                   unsigned &Budget,
+                   llvm::function_ref<dataflow::Value *(
+                       QualType, dataflow::Value &, dataflow::Value &)>
+                       Merge);
+  llvm::DenseMap<const dataflow::StorageLocation *, dataflow::Value *> Kept;
+};
+
 /// A transfer table for a family whose state StateT has an `Env` member,
 /// starting with the cases every family shares (above, and the callee
 /// contracts of lib/engine/ExitConditions.h, which `exitConditionsOf(State)`

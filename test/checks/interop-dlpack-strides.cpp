@@ -189,3 +189,36 @@ void export_compact(DLTensor *out, float *buffer, int64_t *shape) {
   out->byte_offset = 0;
   memcpy(out->data, buffer, 4);
 }
+
+// A tensor pointer made afresh in each iteration of an outer loop reaches
+// the inner loop's head through a join of two pointers (this iteration's
+// and the last one's); what was checked of its strides in this iteration
+// still holds there.
+struct Meta {
+  DLDevice device;
+  int ndim;
+};
+const DLTensor *tensor_at(int k);
+void keep(const Meta &m, int64_t stride);
+void strides_of_each(int n) {
+  for (int k = 0; k < n; ++k) {
+    const DLTensor *t = tensor_at(k);
+    Meta meta;
+    meta.device = t->device;
+    meta.ndim = t->ndim;
+    if (t->strides != nullptr)
+      for (int i = 0; i < t->ndim; ++i)
+        keep(meta, t->strides[i]);
+  }
+}
+
+void strides_of_each_unchecked(int n) {
+  for (int k = 0; k < n; ++k) {
+    const DLTensor *t = tensor_at(k);
+    Meta meta;
+    meta.device = t->device;
+    for (int i = 0; i < t->ndim; ++i)
+      keep(meta, t->strides[i]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  }
+}
