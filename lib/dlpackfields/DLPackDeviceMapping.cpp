@@ -219,8 +219,12 @@ void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
     for (const SwitchCase *L : Arms[I].Labels)
       if (isa<DefaultStmt>(L))
         Default = L;
-    // Grouped with a case label: `case kDLCPU: default:`.
+    // Grouped with a case label: `case kDLCPU: default:` runs the CPU code
+    // for unknown types; `case kDLVulkan: default: throw ...` fails them
+    // all.
     if (Arms[I].hasCase()) {
+      if (reportsFailure(Arms[I].Body, Ctx))
+        continue;
       for (const SwitchCase *L : Arms[I].Labels)
         if (isa<CaseStmt>(L)) {
           Out.push_back({SilentDeviceMapping::DefaultSharesCase, Default, L});

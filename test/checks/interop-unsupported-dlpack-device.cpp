@@ -135,6 +135,24 @@ Platform fatal_default(const DLTensor *t) {
   return p;
 }
 
+// Unsupported types listed beside the default, all failing together.
+Platform listed_with_fatal_default(const DLTensor *t) {
+  Platform p = Platform::kCpu;
+  switch (t->device.device_type) {
+  case kDLCPU:
+    p = Platform::kCpu;
+    break;
+  case kDLCUDA:
+    p = Platform::kCuda;
+    break;
+  case kDLVulkan:
+  case kDLMetal:
+  default:
+    Logger(__FILE__, __LINE__, kFatal).stream() << "unsupported device";
+  }
+  return p;
+}
+
 Platform logged_default(const DLTensor *t) {
   Platform p = Platform::kCpu;
   switch (t->device.device_type) {
