@@ -174,3 +174,45 @@ void f(DLManagedTensor *mt, Internals *in, void *holder, const char *name) {
 }
 
 } // namespace
+
+TEST(CapsuleNames, TheCapsulesOwnNameReadBack) {
+  auto AST = parseWithInputs(R"cpp(
+#include <Python.h>
+namespace text {
+struct string {
+  string(const char *);
+  string(const string &);
+  const char *c_str() const;
+  const char *data() const;
+};
+}
+void use(const char *);
+void g(PyObject *c, const char *param) {
+  const char *name = PyCapsule_GetName(c);
+  text::string s = PyCapsule_GetName(c);
+  text::string copy = s;
+  use(name);
+  use(s.c_str());
+  use(copy.data());
+  use(param);
+  use("dltensor");
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const Stmt *Body = functionNamed(Ctx, "g")->getBody();
+  std::vector<const Expr *> Args;
+  firstNode<CallExpr>(Body, [&](const CallExpr &Call) {
+    const FunctionDecl *FD = Call.getDirectCallee();
+    if (FD && FD->getIdentifier() && FD->getName() == "use")
+      Args.push_back(Call.getArg(0));
+    return false;
+  });
+  ASSERT_EQ(Args.size(), 5u);
+  for (unsigned I = 0; I < 3; ++I) {
+    EXPECT_TRUE(nameReadOf(Args[I])) << I;
+    EXPECT_EQ(classifyCapsuleName(Args[I], Ctx), CapsuleName::FromGetName);
+  }
+  EXPECT_FALSE(nameReadOf(Args[3])) << "a parameter";
+  EXPECT_FALSE(nameReadOf(Args[4])) << "a constant";
+}

@@ -179,3 +179,37 @@ TEST_F(AstHelpers, JumpsComparisonsAndMacros) {
 }
 
 } // namespace
+
+TEST(AstHelpersPathEnds, LoggersThatEndThePath) {
+  auto AST = parseWithInputs(R"cpp(
+enum Severity { INFO, FATAL };
+struct Stream { Stream &operator<<(const char *); };
+struct NoReturn { NoReturn(); [[noreturn]] ~NoReturn(); Stream &s(); };
+struct Throws { Throws(); ~Throws() noexcept(false) { throw 1; } Stream &s(); };
+struct Sev { Sev(int severity); ~Sev(); Stream &s(); };
+struct Plain { Plain(int severity); Stream &s(); };
+struct Own { Own(); ~Own(); Own(int) { Own(); } };
+void g(bool c) {
+  NoReturn().s() << "a";
+  Throws().s() << "b";
+  Sev(FATAL).s() << "c";
+  Sev(INFO).s() << "d";
+  Plain(FATAL).s() << "e";
+  c ? (void)0 : (void)(Sev(FATAL).s() << "f");
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const Stmt *Body = functionNamed(AST->getASTContext(), "g")->getBody();
+  std::vector<const Expr *> Stmts;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body())
+    Stmts.push_back(cast<Expr>(S));
+  ASSERT_EQ(Stmts.size(), 6u);
+  EXPECT_TRUE(neverReturns(*Stmts[0])) << "declared noreturn";
+  EXPECT_TRUE(neverReturns(*Stmts[1])) << "a visible body that throws";
+  EXPECT_TRUE(neverReturns(*Stmts[2])) << "fatal severity, body elsewhere";
+  EXPECT_FALSE(neverReturns(*Stmts[3])) << "another severity";
+  EXPECT_FALSE(neverReturns(*Stmts[4])) << "no destructor of its own";
+  EXPECT_FALSE(neverReturns(*Stmts[5])) << "only in one arm";
+  EXPECT_TRUE(isJump(Stmts[2]));
+  EXPECT_FALSE(alwaysExits(Body)) << "the last statement returns";
+}
