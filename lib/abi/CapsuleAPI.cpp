@@ -387,19 +387,16 @@ public:
 private:
   template <typename Range> void passes(Range Args) {
     llvm::SmallVector<const ValueDecl *, 2> Roots;
-    for (const Expr *Arg : Args)
-      if (const ValueDecl *R = capsuleRoot(ignoreMove(Arg)))
+    // The capsule itself, or a copy or move of it (`std::move(capsule)`).
+    for (const Expr *Arg : Args) {
+      const ValueDecl *R = namedVar(Arg);
+      if (!R)
+        R = capsuleRoot(Arg);
+      if (R)
         Roots.push_back(R);
+    }
     for (const Expr *Arg : Args)
       Passed.push_back({Arg, Roots});
-  }
-  static const Expr *ignoreMove(const Expr *E) {
-    const auto *Call = dyn_cast<CallExpr>(ignoreTemporaries(E));
-    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-    return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-                   FD->getName() == "move" && Call->getNumArgs() == 1
-               ? Call->getArg(0)
-               : E;
   }
 };
 

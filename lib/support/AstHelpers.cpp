@@ -250,6 +250,19 @@ constexpr unsigned MaxExitDepth = 4;
 bool neverReturnsAt(const Expr &E, unsigned Depth);
 bool constructionEndsPathAt(const CXXConstructExpr &E, unsigned Depth);
 
+/// E itself ends the path, whatever its operands do: a throw, a call of a
+/// noreturn function, a construction that ends the path.
+bool endsPathHere(const Expr &E, unsigned Depth) {
+  if (isa<CXXThrowExpr>(E))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(&E))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->isNoReturn())
+      return true;
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(&E);
+  return Ctor && constructionEndsPathAt(*Ctor, Depth);
+}
+
 bool alwaysExitsAt(const Stmt *S, unsigned Depth) {
   if (!S)
     return false;
@@ -268,7 +281,7 @@ bool alwaysExitsAt(const Stmt *S, unsigned Depth) {
 bool mayExit(const Stmt *S, unsigned Depth) {
   if (!S)
     return false;
-  if (const auto *E = dyn_cast<Expr>(S); E && neverReturnsAt(*E, Depth))
+  if (const auto *E = dyn_cast<Expr>(S); E && endsPathHere(*E, Depth))
     return true;
   for (const Stmt *Child : S->children())
     if (mayExit(Child, Depth))
@@ -309,14 +322,7 @@ bool constructionEndsPathAt(const CXXConstructExpr &E, unsigned Depth) {
 }
 
 bool neverReturnsAt(const Expr &E, unsigned Depth) {
-  if (isa<CXXThrowExpr>(E))
-    return true;
-  if (const auto *Call = dyn_cast<CallExpr>(&E))
-    if (const FunctionDecl *FD = Call->getDirectCallee();
-        FD && FD->isNoReturn())
-      return true;
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(&E);
-      Ctor && constructionEndsPathAt(*Ctor, Depth))
+  if (endsPathHere(E, Depth))
     return true;
   // Operands that run whatever the others are (not an arm, a lambda's
   // body or an unevaluated operand).
