@@ -269,20 +269,13 @@ void assumeExitEdge(const CFGBlock &B, Environment &Env) {
 void judgeLeaks(const RunContext &RC, Environment &Env, SourceLocation Loc,
                 OwnershipEvent::ExitKind Kind,
                 std::vector<OwnershipEvent> &Out) {
-  Arena &A = Env.arena();
   for (const Site &St : RC.Sites) {
     if (St.From == Site::Unowned)
       continue;
-    auto *Live = Env.get<BoolValue>(*St.Live);
-    if (!Live)
-      continue;
-    const Formula *Leak = &Live->formula();
-    // Nothing to free: a NULL tensor, a NULL deleter, or a capsule that
-    // could not be created (out of memory).
-    for (StorageLocation *G : {St.CapsuleFailed, St.PtrNull, St.DeleterNull})
-      if (auto *B = Env.get<BoolValue>(*G))
-        Leak = &A.makeAnd(*Leak, A.makeNot(B->formula()));
-    if (!Env.allows(*Leak))
+    // Live, and something to free: not a NULL tensor, nor a NULL deleter,
+    // nor a capsule that could not be created (out of memory).
+    auto *Owed = Env.get<BoolValue>(*St.Owed);
+    if (!Owed || !Env.allows(Owed->formula()))
       continue;
     Out.push_back({OwnershipEvent::Leak, St.At, St.Param, nullptr, Loc, Kind});
   }

@@ -111,8 +111,13 @@ void resetVar(const ValueDecl *V, OwnState &Own) {
 
 void transferDecl(const DeclStmt *E, OwnState &Own) {
   for (const Decl *D : E->decls())
-    if (const auto *VD = dyn_cast<VarDecl>(D))
+    if (const auto *VD = dyn_cast<VarDecl>(D)) {
       resetVar(VD, Own);
+      // `auto &[key, t] : pool`: each binding names a new element.
+      if (const auto *DD = dyn_cast<DecompositionDecl>(VD))
+        for (const BindingDecl *B : DD->bindings())
+          resetVar(B, Own);
+    }
 }
 
 /// The first deleter call on a variable the function did not obtain the
@@ -689,6 +694,8 @@ OwnershipModel::OwnershipModel(ASTContext &Ctx, Environment &Env,
     S.PtrNull = Ghost();
     S.DeleterNull = Ghost();
     S.Taken = Ghost();
+    S.Owed = Ghost();
+    Derived.add(*S.Owed, {S.Live}, {S.CapsuleFailed, S.PtrNull, S.DeleterNull});
     S.Obtained = &Env.createStorageLocation(Ctx.VoidPtrTy);
     if (S.From == Site::Capsule)
       for (unsigned I = 0; I < RC.ThrowPoints.size(); ++I)
@@ -713,12 +720,14 @@ void OwnershipModel::transfer(const CFGElement &Elt, NoopLattice &,
   if (CS && isJudgedStatement(CS->getStmt()))
     Recorded.record(CS->getStmt(), Env, Env.getValue(*RC.Sentinel) != nullptr);
   OwnState Own{Env, RC, getASTContext()};
+  DerivedGhosts::Snapshot Before = Derived.snapshot(Env);
   initialiseGhosts(Own);
-  if (!CS)
-    return;
-  // In the state before the call: an exception leaves it unchanged.
-  markThrowPoint(CS->getStmt(), Own);
-  transferSwitch()(*CS->getStmt(), Own);
+  if (CS) {
+    // In the state before the call: an exception leaves it unchanged.
+    markThrowPoint(CS->getStmt(), Own);
+    transferSwitch()(*CS->getStmt(), Own);
+  }
+  Derived.update(Before, Env);
 }
 
 void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,

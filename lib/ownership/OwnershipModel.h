@@ -17,6 +17,7 @@
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPMODEL_H
 
 #include "lib/engine/FlowRunner.h"
+#include "lib/engine/DerivedGhosts.h"
 #include "lib/ownership/OwnershipSites.h"
 
 #include "clang/AST/ASTContext.h"
@@ -56,6 +57,8 @@ public:
 
 private:
   ownership::RunContext &RC;
+  /// Each site's Owed.
+  DerivedGhosts Derived;
 };
 
 } // namespace clang::interop

@@ -63,6 +63,10 @@ struct Site {
   // The tensor pointer and its deleter tested NULL (ghosts, so that the
   // facts survive merges with paths that never obtained the tensor).
   StorageLocation *PtrNull = nullptr, *DeleterNull = nullptr;
+  // Still to be freed or handed on: Live, and none of CapsuleFailed,
+  // PtrNull, DeleterNull. One ghost (lib/engine/DerivedGhosts.h), so that a
+  // loop's widening keeps how its parts relate.
+  StorageLocation *Owed = nullptr;
   // For a capsule's tensor: taken from the capsule on this path (a claim
   // of the capsule owns only the tensors taken on the path that claims).
   StorageLocation *Taken = nullptr;

@@ -220,6 +220,47 @@ void release_all(DLManagedTensor **tensors, int n) {
   }
 }
 
+// Each structured binding of a range-for names the next element, here
+// freed by a release function of this file.
+struct PoolEntry {
+  size_t bytes;
+  DLManagedTensor *tensor;
+};
+void free_pooled(DLManagedTensor *t) {
+  delete[] t->dl_tensor.shape;
+  delete t;
+}
+void release_pool(PoolEntry (&pool)[8]) {
+  for (auto &[bytes, tensor] : pool)
+    free_pooled(tensor);
+}
+
+// A tensor made and handed to a capsule in every iteration: live after
+// the hand-off only where the capsule failed, on every back edge, so
+// nothing is owed after the loop.
+PyObject *keep(PyObject *capsule);
+void export_each(int n, int64_t *shape) {
+  for (int i = 0; i < n; ++i) {
+    DLManagedTensor *mt = new DLManagedTensor;
+    mt->dl_tensor.shape = shape;
+    mt->deleter = [](DLManagedTensor *self) { delete self; };
+    keep(PyCapsule_New(mt, "dltensor", capsule_destructor));
+  }
+}
+
+// The same loop with an iteration that skips the hand-off leaks.
+void export_some(int n, bool skip) {
+  for (int i = 0; i < n; ++i) {
+    DLManagedTensor *mt = new DLManagedTensor;
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: managed tensor obtained here is neither deleted nor handed on on some path [interop-dlpack-deleter-ownership]
+    mt->deleter = [](DLManagedTensor *self) { delete self; };
+    if (skip)
+      continue;
+    keep(PyCapsule_New(mt, "dltensor", capsule_destructor));
+  }
+  // CHECK-MESSAGES: :[[@LINE+1]]:1: note: still owned when the function ends here
+}
+
 DLManagedTensor *make_tensor_fixed(int64_t n) {
   DLManagedTensor *mt =
       static_cast<DLManagedTensor *>(malloc(sizeof(DLManagedTensor)));
