@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/ProducerExports.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/OwnershipSyntaxProofs.h"
 #include "lib/ownership/Releases.h"
@@ -66,6 +67,18 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
            "consumers accept only 'dltensor' or 'dltensor_versioned'")
           << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange()
           << Rename();
+    } else if (Held == DLPackRecord::Tensor && isUnconsumedName(Name)) {
+      // A bare DLTensor has no deleter: the consumer reads one past it.
+      DLPackRecord Wanted = Name == CapsuleName::Versioned
+                                ? DLPackRecord::ManagedTensorVersioned
+                                : DLPackRecord::ManagedTensor;
+      diag(Call.getArg(0)->getBeginLoc(),
+           "capsule named '%0' holds a bare DLTensor; a consumer reads it as "
+           "a %1 and calls a deleter read past its end")
+          << (Text ? *Text : std::string(unconsumedNameText(Name)))
+          << managedTensorName(Wanted) << Call.getArg(0)->getSourceRange();
+      diag(NameArg->getBeginLoc(), "capsule created here",
+           DiagnosticIDs::Note);
     } else if (Text && isManagedTensor(Held) && isUnconsumedName(Name) &&
                capsuleNameFor(Held) != *Text) {
       diag(NameArg->getBeginLoc(),
@@ -178,6 +191,16 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
            "clearing its destructor); its destructor will delete the tensor "
            "again")
           << C.GetPointer->getSourceRange();
+  // A producer's capsule dropped unclaimed as the pointer is returned.
+  for (const DyingCapsule &D : findDyingCapsules(FD.getBody(), Ctx)) {
+    diag(D.Holder->getLocation(),
+         "capsule from __dlpack__ is released when the function returns, "
+         "still unconsumed; its destructor deletes the tensor whose pointer "
+         "the function returns")
+        << D.Holder->getSourceRange();
+    diag(D.Return->getBeginLoc(), "pointer returned here",
+         DiagnosticIDs::Note);
+  }
 }
 
 void DLPackCapsuleProtocolCheck::reportErrorEvent(const OwnershipEvent &E) {

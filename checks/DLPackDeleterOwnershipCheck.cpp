@@ -101,9 +101,12 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
                                                        ASTContext &Ctx) {
   // A producer's capsule whose destructor never deletes the tensor.
   CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
-  bool HoldsTensor = isManagedTensor(classifyDLPackPointee(
-                         Value->IgnoreParenImpCasts()->getType())) ||
-                     isUnconsumedName(Name);
+  DLPackRecord Held =
+      classifyDLPackPointee(Value->IgnoreParenImpCasts()->getType());
+  // A bare DLTensor has no deleter to call (capsule-protocol reports the
+  // name that promises one).
+  bool HoldsTensor = isManagedTensor(Held) ||
+                     (isUnconsumedName(Name) && Held != DLPackRecord::Tensor);
   if (!HoldsTensor)
     return;
   if (classifyCapsuleName(DtorArg, Ctx) == CapsuleName::Null) {

@@ -355,6 +355,11 @@ public:
     passes(E->arguments());
     return true;
   }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (R->getRetValue())
+      Returns.push_back(R);
+    return true;
+  }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
     const auto *Call =
         dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
@@ -383,6 +388,7 @@ public:
     llvm::SmallVector<const ValueDecl *, 2> Beside;
   };
   std::vector<PassedArg> Passed;
+  std::vector<const ReturnStmt *> Returns;
 
 private:
   template <typename Range> void passes(Range Args) {
@@ -421,9 +427,9 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     return Out;
   ConsumptionFinder F(Ctx);
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  std::optional<LocalStores> Stores;
-  if (!F.Gets.empty())
-    Stores.emplace(Body);
+  if (F.Gets.empty())
+    return Out;
+  LocalStores Stores(Body);
   for (const auto &[Get, Root] : F.Gets) {
     CapsuleConsumption C;
     C.GetPointer = Get;
@@ -434,9 +440,16 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     // the pointer is borrowed for as long as the receiver keeps the capsule,
     // which still deletes the tensor then: no consumption.
     C.PointerPassedOn = llvm::any_of(F.Passed, [&](const auto &P) {
-      return carries(P.Arg, G, *Stores) &&
+      return carries(P.Arg, G, Stores) &&
              !(R && llvm::is_contained(P.Beside, R));
     });
+    C.Root = R;
+    // `return ptr;` (a braced return of both is a construction, above).
+    for (const ReturnStmt *Ret : F.Returns)
+      if (carries(Ret->getRetValue(), G, Stores)) {
+        C.ReturnedAlone = Ret;
+        break;
+      }
     Out.push_back(C);
   }
   return Out;

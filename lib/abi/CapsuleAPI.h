@@ -131,6 +131,11 @@ struct CapsuleConsumption {
   bool Claimed = false;         // SetName(used_...) or SetDestructor(NULL)
   // The pointer reaches a call (an import) without its capsule beside it.
   bool PointerPassedOn = false;
+  // The capsule's root variable (capsuleRoot), or null.
+  const ValueDecl *Root = nullptr;
+  // A return statement that hands the pointer to the caller without the
+  // capsule beside it, or null.
+  const ReturnStmt *ReturnedAlone = nullptr;
 };
 
 /// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether

@@ -121,6 +121,12 @@ exportOf(const CallExpr &Call, const LocalStores &Locals, ASTContext &Ctx) {
 }
 
 bool isInspection(const CallExpr &Call) {
+  // A test of the object itself (`capsule.is_none()`).
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && MD->isConst() && MC->getNumArgs() == 0 &&
+        MD->getReturnType()->isBooleanType())
+      return true;
   // Functions that look at an object without taking what it holds: its
   // name, its type, a test of an attribute, dropping a reference.
   static constexpr llvm::StringLiteral Names[] = {
@@ -334,6 +340,85 @@ ExportUses findExportCalls(const Stmt *Body, ASTContext &Ctx) {
     ExportUses &Out;
   } Refs(Holders, Out);
   Refs.TraverseStmt(const_cast<Stmt *>(Body));
+  return Out;
+}
+
+namespace {
+/// The references to a variable inside the capsule argument of a capsule
+/// API call (`PyCapsule_GetPointer(capsule.ptr(), ...)`), and the variables
+/// Py_DECREF'd.
+class CapsuleReads : public RecursiveASTVisitor<CapsuleReads> {
+public:
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Call->getNumArgs() == 0)
+      return true;
+    llvm::StringRef N = calleeName(*Call);
+    if (N.contains("DECREF") || N.contains("DecRef")) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(
+              Call->getArg(0)->IgnoreParenCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          Released.insert(V);
+    } else if (classifyCapsuleCall(Call) != CapsuleCall::None) {
+      Collect C(Inside);
+      C.TraverseStmt(Call->getArg(0));
+    }
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> Inside;
+  llvm::SmallPtrSet<const VarDecl *, 4> Released;
+
+private:
+  struct Collect : RecursiveASTVisitor<Collect> {
+    explicit Collect(llvm::SmallPtrSetImpl<const DeclRefExpr *> &Out)
+        : Out(Out) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Out.insert(E);
+      return true;
+    }
+    llvm::SmallPtrSetImpl<const DeclRefExpr *> &Out;
+  };
+};
+
+/// H's capsule reference is dropped when the function ends: H is an object
+/// with a destructor, or a pointer the body releases.
+bool releasedAtEnd(const VarDecl &H, const CapsuleReads &Reads) {
+  if (!H.hasLocalStorage() || isa<ParmVarDecl>(H) ||
+      H.getType()->isReferenceType())
+    return false;
+  if (const CXXRecordDecl *RD = H.getType()->getAsCXXRecordDecl())
+    return RD->hasDefinition() && !RD->hasTrivialDestructor();
+  return H.getType()->isPointerType() && Reads.Released.contains(&H);
+}
+} // namespace
+
+std::vector<DyingCapsule> findDyingCapsules(const Stmt *Body,
+                                            ASTContext &Ctx) {
+  std::vector<DyingCapsule> Out;
+  if (!Body || !mentionsProducerExport(Body))
+    return Out;
+  std::vector<CapsuleConsumption> Gets = findCapsuleConsumptions(Body, Ctx);
+  if (llvm::none_of(Gets, [](const CapsuleConsumption &C) {
+        return C.ReturnedAlone && !C.Claimed;
+      }))
+    return Out;
+  ExportUses Uses = findExportCalls(Body, Ctx);
+  CapsuleReads Reads;
+  Reads.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const CapsuleConsumption &C : Gets) {
+    const auto *H = dyn_cast_or_null<VarDecl>(C.Root);
+    if (!C.ReturnedAlone || C.Claimed || !H ||
+        llvm::none_of(Uses.Calls,
+                      [&](const ExportCall &E) { return E.Holder == H; }) ||
+        !releasedAtEnd(*H, Reads))
+      continue;
+    // Any other use may keep the capsule (stored, passed on, returned).
+    if (llvm::any_of(Uses.UsingReferences, [&](const auto &Ref) {
+          return Ref.second == H && !Reads.Inside.contains(Ref.first);
+        }))
+      continue;
+    Out.push_back({H, C.GetPointer, C.ReturnedAlone});
+  }
   return Out;
 }
 

@@ -56,6 +56,23 @@ struct ExportUses {
 /// "__dlpack__" (cheap: the pre-filter's question).
 ExportUses findExportCalls(const Stmt *Body, ASTContext &Ctx);
 
+/// A capsule a function gets from a producer's `__dlpack__` and lets die
+/// at its end unclaimed, while it returns the tensor pointer taken from it:
+/// the capsule, still named `dltensor`, deletes the tensor in its destructor
+/// as the caller receives the pointer.
+struct DyingCapsule {
+  /// The local holding the capsule: an object whose destructor drops the
+  /// reference (`py::object`), or a pointer the body Py_DECREFs.
+  const VarDecl *Holder = nullptr;
+  const CallExpr *GetPointer = nullptr;
+  const ReturnStmt *Return = nullptr;
+};
+
+/// Body's dying capsules: the capsule is never renamed, nor its destructor
+/// cleared, nor used other than to read it (its pointer, name or validity,
+/// inspections such as `is_none()`), so nothing keeps it past the return.
+std::vector<DyingCapsule> findDyingCapsules(const Stmt *Body, ASTContext &Ctx);
+
 /// Whether Body names `__dlpack__` (isExportMethodName).
 bool mentionsProducerExport(const Stmt *Body);
 

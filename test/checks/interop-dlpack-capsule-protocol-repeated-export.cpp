@@ -129,3 +129,58 @@ int one_per_object(py::object *objs, int n, py::object other) {
     ++valid;
   return valid;
 }
+
+// A capsule asked for and let die as the pointer taken from it is returned:
+// the capsule, still named 'dltensor' when it is released, deletes the
+// tensor the caller receives.
+DLManagedTensor *tensor_of(py::object obj) {
+  py::object capsule = obj.attr("__dlpack__")();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: capsule from __dlpack__ is released when the function returns, still unconsumed; its destructor deletes the tensor whose pointer the function returns [interop-dlpack-capsule-protocol]
+  if (capsule.is_none())
+    throw std::runtime_error("no capsule");
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  if (!managed)
+    throw std::runtime_error("not a DLPack capsule");
+  return managed;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: pointer returned here
+}
+
+// The same through the C API, the reference dropped before the return.
+DLManagedTensor *tensor_of_c(PyObject *obj) {
+  PyObject *capsule = PyObject_CallMethod(obj, "__dlpack__", nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: capsule from __dlpack__ is released when the function returns, still unconsumed; its destructor deletes the tensor whose pointer the function returns [interop-dlpack-capsule-protocol]
+  if (!capsule)
+    return nullptr;
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  Py_DECREF(capsule);
+  return managed;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: pointer returned here
+}
+
+// Claimed before the return: the caller owns the tensor.
+DLManagedTensor *tensor_taken(py::object obj) {
+  py::object capsule = obj.attr("__dlpack__")();
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  if (!managed)
+    throw std::runtime_error("not a DLPack capsule");
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+  return managed;
+}
+
+// The capsule kept alive by something else (a keep-alive list), or the
+// reference not dropped here: borrowed pointers.
+void keep_alive(const py::object &o);
+DLManagedTensor *tensor_kept(py::object obj) {
+  py::object capsule = obj.attr("__dlpack__")();
+  keep_alive(capsule);
+  return static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+}
+DLManagedTensor *tensor_leaked_ref(PyObject *obj) {
+  PyObject *capsule = PyObject_CallMethod(obj, "__dlpack__", nullptr);
+  return static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+}

@@ -93,6 +93,15 @@ PyObject *export_versioned(const at::Tensor &t) {
   // CHECK-MESSAGES: :[[@LINE-2]]:50: warning: capsule named 'dltensor' holds a DLManagedTensorVersioned; a consumer will read it as the other struct [interop-dlpack-capsule-protocol]
   // CHECK-MESSAGES: :[[@LINE-3]]:50: note: name it 'dltensor_versioned'
 }
+// A bare DLTensor under a DLPack name, through a file-local name variable.
+static auto kBareName = "dltensor";
+DLTensor *make_frames(int n);
+void free_frames(PyObject *capsule);
+PyObject *export_bare(int n) {
+  return PyCapsule_New(make_frames(n), kBareName, free_frames);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: capsule named 'dltensor' holds a bare DLTensor; a consumer reads it as a DLManagedTensor and calls a deleter read past its end [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:40: note: capsule created here
+}
 DLManagedTensorVersioned *import_versioned(PyObject *data) {
   return static_cast<DLManagedTensorVersioned *>(
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: capsule named 'dltensor' read as a DLManagedTensorVersioned [interop-dlpack-capsule-protocol]

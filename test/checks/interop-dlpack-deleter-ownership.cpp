@@ -235,6 +235,15 @@ void release_pool(PoolEntry (&pool)[8]) {
     free_pooled(tensor);
 }
 
+// A bare DLTensor has no deleter for the capsule's destructor to call
+// (interop-dlpack-capsule-protocol reports the name).
+DLTensor *make_frames(int n);
+PyObject *export_frames(int n) {
+  return PyCapsule_New(make_frames(n), "dltensor", [](PyObject *cap) {
+    free(PyCapsule_GetPointer(cap, "dltensor"));
+  });
+}
+
 // A tensor made and handed to a capsule in every iteration: live after
 // the hand-off only where the capsule failed, on every back edge, so
 // nothing is owed after the loop.

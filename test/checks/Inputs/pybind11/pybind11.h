@@ -11,6 +11,7 @@ class object {
 public:
   object();
   object(const object &);
+  ~object();
   object &operator=(const object &);
   PyObject *ptr() const;
   object attr(const char *name) const;
