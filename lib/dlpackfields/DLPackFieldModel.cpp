@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/dlpackfields/DLPackFieldMarks.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
@@ -139,6 +140,12 @@ void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
     StorageLocation *Loc = Env.getStorageLocation(*ME);
     if (!Loc)
       return;
+    // A tensor the class builds in a member is its own (a producer's).
+    if (const FieldDecl *M = thisMemberRootOf(ME->getBase());
+        M && isOwnTensorMember(*M))
+      if (RecordStorageLocation *R = recordOfMemberBase(ME, Env);
+          R && !S.RC.LocalRecords.contains(R))
+        createdHere(R, S);
     Value *V = S.RC.Joins.valueAt(*Loc, Env);
     if (!V)
       return;

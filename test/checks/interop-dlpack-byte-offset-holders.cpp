@@ -6,6 +6,7 @@
 // through the variable; the byte_offset is dropped all the same.
 
 #include <dlpack/dlpack.h>
+#include <string.h>
 
 namespace std {
 template <class T> struct shared_ptr {
@@ -45,3 +46,18 @@ void keep_alive(DLManagedTensor *mt, std::shared_ptr<void> *out) {
                               [mt](void *) { mt->deleter(mt); }};
   *out = alive;
 }
+
+// A tensor a class builds in its member (it writes the layout) is its own:
+// the class placed the frames at `data`.
+struct FrameBatch {
+  DLTensor batch;
+  long frame_bytes = 0;
+  void describe(long frames, long bytes) {
+    batch.shape[0] = frames;
+    frame_bytes = bytes;
+  }
+  void put(const void *frame, int index) {
+    char *dest = static_cast<char *>(batch.data) + frame_bytes * index;
+    memcpy(dest, frame, frame_bytes);
+  }
+};

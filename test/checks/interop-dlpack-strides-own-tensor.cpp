@@ -9,6 +9,9 @@
 
 #include <dlpack/dlpack.h>
 
+#include <algorithm>
+#include <memory>
+
 struct Object {
   int refs = 0;
 };
@@ -49,3 +52,35 @@ int64_t plain(const DLTensor &t, const TensorObj &own) {
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
   // CHECK-MESSAGES: :[[@LINE-2]]:14: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
 }
+
+// A class that fills in the layout of the tensor in its member (its first
+// frame allocates and describes it) builds that tensor: reading the
+// strides back is reading what it wrote. Every method of the class counts;
+// a member only read stays a producer's.
+struct TensorDeleter {
+  void operator()(DLManagedTensor *t) const;
+};
+using TensorPtr = std::unique_ptr<DLManagedTensor, TensorDeleter>;
+TensorPtr allocate(int64_t bytes);
+
+class BatchBuilder {
+  TensorPtr batch;
+  DLManagedTensor *given = nullptr;
+
+public:
+  void describe(int64_t frames, int64_t height, int64_t width) {
+    batch = allocate(frames * height * width);
+    auto &dl = batch->dl_tensor;
+    dl.shape[0] = frames;
+    std::copy_n(&width, 1, dl.strides + 1);
+  }
+  bool fits(int64_t width) const {
+    const auto &dl = batch->dl_tensor;
+    return dl.strides[1] == width;
+  }
+  int64_t given_stride() const {
+    return given->dl_tensor.strides[0];
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+  }
+};

@@ -326,3 +326,18 @@ interop::Result<interop::Array> import_cpu(DLManagedTensorVersioned *mt,
     return interop::from_dlpack(mt, device);
   return interop::from_dlpack(mt, device);
 }
+
+// A tensor a class builds in its member (it writes the layout) is its own:
+// host memory it allocated, not an import.
+struct HostBatch {
+  DLTensor batch;
+  long frame_bytes = 0;
+  void describe(long frames, long bytes) {
+    batch.shape[0] = frames;
+    frame_bytes = bytes;
+  }
+  void put(const void *frame, int index) {
+    memcpy(static_cast<char *>(batch.data) + frame_bytes * index, frame,
+           frame_bytes);
+  }
+};
