@@ -21,17 +21,7 @@ namespace clang::tidy::interop {
 
 DLPackDeleterOwnershipCheck::DLPackDeleterOwnershipCheck(
     StringRef Name, ClangTidyContext *Context)
-    : DLPackOwnershipCheckBase(Name, Context),
-      TensorSources(Options.get(
-          "TensorSources", llvm::join(OwnershipConfig().TensorSources, ";"))) {
-  Config.TensorSources = optionStrings(TensorSources);
-}
-
-void DLPackDeleterOwnershipCheck::storeOptions(
-    ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "TensorSources", TensorSources);
-  DLPackOwnershipCheckBase::storeOptions(Opts);
-}
+    : DLPackOwnershipCheckBase(Name, Context) {}
 
 void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
                                                    const FunctionDecl &FD,

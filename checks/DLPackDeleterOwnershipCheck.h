@@ -18,7 +18,6 @@ namespace clang::tidy::interop {
 class DLPackDeleterOwnershipCheck : public DLPackOwnershipCheckBase {
 public:
   DLPackDeleterOwnershipCheck(StringRef Name, ClangTidyContext *Context);
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
   void onStartOfTranslationUnit() override;
 
@@ -40,7 +39,6 @@ private:
                   ASTContext &Ctx) override;
 
   clang::interop::ownership::CopiedTensorFields CopiedFields;
-  const std::string TensorSources;
 };
 
 } // namespace clang::tidy::interop

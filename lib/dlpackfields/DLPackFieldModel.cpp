@@ -410,6 +410,13 @@ void transferCall(const CallExpr *E, FieldState &S) {
   if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S))
     return;
 
+  // A library's own export (TensorSources: `t.ToDLPack()`): the tensor it
+  // returns is the producer's, read where it is made.
+  if (Callee && E->getType()->isPointerType() &&
+      exitConditionsOf(S).isTensorSource(Callee))
+    if (auto *PV = dyn_cast_or_null<PointerValue>(valueOrFresh(*E, Env)))
+      createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S);
+
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {

@@ -38,16 +38,62 @@ const Expr *destinationOf(const CallExpr &Call) {
   return nullptr;
 }
 
+/// E is a value handed in: a parameter, or reached from one
+/// (`handle`, `std::move(t)`, `other.member`, `*p`).
+bool handedIn(const Expr *E) {
+  for (int Step = 0; E && Step < 12; ++Step) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      E = C->getNumArgs() == 1 ? C->getArg(0) : nullptr;
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // std::move(x), std::forward<T>(x)
+      E = Call->getNumArgs() == 1 && Call->isCallToStdMove() ? Call->getArg(0)
+                                                             : nullptr;
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref) {
+      E = UO->getSubExpr();
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE && isa<ParmVarDecl>(DRE->getDecl());
+  }
+  return false;
+}
+
+/// The member of `this` E is itself (`m`, `this->m`, `*m`), or null.
+const FieldDecl *wholeMember(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
 class LayoutWrites : public RecursiveASTVisitor<LayoutWrites> {
 public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
+    if (BO->isAssignmentOp()) {
       wrote(BO->getLHS());
+      stored(BO->getLHS(), BO->getRHS());
+    }
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
-    if (E->isAssignmentOp() && E->getNumArgs() == 2)
+    if (E->isAssignmentOp() && E->getNumArgs() == 2) {
       wrote(E->getArg(0));
+      stored(E->getArg(0), E->getArg(1));
+    }
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
@@ -55,9 +101,22 @@ public:
       wrote(Dest);
     return true;
   }
+  /// A constructor's `member(handle)`.
+  void initialisers(const CXXConstructorDecl &Ctor) {
+    for (const CXXCtorInitializer *Init : Ctor.inits())
+      if (const FieldDecl *M = Init->getMember();
+          M && Init->getInit() && handedIn(Init->getInit()))
+        HandedIn.insert(M);
+  }
   llvm::SmallPtrSet<const FieldDecl *, 2> Members;
+  /// Members a whole tensor handed in is stored into.
+  llvm::SmallPtrSet<const FieldDecl *, 2> HandedIn;
 
 private:
+  void stored(const Expr *LHS, const Expr *RHS) {
+    if (const FieldDecl *M = wholeMember(LHS); M && handedIn(RHS))
+      HandedIn.insert(M);
+  }
   void wrote(const Expr *E) {
     if (!isLayoutField(E))
       return;
@@ -128,10 +187,20 @@ bool isOwnTensorMember(const FieldDecl &M) {
     LayoutWrites Walk;
     for (const CXXMethodDecl *MD : Class->methods()) {
       const FunctionDecl *Def = nullptr;
-      if (MD->hasBody(Def) && Def)
-        Walk.TraverseStmt(Def->getBody());
+      if (!MD->hasBody(Def) || !Def)
+        continue;
+      Walk.TraverseStmt(Def->getBody());
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+        Walk.initialisers(*Ctor);
     }
-    return Walk.Members;
+    // A member that is also given a whole tensor from outside holds an
+    // import as often as its own (a wrapper that copies the tensor it is
+    // given and then replaces some of its layout).
+    MemberSet Own;
+    for (const FieldDecl *M : Walk.Members)
+      if (!Walk.HandedIn.contains(M))
+        Own.insert(M);
+    return Own;
   });
   return Own.contains(&M);
 }

@@ -6,7 +6,10 @@
 // member (copies a shape or strides into it, assigns them) builds that
 // tensor: it is a producer, and every read of the member's tensor in its
 // methods reads what the class made (a video loader's frame-batch builder
-// that allocates the tensor on its first frame and fills it on each).
+// that allocates the tensor on its first frame and fills it on each). Not
+// when the class also stores a whole tensor handed in into the member: a
+// wrapper that copies the tensor it is given and then replaces its strides
+// only when there are some keeps the producer's NULL ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +29,9 @@ const FieldDecl *thisMemberRootOf(const Expr *E);
 /// True when M's class writes the shape or strides of the tensor M holds
 /// (an assignment to them or to an element of them, or the destination of
 /// a copy or fill call) in a method whose body is in this translation
-/// unit. One walk of the class's methods, memoised per class.
+/// unit, and never stores into M a whole tensor handed in (a parameter's,
+/// or reached from one: `m = handle`, a constructor's `m(handle)`). One
+/// walk of the class's methods, memoised per class.
 bool isOwnTensorMember(const FieldDecl &M);
 
 } // namespace clang::interop

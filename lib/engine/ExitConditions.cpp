@@ -27,11 +27,13 @@ std::string ExitConditionNames::key() const {
   std::string K;
   appendListToKey(K, ThrowIfFunctions);
   appendListToKey(K, RequireFunctions);
+  appendListToKey(K, TensorSources);
   return K;
 }
 
 ExitConditions::ExitConditions(const ExitConditionNames &Names)
-    : ThrowIf(Names.ThrowIfFunctions), Require(Names.RequireFunctions) {}
+    : ThrowIf(Names.ThrowIfFunctions), Require(Names.RequireFunctions),
+      Sources(Names.TensorSources) {}
 
 std::optional<ExitCondition> exitConditionOfBody(const FunctionDecl *Callee) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;

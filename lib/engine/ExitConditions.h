@@ -43,9 +43,10 @@ struct ExitCondition {
   bool ReturnsWhen = true;
 };
 
-/// The names of functions without a visible body that exit on a condition
-/// of their first argument: options of every check, in every family's
-/// configuration and cache key.
+/// Callee contracts read from names: functions without a visible body that
+/// exit on a condition of their first argument, and producers whose
+/// returned managed tensor the caller owns. Options of every check, in
+/// every family's configuration and cache key.
 struct ExitConditionNames {
   /// Exit (throw, abort) when the first argument is true: `throw_if(cond,
   /// ...)`. Regexes over qualified names; the default names the functions
@@ -53,12 +54,19 @@ struct ExitConditionNames {
   std::vector<std::string> ThrowIfFunctions = {"(^|::)[Tt]hrow_?[Ii]f$"};
   /// Exit when the first argument is false: `require(cond, ...)`.
   std::vector<std::string> RequireFunctions;
+  /// Calls that return a managed tensor the caller then owns: a library's
+  /// own export (`toDLPack`, `to_dlpack`, `ToDLPackVersioned`), whose
+  /// tensor is the producer's, not an import, where it is read.
+  std::vector<std::string> TensorSources = {
+      "to_?[Dd][Ll][Pp]ack(_?[Vv]ersioned)?$",
+      "To[Dd][Ll][Pp]ack(Versioned)?$", "::release$"};
 
   std::string key() const;
   /// F(option name, list) for each list, in --dump-config order.
   template <typename Fn> void forEachOption(Fn F) {
     F("ThrowIfFunctions", ThrowIfFunctions);
     F("RequireFunctions", RequireFunctions);
+    F("TensorSources", TensorSources);
   }
 };
 
@@ -74,10 +82,16 @@ public:
   /// table asks at every call.
   std::optional<ExitCondition> of(const CallExpr &Call) const;
 
+  /// Callee is named by TensorSources.
+  bool isTensorSource(const FunctionDecl *Callee) const {
+    return Sources.matches(Callee);
+  }
+  const FunctionNameList &tensorSources() const { return Sources; }
+
 private:
   std::optional<ExitCondition> ofCallee(const FunctionDecl &Callee) const;
 
-  FunctionNameList ThrowIf, Require;
+  FunctionNameList ThrowIf, Require, Sources;
   /// ofCallee per callee.
   DeclMemo<std::optional<ExitCondition>> Memo;
 };

@@ -23,7 +23,6 @@ using namespace ownership;
 
 std::string OwnershipConfig::key() const {
   std::string K;
-  appendListToKey(K, TensorSources);
   appendListToKey(K, OwnershipTakingImporters);
   appendToKey(K, Bounds.key());
   appendToKey(K, Exits.key());
@@ -48,7 +47,7 @@ struct OwnershipFamily::Run {
 };
 
 OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
-  return Compiled{FunctionNameList(C.TensorSources),
+  return Compiled{FunctionNameList(C.Exits.TensorSources),
                   FunctionNameList(C.OwnershipTakingImporters),
                   ExitConditions(C.Exits)};
 }

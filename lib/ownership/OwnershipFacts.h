@@ -48,16 +48,13 @@ template <typename Family> struct PipelineInput;
 class OwnershipModel;
 
 struct OwnershipConfig {
-  /// Calls that return a managed tensor the caller then owns (unanchored
-  /// regexes over the callee's qualified name with a leading "::").
-  std::vector<std::string> TensorSources = {"to_?[Dd][Ll][Pp]ack$",
-                                            "To[Dd][Ll][Pp]ack$", "::release$"};
   /// Importers that take ownership on every path, failure included (so the
   /// capsule must be claimed whatever they return).
   std::vector<std::string> OwnershipTakingImporters = {
       "::interop::from_dlpack$"};
   FlowBounds Bounds;
-  /// Callee contracts read from names (lib/engine/ExitConditions.h).
+  /// Callee contracts read from names (lib/engine/ExitConditions.h),
+  /// TensorSources among them: calls whose returned tensor the caller owns.
   ExitConditionNames Exits;
   /// Try the syntactic proof first (OwnershipSyntaxProofs.h). Tests turn
   /// this off to compare it with the flow analysis.

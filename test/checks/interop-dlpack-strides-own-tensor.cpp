@@ -84,3 +84,15 @@ public:
     // CHECK-MESSAGES: :[[@LINE-2]]:12: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
   }
 };
+
+// A tensor the code's own export returned (TensorSources, default
+// `ToDLPack`) is the producer's: a library's test reads back its strides.
+struct Array {
+  DLManagedTensor *ToDLPack() const;
+};
+int64_t exported_stride(const Array &a) {
+  DLManagedTensor *mt = a.ToDLPack();
+  int64_t s = mt->dl_tensor.strides[0];
+  mt->deleter(mt);
+  return s;
+}

@@ -105,6 +105,34 @@ public:
 };
 )cpp"),
             "given producer's");
+  // A wrapper that copies the tensor it is given, then replaces its
+  // strides only when there are some: the producer's NULL stays.
+  EXPECT_EQ(ask(R"cpp(
+class Memory {
+  DLTensor handle;
+  long own_strides[4];
+public:
+  void set(const DLTensor &h) {
+    handle = h;
+    if (h.strides) {
+      handle.strides = own_strides;
+    }
+  }
+  long read() const { return handle.strides[0]; }
+};
+)cpp"),
+            "handle producer's");
+  // The same through a constructor's initialiser.
+  EXPECT_EQ(ask(R"cpp(
+class Memory {
+  DLTensor handle;
+  long own_strides[4];
+public:
+  explicit Memory(const DLTensor &h) : handle(h) { handle.strides = own_strides; }
+  long read() const { return handle.strides[0]; }
+};
+)cpp"),
+            "handle producer's");
   // A parameter's tensor is no member at all.
   EXPECT_EQ(ask(R"cpp(
 struct S {
