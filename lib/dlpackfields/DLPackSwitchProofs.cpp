@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -22,21 +23,71 @@ SwitchHostProof::SwitchHostProof(const FunctionDecl &FD, ASTContext &Ctx) {
       if (auto CS = E.getAs<CFGStmt>())
         StmtBlock.try_emplace(CS->getStmt(), B);
     const auto *SW = dyn_cast_or_null<SwitchStmt>(B->getTerminatorStmt());
-    if (!SW || !readsDLPackDeviceType(SW->getCond()))
+    if (!SW)
       continue;
+    if (!readsDLPackDeviceType(SW->getCond())) {
+      if (const VarDecl *V = LocalStores::localNamed(SW->getCond());
+          V && V->getType()->isIntegralOrEnumerationType())
+        MappedSwitches.push_back({B, V});
+      continue;
+    }
     HasDeviceSwitch = true;
-    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
-      const CFGBlock *T = Succ.getReachableBlock();
-      if (!T)
-        continue;
-      const auto *Case = dyn_cast_or_null<CaseStmt>(T->getLabel());
-      if (!Case || Case->getRHS())
-        continue;
-      std::optional<llvm::APSInt> V = integerConstant(Case->getLHS(), Ctx);
-      if (V && isHostAccessibleDeviceType(V->getExtValue()))
+    for (const auto &[T, K] : caseEdges(*B, Ctx))
+      if (isHostAccessibleDeviceType(K.getExtValue()))
         HostEdges.insert({B, T});
+  }
+  if (!HasDeviceSwitch || MappedSwitches.empty())
+    return;
+  // A device type mapped onto a local of the function's own (`case kDLCPU:
+  // device = kCPU; break;`), then switched on: `case kCPU:` is a host edge
+  // when every store of kCPU into the local is one only host edges reach.
+  // Every store must be a constant: any other could hold kCPU too.
+  LocalStores Stores(FD.getBody());
+  llvm::DenseSet<std::pair<const CFGBlock *, const CFGBlock *>> Mapped;
+  for (auto [B, V] : MappedSwitches) {
+    const LocalStores::Stores *St = Stores.of(V);
+    if (!St || St->Opaque || !St->Partial.empty())
+      continue;
+    llvm::SmallVector<std::pair<llvm::APSInt, const Expr *>, 8> Constants;
+    bool AllConstant = true;
+    for (const Expr *E : St->Whole) {
+      std::optional<llvm::APSInt> K = integerConstant(E, Ctx);
+      if (!K) {
+        AllConstant = false;
+        break;
+      }
+      Constants.push_back({*K, E});
+    }
+    if (!AllConstant)
+      continue;
+    for (const auto &[T, K] : caseEdges(*B, Ctx)) {
+      bool Stored = false, OnlyOnHostPaths = true;
+      for (const auto &[C, E] : Constants)
+        if (llvm::APSInt::isSameValue(C, K)) {
+          Stored = true;
+          OnlyOnHostPaths &= proves(E);
+        }
+      if (Stored && OnlyOnHostPaths)
+        Mapped.insert({B, T});
     }
   }
+  HostEdges.insert(Mapped.begin(), Mapped.end());
+}
+
+llvm::SmallVector<std::pair<const CFGBlock *, llvm::APSInt>, 8>
+SwitchHostProof::caseEdges(const CFGBlock &B, ASTContext &Ctx) {
+  llvm::SmallVector<std::pair<const CFGBlock *, llvm::APSInt>, 8> Out;
+  for (const CFGBlock::AdjacentBlock &Succ : B.succs()) {
+    const CFGBlock *T = Succ.getReachableBlock();
+    if (!T)
+      continue;
+    const auto *Case = dyn_cast_or_null<CaseStmt>(T->getLabel());
+    if (!Case || Case->getRHS())
+      continue;
+    if (std::optional<llvm::APSInt> V = integerConstant(Case->getLHS(), Ctx))
+      Out.push_back({T, *V});
+  }
+  return Out;
 }
 
 bool SwitchHostProof::proves(const Stmt *S) const {

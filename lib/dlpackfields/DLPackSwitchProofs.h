@@ -15,8 +15,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <memory>
 
@@ -25,7 +27,10 @@ namespace clang::interop {
 /// A host access inside `case kDLCPU:` (or after a switch whose other arms
 /// all leave), proven on the CFG: the access is host-safe when no path from
 /// the entry reaches it without taking a host-accessible case edge of a
-/// switch over a device type.
+/// switch over a device type. The device type mapped onto a local enum of
+/// the code's own counts too: `case kCPU:` of a switch over that local is a
+/// host edge when the local only ever holds constants and every store of
+/// kCPU is reached through host edges only (`case kDLCPU: device = kCPU;`).
 class SwitchHostProof {
 public:
   SwitchHostProof(const FunctionDecl &FD, ASTContext &Ctx);
@@ -33,9 +38,16 @@ public:
   bool proves(const Stmt *S) const;
 
 private:
+  /// B's case successors with their constant.
+  static llvm::SmallVector<std::pair<const CFGBlock *, llvm::APSInt>, 8>
+  caseEdges(const CFGBlock &B, ASTContext &Ctx);
+
   std::unique_ptr<CFG> Cfg;
   llvm::DenseMap<const Stmt *, const CFGBlock *> StmtBlock;
   llvm::DenseSet<std::pair<const CFGBlock *, const CFGBlock *>> HostEdges;
+  /// Switches over a local integer or enumeration (a mapped device type).
+  llvm::SmallVector<std::pair<const CFGBlock *, const VarDecl *>, 2>
+      MappedSwitches;
   bool HasDeviceSwitch = false;
 };
 

@@ -341,3 +341,40 @@ struct HostBatch {
            frame_bytes);
   }
 };
+
+// The device type mapped onto an enumeration of the code's own, then
+// switched on: `case HostKind:` is host memory when every store of that
+// constant is reached through a host case of the device switch only.
+enum OwnDevice { HostKind, GpuKind };
+void fail_with(const char *);
+void copy_mapped(void *dst, const DLTensor &t, size_t n) {
+  OwnDevice device;
+  switch (t.device.device_type) {
+  case kDLCPU: device = HostKind; break;
+  case kDLCUDA: device = GpuKind; break;
+  default: fail_with("unsupported device"); return;
+  }
+  switch (device) {
+  case HostKind:
+    memcpy(dst, static_cast<char *>(t.data) + t.byte_offset, n);
+    break;
+  default:
+    fail_with("only host tensors");
+  }
+}
+// Its initial value reaches the switch on a path no host case took.
+void copy_mapped_default(void *dst, const DLTensor &t, size_t n) {
+  OwnDevice device = HostKind;
+  switch (t.device.device_type) {
+  case kDLCUDA: device = GpuKind; break;
+  default: break;
+  }
+  switch (device) {
+  case HostKind:
+    memcpy(dst, static_cast<char *>(t.data) + t.byte_offset, n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: data of an imported DLTensor accessed from the host on a path where its device type may not be host memory [interop-unsupported-dlpack-device]
+    break;
+  default:
+    fail_with("only host tensors");
+  }
+}

@@ -62,3 +62,46 @@ TEST(DLPackSwitchProofs, HostCasesAndSupportedMajors) {
 }
 
 } // namespace
+
+namespace {
+const char *Mapped = R"cpp(
+void use(void *);
+enum Own { Host, Gpu };
+void mapped(const DLTensor *t) {
+  Own d;
+  switch (t->device.device_type) {
+  case kDLCPU: d = Host; break;
+  case kDLCUDA: d = Gpu; break;
+  default: return;
+  }
+  switch (d) {
+  case Host: use(t->data); break;
+  case Gpu: break;
+  }
+}
+void mapped_from_elsewhere(const DLTensor *t, Own from) {
+  Own d = from;
+  switch (t->device.device_type) {
+  case kDLCPU: d = Host; break;
+  default: break;
+  }
+  switch (d) {
+  case Host: use(t->data); break;
+  default: break;
+  }
+}
+)cpp";
+
+TEST(DLPackSwitchProofs, ADeviceTypeMappedOntoALocalEnumeration) {
+  auto AST = parseWithInputs(std::string(DLPackPrelude) + Mapped, {});
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *Good = functionNamed(Ctx, "mapped");
+  EXPECT_TRUE(SwitchHostProof(*Good, Ctx)
+                  .proves(callNamed(Good->getBody(), "use")));
+  // A store that is not a constant may hold Host on any path.
+  const FunctionDecl *Bad = functionNamed(Ctx, "mapped_from_elsewhere");
+  EXPECT_FALSE(SwitchHostProof(*Bad, Ctx)
+                   .proves(callNamed(Bad->getBody(), "use")));
+}
+} // namespace
