@@ -100,6 +100,10 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
   if (!HoldsTensor)
     return;
   if (classifyCapsuleName(DtorArg, Ctx) == CapsuleName::Null) {
+    // Given one right after (`PyCapsule_SetDestructor(cap.ptr(), dtor)`).
+    if (siteFunction() &&
+        destructorSetLater(siteFunction()->getBody(), At, Ctx))
+      return;
     diag(At.getBeginLoc(),
          "capsule holding a managed tensor created without a destructor; if "
          "no consumer takes it, the tensor is never deleted");

@@ -148,6 +148,7 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
   llvm::DenseSet<const Stmt *> Judged;
   for (size_t I = 0; I < Work.size(); ++I) {
     const FunctionDecl &FD = *Work[I];
+    SiteFunction = &FD;
     for (const CallExpr *Call : Sites[I].CapsuleCalls)
       if (Judged.insert(Call).second)
         checkCapsuleCall(*Call, viewCapsuleCall(Call).Op, *Ctx);

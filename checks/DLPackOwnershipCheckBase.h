@@ -71,6 +71,9 @@ protected:
   const clang::interop::ReadBackCapsuleNames &readBackNames() const {
     return ReadBack;
   }
+  /// The function whose capsule calls and constructions are being judged
+  /// (set around checkCapsuleCall and checkCapsuleConstruct).
+  const FunctionDecl *siteFunction() const { return SiteFunction; }
   /// The explicit cast a PyCapsule_GetPointer call's result is read
   /// through, or null.
   const ExplicitCastExpr *pointerCastOf(const CallExpr &GetPointer) const {
@@ -82,6 +85,7 @@ protected:
   clang::interop::OwnershipConfig Config;
 
 private:
+  const FunctionDecl *SiteFunction = nullptr;
   clang::interop::OwnershipQuery &query();
 
   const std::string OwnershipTakingImporters;

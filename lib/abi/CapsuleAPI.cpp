@@ -75,8 +75,14 @@ const ValueDecl *capsuleRoot(const Expr *E) {
     // capsule.ptr(), handle.get(), and `*capsule` for a `py::capsule *`.
     if (ME)
       E = ME->getBase();
-    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      // pybind11's `template <class T> operator T *()` converts a capsule to
+      // its payload (get_pointer<T>()), not to the capsule object.
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && isa<CXXConversionDecl>(MD) && MD->getPrimaryTemplate())
+        return nullptr;
       E = MC->getImplicitObjectArgument();
+    }
     else if (const auto *UO = dyn_cast<UnaryOperator>(E);
              UO && UO->getOpcode() == UO_Deref)
       E = UO->getSubExpr();
@@ -587,6 +593,48 @@ CapsuleSites findCapsuleSites(const Stmt *Body) {
   if (Body)
     F.TraverseStmt(const_cast<Stmt *>(Body));
   return std::move(F.Sites);
+}
+
+namespace {
+/// Whether Node is in the tree under Root.
+bool contains(const Stmt *Root, const Stmt *Node) {
+  if (!Root)
+    return false;
+  if (Root == Node)
+    return true;
+  for (const Stmt *Child : Root->children())
+    if (contains(Child, Node))
+      return true;
+  return false;
+}
+} // namespace
+
+const CallExpr *destructorSetLater(const Stmt *Body, const Expr &Made,
+                                   ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      if (classifyCapsuleCall(Call) == CapsuleCall::SetDestructor &&
+          Call->getNumArgs() == 2 &&
+          classifyCapsuleName(Call->getArg(1), Ctx) != CapsuleName::Null)
+        Calls.push_back(Call);
+      return true;
+    }
+    ASTContext &Ctx;
+    llvm::SmallVector<const CallExpr *, 2> Calls;
+  } F(Ctx);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  if (F.Calls.empty())
+    return nullptr;
+  LocalStores Stores(Body);
+  for (const CallExpr *Call : F.Calls) {
+    const auto *Holder = dyn_cast_or_null<VarDecl>(capsuleRoot(Call->getArg(0)));
+    const LocalStores::Stores *S = Holder ? Stores.of(Holder) : nullptr;
+    if (S && llvm::any_of(S->Whole,
+                          [&](const Expr *V) { return contains(V, &Made); }))
+      return Call;
+  }
+  return nullptr;
 }
 
 } // namespace clang::interop

@@ -138,6 +138,14 @@ struct CapsuleConsumption {
   const ReturnStmt *ReturnedAlone = nullptr;
 };
 
+/// A PyCapsule_SetDestructor call in Body that installs a destructor (not
+/// NULL) on the capsule Made creates (a PyCapsule_New or a pybind11
+/// capsule construction stored whole into the local the call names, through
+/// `.ptr()`); null when there is none. A capsule made without a destructor
+/// and given one at once is not one without.
+const CallExpr *destructorSetLater(const Stmt *Body, const Expr &Made,
+                                   ASTContext &Ctx);
+
 /// For each PyCapsule_GetPointer(c, "dltensor"[_versioned]) in Body: whether
 /// the same capsule is claimed anywhere in Body, and whether the pointer is
 /// passed to a call other than the capsule API and the deleter without the

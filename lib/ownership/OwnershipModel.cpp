@@ -548,11 +548,33 @@ void transferCast(const CastExpr *E, OwnState &Own) {
       V->setProperty(kNull, *N);
 }
 
+/// The pointer whose managed tensor E copies as a whole (`*p`, a copy or
+/// move of it), or null.
+const Expr *copiedManagedTensor(const Expr *E) {
+  if (!isManagedTensor(classifyDLPackType(E->getType())))
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+      C && C->getNumArgs() == 1 &&
+      C->getConstructor()->isCopyOrMoveConstructor())
+    E = C->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  const auto *UO = dyn_cast<UnaryOperator>(E);
+  return UO && UO->getOpcode() == UO_Deref ? UO->getSubExpr() : nullptr;
+}
+
 void transferReturn(const ReturnStmt *E, OwnState &Own) {
   if (!E->getRetValue())
     return;
   for (auto [S, When] : sitesOf(E->getRetValue(), Own))
     handOff(S, E, Own, nullptr, /*Strong=*/true, When);
+  // `return *p;` by value: the copy carries the deleter and manager_ctx, so
+  // the caller owns the tensor (a C ABI that passes managed tensors by
+  // value).
+  if (const Expr *P = copiedManagedTensor(E->getRetValue()))
+    for (auto [S, When] : sitesOf(P, Own))
+      handOff(S, E, Own, nullptr, /*Strong=*/true, When);
 }
 
 void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {

@@ -162,6 +162,25 @@ PyObject *no_destructor(const at::Tensor &source) {
   return PyCapsule_New(at::toDLPack(source), "dltensor", nullptr);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: capsule holding a managed tensor created without a destructor; if no consumer takes it, the tensor is never deleted [interop-dlpack-deleter-ownership]
 }
+// Made without one and given one at once (SetDestructor on the same
+// capsule) is a capsule with a destructor; set on another object, not.
+PyObject *destructor_set_after(const at::Tensor &source, bool owned) {
+  PyObject *capsule = PyCapsule_New(at::toDLPack(source), "dltensor", NULL);
+  if (capsule && owned)
+    PyCapsule_SetDestructor(capsule, capsule_destructor);
+  return capsule;
+}
+PyObject *destructor_set_elsewhere(const at::Tensor &source, PyObject *other) {
+  PyObject *capsule = PyCapsule_New(at::toDLPack(source), "dltensor", NULL);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: capsule holding a managed tensor created without a destructor; if no consumer takes it, the tensor is never deleted [interop-dlpack-deleter-ownership]
+  PyCapsule_SetDestructor(other, capsule_destructor);
+  return capsule;
+}
+// A managed tensor returned by value: the copy carries the deleter and
+// manager_ctx, so the caller owns the tensor (a C ABI passing it by value).
+DLManagedTensor export_by_value(const at::Tensor &source) {
+  return *at::toDLPack(source);
+}
 PyObject *lambda_destructor(const at::Tensor &source) {
   return PyCapsule_New(at::toDLPack(source), "dltensor", [](PyObject *) {});
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: capsule destructor lambda never calls the tensor's deleter; an unconsumed capsule leaks the tensor [interop-dlpack-deleter-ownership]
