@@ -82,9 +82,11 @@ public:
   /// table asks at every call.
   std::optional<ExitCondition> of(const CallExpr &Call) const;
 
-  /// Callee is named by TensorSources.
+  /// Callee is named by TensorSources (once per callee and translation
+  /// unit: the field model asks at every call that returns a pointer).
   bool isTensorSource(const FunctionDecl *Callee) const {
-    return Sources.matches(Callee);
+    return Callee && SourceMemo.get(Callee->getCanonicalDecl(),
+                                    [&] { return Sources.matches(Callee); });
   }
   const FunctionNameList &tensorSources() const { return Sources; }
 
@@ -94,6 +96,8 @@ private:
   FunctionNameList ThrowIf, Require, Sources;
   /// ofCallee per callee.
   DeclMemo<std::optional<ExitCondition>> Memo;
+  /// isTensorSource per callee.
+  DeclMemo<bool> SourceMemo;
 };
 
 /// The condition Callee's same-TU body requires (see above), or none.
