@@ -3,6 +3,7 @@
 #include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/engine/FactCache.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -13,29 +14,14 @@
 namespace clang::interop {
 namespace {
 
-/// A write of the layout: the field written is the shape or the strides.
-bool isLayoutField(const Expr *E) {
+/// The shape or strides member E writes (`dl.strides`, or an element of
+/// it: `dl.strides[i]`), or null when E writes neither.
+const Expr *layoutFieldWritten(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  // `dl.strides[i] = ...`: an element of the array.
   while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     E = AS->getBase()->IgnoreParenImpCasts();
   DLPackField F = dlpackFieldOfMember(E);
-  return F == DLPackField::Shape || F == DLPackField::Strides;
-}
-
-/// The argument a copy or fill call writes: the last of std::copy's, the
-/// first of memcpy's and std::fill's.
-const Expr *destinationOf(const CallExpr &Call) {
-  const FunctionDecl *F = Call.getDirectCallee();
-  if (!F || !F->getIdentifier() || Call.getNumArgs() < 2)
-    return nullptr;
-  llvm::StringRef N = F->getName();
-  if (N == "copy" || N == "copy_n" || N == "copy_backward")
-    return Call.getArg(Call.getNumArgs() - 1);
-  if (N == "memcpy" || N == "memmove" || N == "memset" || N == "fill" ||
-      N == "fill_n")
-    return Call.getArg(0);
-  return nullptr;
+  return F == DLPackField::Shape || F == DLPackField::Strides ? E : nullptr;
 }
 
 /// E is a value handed in: a parameter, or reached from one
@@ -96,9 +82,11 @@ public:
     }
     return true;
   }
+  /// The destination of a copy or fill (`std::copy(s, s + n, dl.strides)`).
   bool VisitCallExpr(CallExpr *Call) {
-    if (const Expr *Dest = destinationOf(*Call))
-      wrote(Dest);
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (isCopyDestination(Call->getDirectCallee(), I))
+        wrote(Call->getArg(I));
     return true;
   }
   /// A constructor's `member(handle)`.
@@ -118,13 +106,9 @@ private:
       HandedIn.insert(M);
   }
   void wrote(const Expr *E) {
-    if (!isLayoutField(E))
-      return;
-    E = E->IgnoreParenImpCasts();
-    while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-      E = AS->getBase()->IgnoreParenImpCasts();
-    if (const FieldDecl *M = thisMemberRootOf(E))
-      Members.insert(M);
+    if (const Expr *Field = layoutFieldWritten(E))
+      if (const FieldDecl *M = thisMemberRootOf(Field))
+        Members.insert(M);
   }
 };
 

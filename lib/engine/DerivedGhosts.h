@@ -44,8 +44,6 @@ public:
   /// yet leaves its ghost unset.
   void update(const Snapshot &Before, dataflow::Environment &Env) const;
 
-  bool empty() const { return Defs.empty(); }
-
 private:
   struct Def {
     dataflow::StorageLocation *Target;

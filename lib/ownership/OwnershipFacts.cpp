@@ -31,7 +31,8 @@ std::string OwnershipConfig::key() const {
 }
 
 struct OwnershipFamily::Compiled {
-  FunctionNameList Sources, Takers;
+  FunctionNameList Takers;
+  /// The callee contracts, TensorSources among them.
   ExitConditions Exits;
 };
 
@@ -47,8 +48,7 @@ struct OwnershipFamily::Run {
 };
 
 OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
-  return Compiled{FunctionNameList(C.Exits.TensorSources),
-                  FunctionNameList(C.OwnershipTakingImporters),
+  return Compiled{FunctionNameList(C.OwnershipTakingImporters),
                   ExitConditions(C.Exits)};
 }
 
@@ -65,7 +65,7 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
   Run R{In.FD, In.Ctx, RunContext(), {}, {}};
   R.RC.FD = &In.FD;
   R.RC.IsDestructor = In.Role == CapsuleDestructor;
-  R.RC.SourcesP = &In.Compiled.Sources;
+  R.RC.SourcesP = &In.Compiled.Exits.tensorSources();
   R.RC.TakersP = &In.Compiled.Takers;
   R.RC.ExitsP = &In.Compiled.Exits;
   findSites(R.RC, In.FD, In.Ctx);
@@ -85,7 +85,7 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
           {OwnershipEvent::DataNotKeptAlive, T.Data, nullptr, T.Deleter});
   }
   for (const StillOwnedReturn &S :
-       stillOwnedReturns(In.FD, In.Compiled.Sources)) {
+       stillOwnedReturns(In.FD, In.Compiled.Exits.tensorSources())) {
     OwnershipEvent E;
     E.K = OwnershipEvent::ReturnStillOwned;
     E.At = S.Return;
