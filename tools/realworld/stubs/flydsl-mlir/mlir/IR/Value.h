@@ -1,0 +1,12 @@
+/* Self-written minimal declaration stub for the real-world harness (ROCm/FlyDSL
+ * lib/Bindings/Python/DLTensorAdaptor.h): MLIR and the TableGen-generated Fly
+ * dialect are not available here. Only names the adaptor declares members with. */
+#pragma once
+#include <cstddef>
+namespace mlir {
+class Type {
+public:
+  Type() = default;
+  Type(std::nullptr_t) {}
+};
+}
