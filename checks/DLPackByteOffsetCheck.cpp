@@ -3,6 +3,7 @@
 #include "DLPackByteOffsetCheck.h"
 
 #include "lib/dlpackfields/DLPackFieldFacts.h"
+#include "lib/dlpackfields/DLPackFieldValues.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -62,9 +63,17 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
   llvm::DenseSet<const Expr *> Reported;
   for (const DLPackEvent &E : Facts.Events) {
     if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg &&
-        E.K != DLPackEvent::DataAddressTest && E.K != DLPackEvent::DataStored)
+        E.K != DLPackEvent::DataAddressTest &&
+        E.K != DLPackEvent::DataStored && E.K != DLPackEvent::DataKept)
       continue;
     if (E.OffsetApplied || E.OffsetZeroProven)
+      continue;
+    // A class that reads byte_offset somewhere applies it where it reads
+    // the pointer it kept.
+    if (E.K == DLPackEvent::DataKept &&
+        dlpackfield::classReadsField(
+            *cast<CXXRecordDecl>(E.KeptIn->getParent()),
+            DLPackField::ByteOffset))
       continue;
     if (E.K == DLPackEvent::DataCallArg) {
       DataCallKind K = classifyDataCall(E, Consumers);
@@ -74,10 +83,16 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
     // One finding per read of `data`: the first use in source order.
     if (E.FieldRead && !Reported.insert(E.FieldRead).second)
       continue;
-    diag(E.Use->getBeginLoc(),
-         "'data' used as the address of the first element without adding "
-         "'byte_offset'")
-        << E.Use->getSourceRange();
+    if (E.K == DLPackEvent::DataKept)
+      diag(E.Use->getBeginLoc(),
+           "'data' kept in %0 as the address of the first element without "
+           "adding 'byte_offset'")
+          << E.KeptIn << E.Use->getSourceRange();
+    else
+      diag(E.Use->getBeginLoc(),
+           "'data' used as the address of the first element without adding "
+           "'byte_offset'")
+          << E.Use->getSourceRange();
     if (E.FieldRead && E.FieldRead->getBeginLoc() != E.Use->getBeginLoc())
       diag(E.FieldRead->getBeginLoc(), "'data' read here", DiagnosticIDs::Note);
     diag(E.Use->getBeginLoc(),

@@ -67,12 +67,20 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
     }
     if (!CheckCompactUse)
       continue;
-    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg)
+    if (E.K != DLPackEvent::DataDeref && E.K != DLPackEvent::DataCallArg &&
+        E.K != DLPackEvent::DataKept)
       continue;
     if (E.StridesNullProven || E.StridesConsidered)
       continue;
     DataCallKind Kind = DataCallKind::Other;
-    if (E.K == DLPackEvent::DataCallArg) {
+    if (E.K == DLPackEvent::DataKept) {
+      // The object keeps the data and the shape, and nothing of it reads
+      // the strides: it can only index the data as compact.
+      if (!E.KeptWithShape ||
+          dlpackfield::classMayConsiderStrides(
+              *cast<CXXRecordDecl>(E.KeptIn->getParent()), StridesMemo))
+        continue;
+    } else if (E.K == DLPackEvent::DataCallArg) {
       Kind = classifyDataCall(E, Consumers);
       // A call given the shape alone reads the data as that shape, unless
       // the function looks at strides anywhere or hands a tensor to code
@@ -98,6 +106,11 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
            "tensor data passed to %0 with the tensor's shape, as one compact "
            "block, but its 'strides' are never checked")
           << E.Callee << E.Use->getSourceRange();
+    else if (E.K == DLPackEvent::DataKept)
+      diag(E.Use->getBeginLoc(),
+           "tensor data kept in %0 with the tensor's shape, as one compact "
+           "block, but its 'strides' are never checked")
+          << E.KeptIn << E.Use->getSourceRange();
     else if (E.K == DLPackEvent::DataCallArg)
       diag(E.Use->getBeginLoc(), "tensor data passed to %0 as one compact "
                                  "block, but its 'strides' are never checked")

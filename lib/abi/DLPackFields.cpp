@@ -5,6 +5,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::interop {
@@ -62,6 +63,28 @@ DLPackField dlpackFieldOfMember(const Expr *E) {
   if (!ME)
     return DLPackField::None;
   return classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl()));
+}
+
+bool mentionsDLPackField(const FunctionDecl &FD,
+                         llvm::ArrayRef<DLPackField> Fields) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::ArrayRef<DLPackField> Fields;
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      DLPackField F = dlpackFieldOfMember(ME);
+      Found |= F != DLPackField::None &&
+               (Fields.empty() || llvm::is_contained(Fields, F));
+      return !Found;
+    }
+  } F;
+  F.Fields = Fields;
+  forEachInitializerExpr(FD, [&](const Expr &E) {
+    if (!F.Found)
+      F.TraverseStmt(const_cast<Expr *>(&E));
+  });
+  if (!F.Found && FD.getBody())
+    F.TraverseStmt(FD.getBody());
+  return F.Found;
 }
 
 llvm::StringRef dlpackFieldName(DLPackField F) {

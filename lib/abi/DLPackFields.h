@@ -18,6 +18,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -59,6 +60,12 @@ DLPackRecord dlpackOwnerOf(const FieldDecl *FD);
 
 /// If E (after parentheses) is a member access of a DLPack field, the field.
 DLPackField dlpackFieldOfMember(const Expr *E);
+
+/// True when a member access somewhere in FD's body or constructor
+/// initialisers names one of Fields (any DLPack field when Fields is
+/// empty). One walk; stops at the first.
+bool mentionsDLPackField(const FunctionDecl &FD,
+                         llvm::ArrayRef<DLPackField> Fields = {});
 
 /// The spelling of a field in diagnostics ("byte_offset").
 llvm::StringRef dlpackFieldName(DLPackField F);

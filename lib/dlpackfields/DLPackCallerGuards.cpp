@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/CallSites.h"
+#include "lib/engine/ExitConditions.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
@@ -61,10 +62,20 @@ deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
+/// Root is a local the caller initialises with its own export (a call of
+/// a TensorSources function: `auto *mt = torch::toDLPack(t)`) and never
+/// changes: the tensor it names is the producer's, not an import.
+bool ownExport(const VarDecl &Root, const ExitConditions *Exits) {
+  if (!Exits || !Root.hasLocalStorage() || !Root.getInit())
+    return false;
+  const auto *Call = dyn_cast<CallExpr>(Root.getInit()->IgnoreParenImpCasts());
+  return Call && Exits->isTensorSource(Call->getDirectCallee());
+}
+
 /// Want (the strides, or the tensor) is tested as Test asks around
-/// Site.Call.
+/// Site.Call, or names the caller's own export.
 bool guardedAt(const CallSite &Site, const MemberChain &Want,
-               CallerTest Test) {
+               CallerTest Test, const ExitConditions *Exits) {
   const Stmt *Body = Site.Caller->getBody();
   if (!Body)
     return false;
@@ -76,6 +87,8 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
   if (!Root || !Proof.localOf(Root) || Scan.Written.contains(Root))
     return false;
+  if (ownExport(*Root, Exits))
+    return true;
   ASTContext &Ctx = Site.Caller->getASTContext();
   auto TestsWant = [&](const Expr *E) {
     std::optional<MemberChain> C = memberChainOf(E);
@@ -119,7 +132,8 @@ bool callsHereAreAll(const FunctionDecl &FD) {
 
 } // namespace
 
-bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test) {
+bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
+                  const ExitConditions *Exits) {
   if (!Read || !callsHereAreAll(FD))
     return false;
   std::optional<MemberChain> Path = memberChainOf(Read);
@@ -148,7 +162,7 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test) {
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());
-    if (!guardedAt(Site, *Want, Test))
+    if (!guardedAt(Site, *Want, Test, Exits))
       return false;
   }
   return true;

@@ -19,6 +19,8 @@
 
 namespace clang::interop {
 
+class ExitConditions;
+
 /// Calls of one helper that callerGuards() reads at most; a helper
 /// called more often is not vouched for by its callers.
 constexpr unsigned MaxGuardedCallSites = 16;
@@ -43,9 +45,13 @@ enum class CallerTest {
 /// it is called at most MaxGuardedCallSites times, and at every call the
 /// argument's tensor is tested as Test says around the call (GuardProof's
 /// shapes) in a caller that assigns no DLPack field and never changes the
-/// variable the argument names. Bounded: the translation unit's calls come
-/// from one memoised walk (CallSites.h), then one GuardScan per caller.
-bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test);
+/// variable the argument names; or the argument names the caller's own
+/// export, a local initialised by a call of one of Exits' TensorSources (a
+/// tensor the code made is not an import, as where it is made). Bounded:
+/// the translation unit's calls come from one memoised walk (CallSites.h),
+/// then one GuardScan per caller.
+bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
+                  const ExitConditions *Exits = nullptr);
 
 } // namespace clang::interop
 

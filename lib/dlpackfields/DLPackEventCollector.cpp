@@ -98,18 +98,21 @@ bool boundsArray(const Value *Strides, const Expr *Next,
   return false;
 }
 
-/// FD's body names a `byte_offset` field somewhere.
-bool mentionsByteOffsetField(const FunctionDecl *FD) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitMemberExpr(MemberExpr *ME) {
-      Found |= dlpackFieldOfMember(ME) == DLPackField::ByteOffset;
-      return !Found;
-    }
-  } F;
-  if (FD && FD->getBody())
-    F.TraverseStmt(FD->getBody());
-  return F.Found;
+/// FD names byte_offset somewhere (copies it along, applies it later).
+bool namesByteOffset(const FunctionDecl *FD) {
+  return FD && mentionsDLPackField(*FD, {DLPackField::ByteOffset});
+}
+
+/// The pointer member of the object that the assignment's left side
+/// names (`data_`, `this->ptr`), not a DLPack field of its own.
+const FieldDecl *keepingMember(const Expr *LHS) {
+  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!FD || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+      !FD->getType()->isPointerType() ||
+      classifyDLPackField(FD) != DLPackField::None)
+    return nullptr;
+  return FD;
 }
 
 } // namespace
@@ -124,6 +127,8 @@ bool DLPackEventCollector::mayReport(const Stmt *St, const Environment &Env) {
 llvm::SmallVector<DLPackEvent>
 DLPackEventCollector::judge(const Stmt *St, const Environment &Env) {
   llvm::SmallVector<DLPackEvent> Out;
+  if (const FieldDecl *M = initialisedMember(St, Env))
+    kept(cast<Expr>(St), M, Env, Out);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
     if (!RC.AddressOnly.contains(AS))
       accessed(AS, AS->getBase(), Env, Out);
@@ -188,13 +193,18 @@ void DLPackEventCollector::addressTest(
     // Copying byte_offset along, before or after, is the fix: a function
     // that names byte_offset anywhere is not reported.
     if (!RC.MentionsByteOffset)
-      RC.MentionsByteOffset = mentionsByteOffsetField(Env.getCurrentFunc());
+      RC.MentionsByteOffset = namesByteOffset(Env.getCurrentFunc());
     if (*RC.MentionsByteOffset)
       E.OffsetApplied = true;
     if (!E.Local)
       Out.push_back(E);
     return;
   }
+  if (BO->getOpcode() == BO_Assign)
+    if (const FieldDecl *M = keepingMember(BO->getLHS())) {
+      kept(BO->getRHS(), M, Env, Out);
+      return;
+    }
   // addr % 64, addr & 63: the alignment of the address the integer holds.
   if ((BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And) ||
       !BO->getType()->isIntegerType())
@@ -211,6 +221,49 @@ void DLPackEventCollector::addressTest(
       Out.push_back(E);
     return;
   }
+}
+
+const FieldDecl *
+DLPackEventCollector::initialisedMember(const Stmt *St,
+                                        const Environment &Env) {
+  if (!RC.KeptInits) {
+    RC.KeptInits.emplace();
+    if (const auto *Ctor =
+            dyn_cast_or_null<CXXConstructorDecl>(Env.getCurrentFunc()))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (const FieldDecl *M = Init->getMember();
+            M && Init->getInit() && M->getType()->isPointerType() &&
+            classifyDLPackField(M) == DLPackField::None)
+          RC.KeptInits->try_emplace(Init->getInit(), M);
+  }
+  return RC.KeptInits->lookup(dyn_cast<Expr>(St));
+}
+
+void DLPackEventCollector::kept(const Expr *Stored, const FieldDecl *Member,
+                                const Environment &Env,
+                                llvm::SmallVectorImpl<DLPackEvent> &Out) {
+  Value *V = trackedValueOf(Stored, Env);
+  if (!V || isLocal(V) || !hasProp(V, kDataTensor))
+    return;
+  DLPackEvent E;
+  E.K = DLPackEvent::DataKept;
+  E.Use = Stored;
+  E.KeptIn = Member;
+  dataFacts(E, *V, Env);
+  if (E.Local)
+    return;
+  // As for a stored `data`: an object that keeps byte_offset too (in
+  // another member, or applied later) is not judged by this store.
+  const FunctionDecl *FD = Env.getCurrentFunc();
+  if (!RC.MentionsByteOffset)
+    RC.MentionsByteOffset = namesByteOffset(FD);
+  if (*RC.MentionsByteOffset)
+    E.OffsetApplied = true;
+  if (!RC.MentionsShape)
+    RC.MentionsShape =
+        FD && mentionsDLPackField(*FD, {DLPackField::Shape, DLPackField::NDim});
+  E.KeptWithShape = *RC.MentionsShape;
+  Out.push_back(E);
 }
 
 void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
@@ -429,7 +482,8 @@ bool DLPackEventCollector::guardedByCallers(const Expr *Read,
     return false;
   auto [It, New] = RC.CallerGuarded.try_emplace(Read, false);
   if (New)
-    It->second = callerGuards(*FD, Read, Test);
+    It->second = callerGuards(*FD, Read, Test,
+                              RC.Compiled ? &RC.Compiled->Exits : nullptr);
   return It->second;
 }
 

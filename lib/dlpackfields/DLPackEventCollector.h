@@ -42,6 +42,16 @@ private:
   void addressTest(const BinaryOperator *BO, const dataflow::Environment &Env,
                    llvm::SmallVectorImpl<DLPackEvent> &Out);
 
+  /// The pointer member St initialises, when St is the expression of one
+  /// of the constructor's initialisers.
+  const FieldDecl *initialisedMember(const Stmt *St,
+                                     const dataflow::Environment &Env);
+
+  /// Stored (a data pointer, maybe) kept in the object's Member.
+  void kept(const Expr *Stored, const FieldDecl *Member,
+            const dataflow::Environment &Env,
+            llvm::SmallVectorImpl<DLPackEvent> &Out);
+
   void called(const Expr *Call, const FunctionDecl *Callee,
               llvm::ArrayRef<const Expr *> Args,
               const dataflow::Environment &Env,

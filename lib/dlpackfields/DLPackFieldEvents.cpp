@@ -31,6 +31,9 @@ bool isFullyProven(const DLPackEvent &E, const ASTContext &Ctx) {
              (E.K == DLPackEvent::DataDeref &&
               readsOnlyFirstElement(E.Use, Ctx))) &&
             !(E.IsWrite && E.FromVersioned && !E.ReadOnlyClearProven));
+  case DLPackEvent::DataKept:
+    return E.Local || ((E.OffsetApplied || E.OffsetZeroProven) &&
+                       (E.StridesConsidered || E.StridesNullProven));
   case DLPackEvent::DataAddressTest:
   case DLPackEvent::DataStored:
     return E.Local || E.OffsetApplied || E.OffsetZeroProven;

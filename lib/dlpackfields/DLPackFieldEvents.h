@@ -36,6 +36,10 @@ struct DLPackEvent {
     /// `data` stored into another tensor's `data` field (`inner->data =
     /// t->data`): the target keeps its own byte_offset.
     DataStored,
+    /// `data` (or a pointer derived from it) kept in a pointer member of
+    /// the object (`dptr_(t.data)` in a constructor, `data_ = t->data` in a
+    /// method): the object reads it later as its array's first element.
+    DataKept,
     /// `strides` (or a copy of it) dereferenced or subscripted, or passed
     /// as an array to a constructor (StridesAsRange).
     StridesDeref,
@@ -55,6 +59,11 @@ struct DLPackEvent {
   unsigned ArgIndex = 0;
   /// Where the tracked field was read (`t->data`, `t->strides`).
   const Expr *FieldRead = nullptr;
+  /// DataKept: the member that keeps the pointer.
+  const FieldDecl *KeptIn = nullptr;
+  /// DataKept: the function also reads the tensor's shape (the object
+  /// keeps the layout the data is read with).
+  bool KeptWithShape = false;
 
   /// Data events: the use writes through the pointer (assignment target).
   bool IsWrite = false;

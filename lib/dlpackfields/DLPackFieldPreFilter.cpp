@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -116,6 +117,9 @@ private:
 DLPackUse scanDLPackUse(const FunctionDecl &FD,
                         DLPackHelperSummaries *Summaries) {
   DLPackUseScan V(FD.getASTContext(), Summaries);
+  // A constructor's initialisers read fields too (`dptr_(t.data)`).
+  forEachInitializerExpr(
+      FD, [&](const Expr &E) { V.TraverseStmt(const_cast<Expr *>(&E)); });
   V.TraverseStmt(FD.getBody());
   V.finish();
   return V.Use;

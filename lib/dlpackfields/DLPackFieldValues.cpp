@@ -2,8 +2,11 @@
 
 #include "lib/dlpackfields/DLPackFieldValues.h"
 
+#include "lib/abi/DeleterCalls.h"
 #include "lib/support/AstHelpers.h"
 
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::interop::dlpackfield {
@@ -216,6 +219,9 @@ bool mayConsiderStrides(const FunctionDecl &FD,
       return !Found;
     }
     bool VisitCallExpr(CallExpr *CE) {
+      // A tensor's deleter frees it; it does not read its layout.
+      if (isDeleterCall(CE))
+        return true;
       for (const Expr *Arg : CE->arguments())
         if (receivesTensor(Arg->IgnoreParenImpCasts()) &&
             mayLookAtStrides(CE->getDirectCallee(), Memo))
@@ -225,6 +231,84 @@ bool mayConsiderStrides(const FunctionDecl &FD,
   } F(Memo);
   F.TraverseStmt(FD.getBody());
   return F.Found;
+}
+
+namespace {
+/// Whether Pred holds for one of the member functions and constructors RD
+/// declares, each asked with its definition in this translation unit (for
+/// a member of a class template's instantiation that was not instantiated,
+/// the template's; null when there is none): the instantiated bodies call
+/// what the pattern's dependent calls name. A member template is asked for
+/// each of its specialisations, and for its pattern.
+template <typename Fn> bool anyMember(const CXXRecordDecl &RD, Fn Pred) {
+  auto Ask = [&](const FunctionDecl *M) {
+    if (M->isImplicit())
+      return false;
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def || !Def->getBody())
+      if (const FunctionDecl *P = M->getTemplateInstantiationPattern())
+        Def = P->getDefinition();
+    return Pred(M, Def && Def->getBody() ? Def : nullptr);
+  };
+  for (const Decl *D : RD.decls()) {
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(D)) {
+      for (const FunctionDecl *S : T->specializations())
+        if (Ask(S))
+          return true;
+      if (T->specializations().empty() && Ask(T->getTemplatedDecl()))
+        return true;
+    } else if (const auto *M = dyn_cast<FunctionDecl>(D); M && Ask(M)) {
+      return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+bool classReadsField(const CXXRecordDecl &RD, DLPackField F) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    DLPackField F;
+    llvm::DenseSet<const Expr *> Assigned;
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign)
+        Assigned.insert(BO->getLHS()->IgnoreParens());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= !Assigned.contains(ME) && dlpackFieldOfMember(ME) == F;
+      return !Found;
+    }
+  };
+  return anyMember(RD, [&](const FunctionDecl *, const FunctionDecl *Def) {
+    if (!Def)
+      return false;
+    Finder Find;
+    Find.F = F;
+    forEachInitializerExpr(*Def, [&](const Expr &E) {
+      Find.TraverseStmt(const_cast<Expr *>(&E));
+    });
+    if (Def->getBody())
+      Find.TraverseStmt(Def->getBody());
+    return Find.Found;
+  });
+}
+
+bool classMayConsiderStrides(const CXXRecordDecl &RD,
+                             llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  return anyMember(RD, [&](const FunctionDecl *M, const FunctionDecl *Def) {
+    if (M->isDeleted() || M->isDefaulted())
+      return false;
+    // A tensor handed out (not its device or dtype, which carry no layout).
+    QualType Ret = M->getReturnType().getNonReferenceType();
+    for (DLPackRecord R : {classifyDLPackType(Ret), classifyDLPackPointee(Ret)})
+      if (R == DLPackRecord::Tensor || isManagedTensor(R))
+        return true;
+    if (!Def)
+      return true;
+    return mayConsiderStrides(*Def, Memo) ||
+           mentionsDLPackField(*Def, {DLPackField::Strides});
+  });
 }
 
 /// True when FD has no body here (its behaviour is unknown) or its body

@@ -141,6 +141,12 @@ struct RunContext {
   /// The function names byte_offset somewhere (a `data` store copies it
   /// along): its body walked once, at the first store, not per visit.
   std::optional<bool> MentionsByteOffset;
+  /// The function names a shape or ndim field somewhere (a kept `data`
+  /// goes with the layout), body and initialisers walked once.
+  std::optional<bool> MentionsShape;
+  /// A constructor's initialisers of pointer members, by the expression
+  /// that initialises them (`dptr_(t.data)`), made on first use.
+  std::optional<llvm::DenseMap<const Expr *, const FieldDecl *>> KeptInits;
   /// The comparison that created a device-type or assertion atom.
   llvm::DenseMap<const Value *, const Expr *> AtomSite;
 };
@@ -204,6 +210,20 @@ bool receivesTensor(const Expr *Arg);
 /// consider strides somewhere".
 bool mayConsiderStrides(const FunctionDecl &FD,
                         llvm::DenseMap<const FunctionDecl *, bool> &Memo);
+
+/// The same for a whole class, for data it keeps in a member
+/// (DLPackEvent::DataKept): some member function or constructor (of the
+/// class template, for an instantiation) may consider strides, is not
+/// defined in this translation unit (unknown), or hands a DLPack tensor out
+/// (returns a pointer or reference to one) to code that may.
+bool classMayConsiderStrides(const CXXRecordDecl &RD,
+                             llvm::DenseMap<const FunctionDecl *, bool> &Memo);
+
+/// Some member function or constructor of RD (of the class template, for an
+/// instantiation) defined in this translation unit reads F of some tensor
+/// (a read: not the target of an assignment): a class that keeps `data`
+/// and reads byte_offset somewhere applies it where it reads.
+bool classReadsField(const CXXRecordDecl &RD, DLPackField F);
 
 /// True when FD has no body here (its behaviour is unknown) or its body
 /// reads the strides field: passing a tensor to it counts as looking at the

@@ -80,6 +80,8 @@ inline const char *dlpackEventName(clang::interop::DLPackEvent::Kind K) {
     return "data-address-test";
   case DLPackEvent::DataStored:
     return "data-stored";
+  case DLPackEvent::DataKept:
+    return "data-kept";
   case DLPackEvent::StridesDeref:
     return "strides-deref";
   case DLPackEvent::VersionedAccess:

@@ -44,6 +44,12 @@ std::string describe(const DLPackEvent &E) {
     S += std::string(" offset=") + YesNo(E.OffsetApplied) +
          " layout=" + YesNo(E.CallPassesLayout);
     break;
+  case DLPackEvent::DataKept:
+    S += std::string(" in=") + E.KeptIn->getNameAsString() +
+         " offset=" + YesNo(E.OffsetApplied) +
+         " shape=" + YesNo(E.KeptWithShape) +
+         " snull=" + YesNo(E.StridesNullProven);
+    break;
   case DLPackEvent::StridesDeref:
     S += std::string(" nonnull=") + YesNo(E.NonNullProven) +
          " range=" + YesNo(E.StridesAsRange);
@@ -110,6 +116,35 @@ void other_field(DLTensor *inner, const DLTensor *t) {
   EXPECT_EQ(Got["alias_with_offset"],
             Events{"data-stored offset=yes layout=no"});
   EXPECT_EQ(Got["other_field"], Events{});
+}
+
+TEST(DLPackEventCollector, DataKeptInAMember) {
+  auto Got = eventsOf(R"cpp(
+struct Blob {
+  Blob(const DLTensor &t) : dptr(t.data), n(t.ndim) {}
+  void bind(const DLTensor *t) {
+    base = static_cast<char *>(t->data) + t->byte_offset;
+  }
+  void bind_checked(const DLTensor *t) {
+    if (t->strides)
+      return;
+    base = static_cast<char *>(t->data);
+  }
+  void keep_int(const DLTensor *t) { n = t->ndim; }
+  void *dptr;
+  char *base;
+  int n;
+};
+void not_a_member(const DLTensor *t, void **out) { *out = t->data; }
+)cpp");
+  EXPECT_EQ(Got["Blob"],
+            Events{"data-kept in=dptr offset=no shape=yes snull=no"});
+  EXPECT_EQ(Got["bind"],
+            Events{"data-kept in=base offset=yes shape=no snull=no"});
+  EXPECT_EQ(Got["bind_checked"],
+            Events{"data-kept in=base offset=no shape=no snull=yes"});
+  EXPECT_EQ(Got["keep_int"], Events{});
+  EXPECT_EQ(Got["not_a_member"], Events{});
 }
 
 TEST(DLPackEventCollector, WhatACallReceivesBesideData) {

@@ -71,6 +71,7 @@ std::map<std::string, std::string> describe(const DLPackEvent &E,
   case DLPackEvent::DataCallArg:
   case DLPackEvent::DataAddressTest:
   case DLPackEvent::DataStored:
+  case DLPackEvent::DataKept:
     D["write"] = yesNo(E.IsWrite);
     D["offset"] = yesNo(E.OffsetApplied);
     D["zero"] = yesNo(E.OffsetZeroProven);
