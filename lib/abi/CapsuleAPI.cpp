@@ -544,8 +544,7 @@ public:
     }
     const auto *ME =
         dyn_cast_or_null<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-    if (F && F->getIdentifier() && F->getName() == "deleter")
+    if (ME && dlpackFieldOfMember(ME) == DLPackField::Deleter)
       Sites.DeleterCalls.push_back(Call);
     return true;
   }

@@ -39,10 +39,12 @@ DLPackField classifyDLPackField(const FieldDecl *FD) {
         .Default(DLPackField::None);
   case DLPackRecord::ManagedTensor:
   case DLPackRecord::ManagedTensorVersioned:
+    // DLPack 0.1 named the first three dlTensor, ctx and destructor
+    // (caffe2's 2018 bridge was written against it).
     return llvm::StringSwitch<DLPackField>(Name)
-        .Case("dl_tensor", DLPackField::DLTensor)
-        .Case("manager_ctx", DLPackField::ManagerCtx)
-        .Case("deleter", DLPackField::Deleter)
+        .Cases("dl_tensor", "dlTensor", DLPackField::DLTensor)
+        .Cases("manager_ctx", "ctx", DLPackField::ManagerCtx)
+        .Cases("deleter", "destructor", DLPackField::Deleter)
         .Case("version", DLPackField::Version)
         .Case("flags", DLPackField::Flags)
         .Default(DLPackField::None);

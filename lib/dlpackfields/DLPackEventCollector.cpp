@@ -375,7 +375,12 @@ void DLPackEventCollector::tensorArgument(
 
 void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
                                      const Environment &Env) {
-  E.FieldRead = readSiteOf(RC, &D);
+  // The use's own read of `data` (`f(t.data)`), so that two reads of one
+  // value are two findings; else where the value was first read.
+  const Expr *Own = E.Use ? stripIdentityCasts(E.Use) : nullptr;
+  E.FieldRead = Own && dlpackFieldOfMember(Own) == DLPackField::Data
+                    ? Own
+                    : readSiteOf(RC, &D);
   E.OffsetApplied = propHolds(Env, &D, kDataOffset);
   auto *TP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataTensor));
   auto *R =

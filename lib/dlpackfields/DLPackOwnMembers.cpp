@@ -82,11 +82,21 @@ public:
     }
     return true;
   }
-  /// The destination of a copy or fill (`std::copy(s, s + n, dl.strides)`).
+  /// The destination of a copy or fill (`std::copy(s, s + n, dl.strides)`);
+  /// the data freed (`cudaFree(m->t.data)`).
   bool VisitCallExpr(CallExpr *Call) {
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-      if (isCopyDestination(Call->getDirectCallee(), I))
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    bool Frees = classifyMemoryCall(Callee) == MemoryCallKind::Dealloc;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      if (isCopyDestination(Callee, I))
         wrote(Call->getArg(I));
+      if (Frees)
+        freed(Call->getArg(I));
+    }
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *D) {
+    freed(D->getArgument());
     return true;
   }
   /// A constructor's `member(handle)`.
@@ -99,8 +109,16 @@ public:
   llvm::SmallPtrSet<const FieldDecl *, 2> Members;
   /// Members a whole tensor handed in is stored into.
   llvm::SmallPtrSet<const FieldDecl *, 2> HandedIn;
+  /// Members whose tensor's data the class frees itself.
+  llvm::SmallPtrSet<const FieldDecl *, 2> Freed;
 
 private:
+  void freed(const Expr *E) {
+    const Expr *Field = E ? E->IgnoreParenCasts() : nullptr;
+    if (Field && dlpackFieldOfMember(Field) == DLPackField::Data)
+      if (const FieldDecl *M = thisMemberRootOf(Field))
+        Freed.insert(M);
+  }
   void stored(const Expr *LHS, const Expr *RHS) {
     if (const FieldDecl *M = wholeMember(LHS); M && handedIn(RHS))
       HandedIn.insert(M);
@@ -179,11 +197,15 @@ bool isOwnTensorMember(const FieldDecl &M) {
     }
     // A member that is also given a whole tensor from outside holds an
     // import as often as its own (a wrapper that copies the tensor it is
-    // given and then replaces some of its layout).
+    // given and then replaces some of its layout); unless the class frees
+    // the tensor's data itself, which no consumer of an import does (the
+    // producer's deleter does): a container of the project's own that its
+    // readers fill elsewhere.
     MemberSet Own;
     for (const FieldDecl *M : Walk.Members)
       if (!Walk.HandedIn.contains(M))
         Own.insert(M);
+    Own.insert(Walk.Freed.begin(), Walk.Freed.end());
     return Own;
   });
   return Own.contains(&M);

@@ -30,8 +30,10 @@ const FieldDecl *thisMemberRootOf(const Expr *E);
 /// (an assignment to them or to an element of them, or the destination of
 /// a copy or fill call) in a method whose body is in this translation
 /// unit, and never stores into M a whole tensor handed in (a parameter's,
-/// or reached from one: `m = handle`, a constructor's `m(handle)`). One
-/// walk of the class's methods, memoised per class.
+/// or reached from one: `m = handle`, a constructor's `m(handle)`); or when
+/// the class frees that tensor's data itself (`cudaFree(m->t.data)`,
+/// `delete[] m.data`), as only its owner may. One walk of the class's
+/// methods, memoised per class.
 bool isOwnTensorMember(const FieldDecl &M);
 
 } // namespace clang::interop

@@ -44,6 +44,26 @@ Tensor fromDLPackFixed(DLManagedTensor *src) {
                        IntArrayRef(src->dl_tensor.strides, src->dl_tensor.ndim),
                        deleter, TensorOptions());
 }
+
+// Two reads of the same `data` (one per branch) are two findings: the value
+// was first read for the device lookup, which is no use of it.
+const void *device_of(const void *p);
+Tensor fromDLPackTwoBranches(DLManagedTensor *src) {
+  auto deleter = [src](void *) { src->deleter(src); };
+  DLTensor &t = src->dl_tensor;
+  device_of(t.data);
+  if (!t.strides)
+    return at::from_blob(t.data, IntArrayRef(t.shape, t.ndim),
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+    // CHECK-MESSAGES: :[[@LINE-2]]:26: note: add 'byte_offset' (in bytes) to 'data', or reject tensors whose 'byte_offset' is not zero
+                         IntArrayRef(t.shape, t.ndim), deleter,
+                         TensorOptions());
+  return at::from_blob(t.data, IntArrayRef(t.shape, t.ndim),
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+  // CHECK-MESSAGES: :[[@LINE-2]]:24: note: add 'byte_offset' (in bytes) to 'data', or reject tensors whose 'byte_offset' is not zero
+                       IntArrayRef(t.strides, t.ndim), deleter,
+                       TensorOptions());
+}
 } // namespace at
 
 // TensorFlow (tensorflow/c/eager/dlpack.cc): TFE_HandleFromDLPack handed

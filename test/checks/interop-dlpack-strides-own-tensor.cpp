@@ -96,3 +96,35 @@ int64_t exported_stride(const Array &a) {
   mt->deleter(mt);
   return s;
 }
+
+// A container of the project's own, handed in by its readers, whose tensor
+// the class frees itself (data, shape): only its owner may, so it is the
+// class's tensor, compact by construction, not an import.
+struct ImageData {
+  DLTensor container;
+};
+void release(void *p);
+class Image {
+public:
+  explicit Image(ImageData *d) : image_data_(d) {}
+  ~Image() {
+    release(image_data_->container.shape);
+    delete[] static_cast<char *>(image_data_->container.data);
+  }
+  int64_t row_stride() const { return image_data_->container.strides[0]; }
+
+private:
+  ImageData *image_data_;
+};
+
+// Handed in and never freed by the class: a producer's tensor.
+class Borrowed {
+public:
+  explicit Borrowed(ImageData *d) : image_data_(d) {}
+  int64_t row_stride() const { return image_data_->container.strides[0]; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:39: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+
+private:
+  ImageData *image_data_;
+};

@@ -120,6 +120,30 @@ struct DLManagedTensor { DLTensor dl_tensor; void *manager_ctx; int version; };
             DLPackField::Version);
 }
 
+TEST(DLPackFields, DLPackZeroOneNames) {
+  // DLPack 0.1's managed tensor: dlTensor, ctx and destructor.
+  auto AST = parseWithInputs(R"cpp(
+typedef struct { int device_type; int device_id; } DLContext;
+typedef struct { void *data; DLContext ctx; int ndim; } DLTensor;
+struct DLManagedTensor {
+  DLTensor dlTensor;
+  void *ctx;
+  void (*destructor)(DLManagedTensor *self);
+};
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "dlTensor")),
+            DLPackField::DLTensor);
+  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "ctx")),
+            DLPackField::ManagerCtx);
+  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "destructor")),
+            DLPackField::Deleter);
+  // The tensor's own `ctx` is still its device.
+  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLTensor", "ctx")),
+            DLPackField::Device);
+}
+
 TEST(DLPackFields, MemberExpressions) {
   auto AST = parseWithInputs(R"cpp(#include <dlpack/dlpack.h>
 struct Other { void *data; };
