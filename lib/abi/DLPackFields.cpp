@@ -42,9 +42,12 @@ DLPackField classifyDLPackField(const FieldDecl *FD) {
     // DLPack 0.1 named the first three dlTensor, ctx and destructor
     // (caffe2's 2018 bridge was written against it).
     return llvm::StringSwitch<DLPackField>(Name)
-        .Cases("dl_tensor", "dlTensor", DLPackField::DLTensor)
-        .Cases("manager_ctx", "ctx", DLPackField::ManagerCtx)
-        .Cases("deleter", "destructor", DLPackField::Deleter)
+        .Case("dl_tensor", DLPackField::DLTensor)
+        .Case("dlTensor", DLPackField::DLTensor)
+        .Case("manager_ctx", DLPackField::ManagerCtx)
+        .Case("ctx", DLPackField::ManagerCtx)
+        .Case("deleter", DLPackField::Deleter)
+        .Case("destructor", DLPackField::Deleter)
         .Case("version", DLPackField::Version)
         .Case("flags", DLPackField::Flags)
         .Default(DLPackField::None);
