@@ -96,13 +96,19 @@ TEST(DLPackFields, EveryFieldOfTheOneXHeader) {
 }
 
 TEST(DLPackFields, OlderHeadersAndLookAlikes) {
-  // 0.x calls the device `ctx` and its record DLContext; a record of
+  // 0.x calls the device `ctx` and its record DLContext, and 0.1 named the
+  // managed tensor's fields dlTensor, ctx and destructor; a record of
   // another name with the same fields is no DLPack record.
   auto AST = parseWithInputs(R"cpp(
 typedef struct { int device_type; int device_id; } DLContext;
 typedef struct { void *data; DLContext ctx; int ndim; } DLTensor;
 struct MyTensor { void *data; int ndim; long *strides; };
-struct DLManagedTensor { DLTensor dl_tensor; void *manager_ctx; int version; };
+struct DLManagedTensor {
+  DLTensor dlTensor;
+  void *ctx;
+  void (*destructor)(DLManagedTensor *self);
+  int version;
+};
 )cpp");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
@@ -118,30 +124,12 @@ struct DLManagedTensor { DLTensor dl_tensor; void *manager_ctx; int version; };
   // managed tensor is still the field of that name.
   EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "version")),
             DLPackField::Version);
-}
-
-TEST(DLPackFields, DLPackZeroOneNames) {
-  // DLPack 0.1's managed tensor: dlTensor, ctx and destructor.
-  auto AST = parseWithInputs(R"cpp(
-typedef struct { int device_type; int device_id; } DLContext;
-typedef struct { void *data; DLContext ctx; int ndim; } DLTensor;
-struct DLManagedTensor {
-  DLTensor dlTensor;
-  void *ctx;
-  void (*destructor)(DLManagedTensor *self);
-};
-)cpp");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "dlTensor")),
-            DLPackField::DLTensor);
-  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "ctx")),
-            DLPackField::ManagerCtx);
-  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", "destructor")),
-            DLPackField::Deleter);
-  // The tensor's own `ctx` is still its device.
-  EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLTensor", "ctx")),
-            DLPackField::Device);
+  for (auto [Name, Field] : {std::pair("dlTensor", DLPackField::DLTensor),
+                             std::pair("ctx", DLPackField::ManagerCtx),
+                             std::pair("destructor", DLPackField::Deleter)})
+    EXPECT_EQ(classifyDLPackField(fieldOf(Ctx, "DLManagedTensor", Name)),
+              Field)
+        << Name;
 }
 
 TEST(DLPackFields, MemberExpressions) {
