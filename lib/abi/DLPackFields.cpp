@@ -6,6 +6,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace clang::interop {
@@ -71,18 +72,27 @@ DLPackField dlpackFieldOfMember(const Expr *E) {
 }
 
 bool mentionsDLPackField(const FunctionDecl &FD,
-                         llvm::ArrayRef<DLPackField> Fields) {
+                         llvm::ArrayRef<DLPackField> Fields, bool ReadsOnly) {
   struct Finder : RecursiveASTVisitor<Finder> {
     llvm::ArrayRef<DLPackField> Fields;
+    bool ReadsOnly = false;
+    /// Assignment targets, met before their operands (pre-order).
+    llvm::SmallPtrSet<const Expr *, 4> Assigned;
     bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (ReadsOnly && BO->getOpcode() == BO_Assign)
+        Assigned.insert(BO->getLHS()->IgnoreParens());
+      return true;
+    }
     bool VisitMemberExpr(MemberExpr *ME) {
       DLPackField F = dlpackFieldOfMember(ME);
-      Found |= F != DLPackField::None &&
+      Found |= F != DLPackField::None && !Assigned.contains(ME) &&
                (Fields.empty() || llvm::is_contained(Fields, F));
       return !Found;
     }
   } F;
   F.Fields = Fields;
+  F.ReadsOnly = ReadsOnly;
   forEachInitializerExpr(FD, [&](const Expr &E) {
     if (!F.Found)
       F.TraverseStmt(const_cast<Expr *>(&E));

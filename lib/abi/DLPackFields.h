@@ -63,9 +63,11 @@ DLPackField dlpackFieldOfMember(const Expr *E);
 
 /// True when a member access somewhere in FD's body or constructor
 /// initialisers names one of Fields (any DLPack field when Fields is
-/// empty). One walk; stops at the first.
+/// empty); with ReadsOnly, an access that is the target of an assignment
+/// (`t.byte_offset = 0`) does not count. One walk; stops at the first.
 bool mentionsDLPackField(const FunctionDecl &FD,
-                         llvm::ArrayRef<DLPackField> Fields = {});
+                         llvm::ArrayRef<DLPackField> Fields = {},
+                         bool ReadsOnly = false);
 
 /// The spelling of a field in diagnostics ("byte_offset").
 llvm::StringRef dlpackFieldName(DLPackField F);

@@ -98,11 +98,6 @@ bool boundsArray(const Value *Strides, const Expr *Next,
   return false;
 }
 
-/// FD names byte_offset somewhere (copies it along, applies it later).
-bool namesByteOffset(const FunctionDecl *FD) {
-  return FD && mentionsDLPackField(*FD, {DLPackField::ByteOffset});
-}
-
 /// The pointer member of the object that the assignment's left side
 /// names (`data_`, `this->ptr`), not a DLPack field of its own.
 const FieldDecl *keepingMember(const Expr *LHS) {
@@ -192,9 +187,7 @@ void DLPackEventCollector::addressTest(
     dataFacts(E, *V, Env);
     // Copying byte_offset along, before or after, is the fix: a function
     // that names byte_offset anywhere is not reported.
-    if (!RC.MentionsByteOffset)
-      RC.MentionsByteOffset = namesByteOffset(Env.getCurrentFunc());
-    if (*RC.MentionsByteOffset)
+    if (functionNamesByteOffset(Env))
       E.OffsetApplied = true;
     if (!E.Local)
       Out.push_back(E);
@@ -221,6 +214,15 @@ void DLPackEventCollector::addressTest(
       Out.push_back(E);
     return;
   }
+}
+
+bool DLPackEventCollector::functionNamesByteOffset(const Environment &Env) {
+  if (!RC.MentionsByteOffset) {
+    const FunctionDecl *FD = Env.getCurrentFunc();
+    RC.MentionsByteOffset =
+        FD && mentionsDLPackField(*FD, {DLPackField::ByteOffset});
+  }
+  return *RC.MentionsByteOffset;
 }
 
 const FieldDecl *
@@ -255,9 +257,7 @@ void DLPackEventCollector::kept(const Expr *Stored, const FieldDecl *Member,
   // As for a stored `data`: an object that keeps byte_offset too (in
   // another member, or applied later) is not judged by this store.
   const FunctionDecl *FD = Env.getCurrentFunc();
-  if (!RC.MentionsByteOffset)
-    RC.MentionsByteOffset = namesByteOffset(FD);
-  if (*RC.MentionsByteOffset)
+  if (functionNamesByteOffset(Env))
     E.OffsetApplied = true;
   if (!RC.MentionsShape)
     RC.MentionsShape =

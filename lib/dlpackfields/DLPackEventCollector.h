@@ -42,6 +42,10 @@ private:
   void addressTest(const BinaryOperator *BO, const dataflow::Environment &Env,
                    llvm::SmallVectorImpl<DLPackEvent> &Out);
 
+  /// The function names byte_offset somewhere (copies it along, applies it
+  /// later): its body and initialisers walked once per run.
+  bool functionNamesByteOffset(const dataflow::Environment &Env);
+
   /// The pointer member St initialises, when St is the expression of one
   /// of the constructor's initialisers.
   const FieldDecl *initialisedMember(const Stmt *St,

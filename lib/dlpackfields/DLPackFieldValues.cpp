@@ -266,31 +266,8 @@ template <typename Fn> bool anyMember(const CXXRecordDecl &RD, Fn Pred) {
 } // namespace
 
 bool classReadsField(const CXXRecordDecl &RD, DLPackField F) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    DLPackField F;
-    llvm::DenseSet<const Expr *> Assigned;
-    bool Found = false;
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->getOpcode() == BO_Assign)
-        Assigned.insert(BO->getLHS()->IgnoreParens());
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *ME) {
-      Found |= !Assigned.contains(ME) && dlpackFieldOfMember(ME) == F;
-      return !Found;
-    }
-  };
   return anyMember(RD, [&](const FunctionDecl *, const FunctionDecl *Def) {
-    if (!Def)
-      return false;
-    Finder Find;
-    Find.F = F;
-    forEachInitializerExpr(*Def, [&](const Expr &E) {
-      Find.TraverseStmt(const_cast<Expr *>(&E));
-    });
-    if (Def->getBody())
-      Find.TraverseStmt(Def->getBody());
-    return Find.Found;
+    return Def && mentionsDLPackField(*Def, {F}, /*ReadsOnly=*/true);
   });
 }
 
