@@ -6,7 +6,6 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/ProducerExports.h"
 #include "lib/engine/JudgedFunctions.h"
-#include "lib/ownership/OwnershipSyntaxProofs.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/NameLists.h"
 
@@ -176,14 +175,8 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
                                                bool IsCapsuleDestructor,
                                                ASTContext &Ctx) {
   // A consumer that imports the tensor but never marks the capsule used.
-  if (IsCapsuleDestructor) {
-    // In C the flow analysis cannot run: the exception in flight by syntax.
-    if (!Ctx.getLangOpts().CPlusPlus &&
-        whyNotAnalysable(FD) == SkipReason::None)
-      for (const OwnershipEvent &E : destructorErrorEventsBySyntax(FD))
-        reportErrorEvent(E);
+  if (IsCapsuleDestructor)
     return;
-  }
   for (const CapsuleConsumption &C : findCapsuleConsumptions(FD.getBody(), Ctx))
     if (C.PointerPassedOn && !C.Claimed)
       diag(C.GetPointer->getBeginLoc(),

@@ -162,6 +162,11 @@ void DLPackEventCollector::accessed(const Expr *Use, const Expr *Base,
     if (!E.Local)
       Out.push_back(E);
   } else if (hasProp(V, kStrides)) {
+    // `t->strides[i] = n`: a function that fills the strides array is the
+    // producer laying out its own tensor (NumPy's exporter fills the array
+    // its caller allocated); a consumer only reads them.
+    if (RC.WriteTargets.contains(Use))
+      return;
     DLPackEvent E;
     E.K = DLPackEvent::StridesDeref;
     E.Use = Use;

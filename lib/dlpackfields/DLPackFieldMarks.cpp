@@ -315,4 +315,9 @@ BoolValue *truthValue(Value &V, FieldState &S) {
   return nullptr;
 }
 
+BoolValue *operandTruth(const Expr *Operand, FieldState &S) {
+  Value *V = trackedValueOf(Operand, S.Env);
+  return V ? truthValue(*V, S) : nullptr;
+}
+
 } // namespace clang::interop::dlpackfield

@@ -71,6 +71,9 @@ dataflow::BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S);
 
 /// The truth of a tracked value tested as a condition (`if (t->strides)`).
 dataflow::BoolValue *truthValue(dataflow::Value &V, FieldState &S);
+/// The same for the operand of a truth test (C++'s bool conversion of it,
+/// or C's bare operand): null when it is not tracked.
+dataflow::BoolValue *operandTruth(const Expr *Operand, FieldState &S);
 
 } // namespace clang::interop::dlpackfield
 

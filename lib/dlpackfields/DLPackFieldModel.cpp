@@ -14,6 +14,7 @@
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 
 #include "lib/abi/DLPackTypes.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"
@@ -127,6 +128,23 @@ void createdHere(RecordStorageLocation *R, FieldState &S, int Depth = 0);
 // Transfer functions and their helpers
 //===----------------------------------------------------------------------===//
 
+/// The pointer a raw allocation returns (malloc, PyMem_Malloc: a C
+/// producer's block for the managed tensor and its shape), through any
+/// variable that holds it.
+constexpr llvm::StringLiteral kRawAllocation = "interop.rawalloc";
+
+/// `(DLManagedTensorVersioned *)ptr` where ptr is a raw allocation made
+/// here: the record is the producer's own, as `new` would make it.
+void adoptAllocation(const CastExpr *E, FieldState &S) {
+  if (classifyDLPackPointee(E->getType()) == DLPackRecord::None)
+    return;
+  Value *Sub = S.Env.getValue(*E->getSubExpr());
+  if (!Sub || !Sub->getProperty(kRawAllocation))
+    return;
+  if (auto *PV = dyn_cast_or_null<PointerValue>(valueOrFresh(*E, S.Env)))
+    createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S);
+}
+
 void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
   Environment &Env = S.Env;
   switch (E->getCastKind()) {
@@ -156,13 +174,13 @@ void transferImplicitCast(const ImplicitCastExpr *E, FieldState &S) {
   }
   case CK_PointerToBoolean:
   case CK_IntegralToBoolean:
-    if (Value *V = trackedValueOf(E->getSubExpr(), Env))
-      if (BoolValue *B = truthValue(*V, S))
-        Env.setValue(*E, *B);
+    if (BoolValue *B = operandTruth(E->getSubExpr(), S))
+      Env.setValue(*E, *B);
     return;
   case CK_NoOp:
   case CK_BitCast:
   case CK_IntegralCast:
+    adoptAllocation(E, S);
     propagate(E, E->getSubExpr(), S);
     return;
   default:
@@ -189,6 +207,7 @@ void transferExplicitCast(const ExplicitCastExpr *E, FieldState &S) {
   case CK_NoOp:
   case CK_BitCast:
   case CK_IntegralCast:
+    adoptAllocation(E, S);
     propagate(E, E->getSubExpr(), S);
     return;
   case CK_PointerToIntegral:
@@ -197,9 +216,8 @@ void transferExplicitCast(const ExplicitCastExpr *E, FieldState &S) {
     return;
   case CK_PointerToBoolean:
   case CK_IntegralToBoolean:
-    if (Value *V = trackedValueOf(E->getSubExpr(), S.Env))
-      if (BoolValue *B = truthValue(*V, S))
-        S.Env.setValue(*E, *B);
+    if (BoolValue *B = operandTruth(E->getSubExpr(), S))
+      S.Env.setValue(*E, *B);
     return;
   default:
     return;
@@ -298,7 +316,6 @@ void derivePointer(const Expr *Result, const Expr *Base, const Expr *Offset,
 }
 
 void transferUnaryOperator(const UnaryOperator *E, FieldState &S) {
-  Environment &Env = S.Env;
   switch (E->getOpcode()) {
   case UO_AddrOf: {
     // &static_cast<char *>(t->data)[t->byte_offset]
@@ -312,13 +329,6 @@ void transferUnaryOperator(const UnaryOperator *E, FieldState &S) {
   }
   case UO_Deref:
     noteStridesSeen(E->getSubExpr(), S);
-    return;
-  case UO_LNot:
-    // C: !p and !t->byte_offset have int type and no bool conversion.
-    if (!E->getSubExpr()->getType()->isBooleanType())
-      if (Value *V = trackedValueOf(E->getSubExpr(), Env))
-        if (BoolValue *B = truthValue(*V, S))
-          Env.setValue(*E, Env.makeNot(*B));
     return;
   case UO_PreInc:
   case UO_PreDec:
@@ -409,6 +419,11 @@ void transferCall(const CallExpr *E, FieldState &S) {
   }
   if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S))
     return;
+  if (isRawAllocation(E)) {
+    if (Value *V = valueOrFresh(*E, Env))
+      V->setProperty(kRawAllocation, Env.getBoolLiteralValue(true));
+    return;
+  }
 
   // A library's own export (TensorSources: `t.ToDLPack()`): the tensor it
   // returns is the producer's, read where it is made.
@@ -598,7 +613,7 @@ const StmtSwitch<FieldState> &transferSwitch() {
           .caseOf<ExplicitCastExpr>(transferExplicitCast)
           // Comparisons, pointer arithmetic, flags & READ_ONLY, assignments.
           .caseOf<BinaryOperator>(transferBinaryOperator)
-          // &p[byte_offset], C's !p, ++/-- targets, *strides.
+          // &p[byte_offset], ++/-- targets, *strides.
           .caseOf<UnaryOperator>(transferUnaryOperator)
           // strides[i] marks the strides as looked at.
           .caseOf<ArraySubscriptExpr>(transferSubscript)
@@ -663,25 +678,9 @@ void DLPackFieldModel::transfer(const CFGElement &Elt, NoopLattice &,
                     RC.Collector->mayReport(CS->getStmt(), Env));
 }
 
-void DLPackFieldModel::transferBranch(bool Branch, const Stmt *Cond,
-                                      NoopLattice &, Environment &Env) {
-  const auto *E = dyn_cast_or_null<Expr>(Cond);
-  if (!E || E->getType()->isBooleanType())
-    return;
-  Value *V = trackedValueOf(E, Env);
-  if (!V)
-    return;
-  BoolValue *IsFalse = nullptr;
-  if (hasProp(V, kStrides))
-    IsFalse = &atomProp(*V, kNull, Env);
-  else if (hasProp(V, kByteOffset))
-    IsFalse = &atomProp(*V, kZero, Env);
-  else if (hasProp(V, kReadOnlyBit))
-    IsFalse = &Env.makeNot(atomProp(*V, kNonZero, Env));
-  if (!IsFalse)
-    return;
-  Env.assume(Branch ? Env.arena().makeNot(IsFalse->formula())
-                    : IsFalse->formula());
+BoolValue *DLPackFieldModel::truthOfOperand(const Expr &E, Environment &Env) {
+  FieldState S{Env, RC, getASTContext()};
+  return operandTruth(&E, S);
 }
 
 void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,

@@ -62,11 +62,11 @@ public:
   void transfer(const CFGElement &Elt, dataflow::NoopLattice &L,
                 dataflow::Environment &Env);
 
-  /// Conditions that are not booleans (C's `if (p)`, `if (t->byte_offset)`)
-  /// do not get a value the framework can branch on, so their meaning is
-  /// assumed on each edge here.
-  void transferBranch(bool Branch, const Stmt *Cond, dataflow::NoopLattice &,
-                      dataflow::Environment &Env);
+  /// What an operand C tests for truth with no bool conversion (`if (p)`,
+  /// `!t->byte_offset`) stands for: what its conversion would in C++
+  /// (lib/engine/LanguageBridge.h asks); null when it is not tracked.
+  dataflow::BoolValue *truthOfOperand(const Expr &E,
+                                      dataflow::Environment &Env);
 
   /// Keeps the model's facts on values joined at merge points (a pointer
   /// reassigned on one branch and copied on the other).

@@ -13,6 +13,7 @@
 #define INTEROP_LIB_ENGINE_FLOWRUNNER_H
 
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/engine/LanguageBridge.h"
 #include "lib/engine/SkipReason.h"
 #include "lib/support/AstHelpers.h"
 
@@ -187,7 +188,13 @@ FlowResult<Diag> runFlowAnalysisWith(
   Result.Skipped = whyNotAnalysable(FD);
   if (Result.Skipped != SkipReason::None)
     return Result;
-  llvm::Expected<dataflow::AdornedCFG> ACFG = dataflow::AdornedCFG::build(FD);
+  // C and Objective-C++ are built as C++ (lib/engine/LanguageBridge.h).
+  bool Bridged = false;
+  llvm::Expected<dataflow::AdornedCFG> ACFG = [&] {
+    LanguageWindow Window(Ctx);
+    Bridged = Window.open();
+    return dataflow::AdornedCFG::build(FD);
+  }();
   if (!ACFG) {
     Result.Skipped = SkipReason::BuildFailed;
     Result.Detail = llvm::toString(ACFG.takeError());
@@ -224,8 +231,16 @@ FlowResult<Diag> runFlowAnalysisWith(
   dataflow::CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = Wrap(Diagnoser.Before);
   Callbacks.After = Wrap(Diagnoser.After);
+  // C's truth tests get booleans to branch on.
+  std::optional<TruthBridge<AnalysisT>> Bridge;
+  if (Bridged)
+    if (TruthOperands Ops = truthOperands(ACFG->getCFG()); !Ops.empty())
+      Bridge.emplace(Analysis, std::move(Ops));
+  dataflow::TypeErasedDataflowAnalysis &Runs =
+      Bridge ? static_cast<dataflow::TypeErasedDataflowAnalysis &>(*Bridge)
+             : Analysis;
   auto States = dataflow::runTypeErasedDataflowAnalysis(
-      *ACFG, Analysis, Env, Callbacks, Bounds.MaxBlockVisits);
+      *ACFG, Runs, Env, Callbacks, Bounds.MaxBlockVisits);
   llvm::Error Err = States ? llvm::Error::success() : States.takeError();
   if (!Err && OnExit)
     for (const CFGBlock *Pred : ACFG->getCFG().getExit().preds())

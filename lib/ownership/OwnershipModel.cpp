@@ -509,18 +509,27 @@ void transferDelete(const CXXDeleteExpr *E, OwnState &Own) {
     deleted(S, E, Own);
 }
 
+/// What a pointer or an integer tested for truth stands for (C++'s bool
+/// conversion of it, or C's bare operand); null when nothing is known.
+BoolValue *operandTruth(const Expr *Operand, OwnState &Own) {
+  QualType T = Operand->getType();
+  if (T->isAnyPointerType() || T->isBlockPointerType()) {
+    BoolValue *N = nullAtom(Operand, Own);
+    return N ? &Own.Env.makeNot(*N) : nullptr;
+  }
+  // if (strcmp(PyCapsule_GetName(c), "dltensor")): the names differ.
+  if (T->isIntegralOrEnumerationType())
+    return namesDiffer(Operand, Own.Env, Own.RC, Own.Ctx);
+  return nullptr;
+}
+
 void transferCast(const CastExpr *E, OwnState &Own) {
   Environment &Env = Own.Env;
   switch (E->getCastKind()) {
   case CK_PointerToBoolean:
-    if (BoolValue *N = nullAtom(E->getSubExpr(), Own))
-      Env.setValue(*E, Env.makeNot(*N));
-    return;
   case CK_IntegralToBoolean:
-    // if (strcmp(PyCapsule_GetName(c), "dltensor")): the names differ.
-    if (BoolValue *Differ =
-            namesDiffer(E->getSubExpr(), Own.Env, Own.RC, Own.Ctx))
-      Env.setValue(*E, *Differ);
+    if (BoolValue *B = operandTruth(E->getSubExpr(), Own))
+      Env.setValue(*E, *B);
     return;
   case CK_LValueToRValue:
     return;
@@ -762,14 +771,14 @@ void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,
   });
 }
 
-void OwnershipModel::transferBranch(bool Branch, const Stmt *Cond,
-                                    NoopLattice &, Environment &Env) {
-  const auto *E = dyn_cast_or_null<Expr>(Cond);
-  if (!E || !E->getType()->isPointerType())
-    return;
+BoolValue *OwnershipModel::truthOfOperand(const Expr &E, Environment &Env) {
   OwnState Own{Env, RC, getASTContext()};
-  if (BoolValue *N = nullAtom(E, Own))
-    Env.assume(Branch ? Env.arena().makeNot(N->formula()) : N->formula());
+  // A test of the deleter or of the pointer sets the site's ghosts, as a
+  // transfer does.
+  DerivedGhosts::Snapshot Before = Derived.snapshot(Env);
+  BoolValue *B = operandTruth(&E, Own);
+  Derived.update(Before, Env);
+  return B;
 }
 
 } // namespace clang::interop

@@ -16,8 +16,8 @@
 #ifndef INTEROP_LIB_OWNERSHIP_OWNERSHIPMODEL_H
 #define INTEROP_LIB_OWNERSHIP_OWNERSHIPMODEL_H
 
-#include "lib/engine/FlowRunner.h"
 #include "lib/engine/DerivedGhosts.h"
+#include "lib/engine/FlowRunner.h"
 #include "lib/ownership/OwnershipSites.h"
 
 #include "clang/AST/ASTContext.h"
@@ -38,10 +38,11 @@ public:
   void transfer(const CFGElement &Elt, dataflow::NoopLattice &L,
                 dataflow::Environment &Env);
 
-  /// C-style conditions on pointers (`if (p)`) in C++ go through a bool
-  /// conversion; this covers the rest.
-  void transferBranch(bool Branch, const Stmt *Cond, dataflow::NoopLattice &,
-                      dataflow::Environment &Env);
+  /// What an operand C tests for truth with no bool conversion (`if (p)`,
+  /// `if (strcmp(name, "dltensor"))`) stands for: what its conversion would
+  /// in C++ (lib/engine/LanguageBridge.h asks); null when nothing is known.
+  dataflow::BoolValue *truthOfOperand(const Expr &E,
+                                      dataflow::Environment &Env);
 
   /// A pointer joined from tracked tensors stands for each of them on the
   /// paths that brought it (lib/engine/ValueFacts.h, ValueChoices).

@@ -100,46 +100,6 @@ bool releasesOnlyAtExit(const FunctionDecl &FD, ReleaseFunctions &Releases) {
 
 } // namespace clang::interop::ownership
 
-namespace clang::interop {
-
-std::vector<OwnershipEvent>
-destructorErrorEventsBySyntax(const FunctionDecl &FD) {
-  // In the order of the body: saved from a PyErr_Fetch (or
-  // PyErr_GetRaisedException) until the next restore.
-  class Scan : public RecursiveASTVisitor<Scan> {
-  public:
-    bool VisitCallExpr(CallExpr *Call) {
-      switch (classifyCapsuleCall(Call)) {
-      case CapsuleCall::ErrFetch:
-        Saved = true;
-        return true;
-      case CapsuleCall::ErrRestore:
-        Saved = false;
-        return true;
-      case CapsuleCall::ErrClear:
-        if (!Saved)
-          Out.push_back(
-              {OwnershipEvent::DestructorClearsError, Call, nullptr, nullptr});
-        return true;
-      default:
-        break;
-      }
-      if (!Saved && raisesPythonError(Call))
-        Out.push_back(
-            {OwnershipEvent::DestructorRaises, Call, nullptr, nullptr});
-      return true;
-    }
-    // A lambda is a function of its own.
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool Saved = false;
-    std::vector<OwnershipEvent> Out;
-  } S;
-  S.TraverseStmt(FD.getBody());
-  return std::move(S.Out);
-}
-
-} // namespace clang::interop
-
 namespace clang::interop::ownership {
 
 namespace {

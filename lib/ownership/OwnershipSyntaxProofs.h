@@ -37,17 +37,4 @@ bool releasesOnlyAtExit(const FunctionDecl &FD, ReleaseFunctions &Releases);
 
 } // namespace clang::interop::ownership
 
-namespace clang::interop {
-
-/// A capsule destructor's duty to the exception in flight judged by syntax,
-/// for C, where the flow analysis cannot run: each PyErr_Clear or raising
-/// call (raisesPythonError) of FD's body with no PyErr_Fetch or
-/// PyErr_GetRaisedException before it in the body since the last restore,
-/// as DestructorClearsError and DestructorRaises events in source order
-/// (not path-sensitive: a save on one branch counts for what follows).
-std::vector<OwnershipEvent>
-destructorErrorEventsBySyntax(const FunctionDecl &FD);
-
-} // namespace clang::interop
-
 #endif // INTEROP_LIB_OWNERSHIP_OWNERSHIPSYNTAXPROOFS_H

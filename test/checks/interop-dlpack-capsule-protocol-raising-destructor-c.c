@@ -1,9 +1,9 @@
 // RUN: %check_interop %s interop-dlpack-capsule-protocol %t -- -- -I%S/Inputs -I%S/Inputs/dlpack/v06
 
-// In C (where clang's dataflow framework does not run) a capsule
-// destructor's duty to the exception in flight is judged by syntax: a
-// PyErr_Clear or a raise with no PyErr_Fetch (or PyErr_GetRaisedException)
-// before it in the body since the last restore is reported.
+// In C a capsule destructor's duty to the exception in flight is judged
+// path by path, as in C++: a PyErr_Clear or a raise on a path where no
+// PyErr_Fetch (or PyErr_GetRaisedException) saved the exception since the
+// last restore is reported.
 
 #include <Python.h>
 #include <dlpack/dlpack.h>

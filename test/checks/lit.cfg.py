@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "interop-tidy"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".c", ".cpp", ".test"]
+config.suffixes = [".c", ".cpp", ".mm", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.join(config.interop_source_root, "test", "checks")
 config.test_exec_root = os.path.join(config.interop_binary_root, "test", "checks")

@@ -31,6 +31,9 @@ int PyCapsule_SetContext(PyObject *capsule, void *context);
 
 PyObject *PyErr_Occurred(void);
 void PyErr_Clear(void);
+/* The memory allocators (Include/pymem.h). */
+void *PyMem_Malloc(size_t size);
+void PyMem_Free(void *ptr);
 void PyErr_Fetch(PyObject **type, PyObject **value, PyObject **traceback);
 void PyErr_Restore(PyObject *type, PyObject *value, PyObject *traceback);
 PyObject *PyErr_GetRaisedException(void);

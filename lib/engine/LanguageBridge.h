@@ -1,0 +1,181 @@
+//===--- LanguageBridge.h - C and Objective-C++ for the framework -*- C++
+//-*-===//
+//
+// clang's dataflow framework refuses any function that is not plain C++
+// ("Can only analyze C++"): a C translation unit (NumPy's, libCEED's and
+// RedisAI's DLPack bridges are C) and an Objective-C++ one (an Apple
+// producer's .mm) were skipped whole. What the refusal protects is the shape
+// of the AST its transfer functions expect, and in the code the families
+// judge only one shape differs in a way that matters: C tests a pointer or
+// an integer for truth with no bool conversion (`if (p)`, `!t->strides`,
+// `while (n)`), where C++ has an implicit `PointerToBoolean` or
+// `IntegralToBoolean` cast. The framework then finds a pointer or an integer
+// where it needs a boolean to branch on, and dereferences a null one.
+//
+// So the engine does two things, for every family at once:
+//   - LanguageWindow lets the framework take such a function, by presenting
+//     the translation unit as C++ while it builds the CFG;
+//   - TruthBridge gives each operand C tests for truth a boolean value: the
+//     family's own (truthOfOperand, the same answer it gives for C++'s
+//     conversion of that operand), else a fresh atom, so every branch has a
+//     condition and the family's facts (a NULL test of strides, of the
+//     deleter) reach both edges.
+// Anything else C or Objective-C does (records assigned by value, message
+// sends) is either modelled by the framework as in C++ or left without a
+// value, which the families treat as unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INTEROP_LIB_ENGINE_LANGUAGEBRIDGE_H
+#define INTEROP_LIB_ENGINE_LANGUAGEBRIDGE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace clang::interop {
+
+/// While alive, the translation unit of Ctx reads as C++ without
+/// Objective-C (restored on destruction); does nothing for C++. The
+/// framework checks the language when it builds the CFG and nowhere else,
+/// so the window spans the build only: what the families ask of the AST
+/// during the run must get C's answers (in C, `(void *)0` is a null pointer
+/// constant; in C++ it is not).
+class LanguageWindow {
+public:
+  explicit LanguageWindow(ASTContext &Ctx);
+  ~LanguageWindow();
+  LanguageWindow(const LanguageWindow &) = delete;
+  LanguageWindow &operator=(const LanguageWindow &) = delete;
+
+  /// Whether the translation unit is not plain C++ (the window is open).
+  bool open() const { return Opts != nullptr; }
+
+private:
+  LangOptions *Opts = nullptr;
+  bool CPlusPlus = false;
+  bool ObjC = false;
+};
+
+/// The operands C tests for truth without a conversion, in CFG: each
+/// block's terminator condition and the operands of `!`, `&&`, `||` and
+/// `?:`'s condition, when their type is a scalar other than bool (parens
+/// stripped: they are what the CFG's elements are). `ElementOf` maps each
+/// such terminator condition that is not an element of its block (so no
+/// transfer ever reaches it) to the block's last element, after which it
+/// must have a boolean.
+struct TruthOperands {
+  llvm::DenseSet<const Expr *> Operands;
+  llvm::DenseMap<const Stmt *, const Expr *> AfterLastElement;
+  bool empty() const { return Operands.empty() && AfterLastElement.empty(); }
+};
+TruthOperands truthOperands(const CFG &G);
+
+/// The boolean an operand C tests for truth stands for: the value it has if
+/// that is already a boolean, else Truth() (the family's answer, may be
+/// null), else a fresh atom; set as the operand's value.
+void settleTruthOperand(const Expr &E, dataflow::Environment &Env,
+                        dataflow::BoolValue *(*Truth)(void *, const Expr &,
+                                                      dataflow::Environment &),
+                        void *Family);
+
+/// Whether a family's analysis answers truthOfOperand.
+template <typename AnalysisT, typename = void>
+struct HasTruthOfOperand : std::false_type {};
+template <typename AnalysisT>
+struct HasTruthOfOperand<
+    AnalysisT, std::void_t<decltype(std::declval<AnalysisT &>().truthOfOperand(
+                   std::declval<const Expr &>(),
+                   std::declval<dataflow::Environment &>()))>>
+    : std::true_type {};
+
+/// The family's analysis as the framework sees it, with C's truth operands
+/// settled after each element (settleTruthOperand). A family whose
+/// analysis has `BoolValue *truthOfOperand(const Expr &, Environment &)`
+/// gives its own answer there; any other gets atoms.
+template <typename AnalysisT>
+class TruthBridge : public dataflow::TypeErasedDataflowAnalysis {
+public:
+  TruthBridge(AnalysisT &Inner, TruthOperands Ops)
+      : TypeErasedDataflowAnalysis(
+            dataflow::DataflowAnalysisOptions{Inner.builtinOptions()}),
+        Inner(Inner), Ops(std::move(Ops)) {}
+
+  ASTContext &getASTContext() override { return Inner.getASTContext(); }
+  dataflow::TypeErasedLattice typeErasedInitialElement() override {
+    return Inner.typeErasedInitialElement();
+  }
+  dataflow::TypeErasedLattice
+  joinTypeErased(const dataflow::TypeErasedLattice &A,
+                 const dataflow::TypeErasedLattice &B) override {
+    return Inner.joinTypeErased(A, B);
+  }
+  dataflow::LatticeEffect
+  widenTypeErased(dataflow::TypeErasedLattice &Current,
+                  const dataflow::TypeErasedLattice &Previous) override {
+    return Inner.widenTypeErased(Current, Previous);
+  }
+  bool isEqualTypeErased(const dataflow::TypeErasedLattice &A,
+                         const dataflow::TypeErasedLattice &B) override {
+    return Inner.isEqualTypeErased(A, B);
+  }
+  void transferTypeErased(const CFGElement &Elt, dataflow::TypeErasedLattice &L,
+                          dataflow::Environment &Env) override {
+    Inner.transferTypeErased(Elt, L, Env);
+    std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>();
+    if (!CS)
+      return;
+    const Stmt *S = CS->getStmt();
+    if (const auto *E = llvm::dyn_cast<Expr>(S); E && Ops.Operands.contains(E))
+      settleTruthOperand(*E, Env, &truth, &Inner);
+    if (const Expr *Cond = Ops.AfterLastElement.lookup(S))
+      settleTruthOperand(*Cond, Env, &truth, &Inner);
+  }
+  void transferBranchTypeErased(bool Branch, const Stmt *Cond,
+                                dataflow::TypeErasedLattice &L,
+                                dataflow::Environment &Env) override {
+    Inner.transferBranchTypeErased(Branch, Cond, L, Env);
+  }
+
+  dataflow::ComparisonResult compare(QualType T, const dataflow::Value &V1,
+                                     const dataflow::Environment &E1,
+                                     const dataflow::Value &V2,
+                                     const dataflow::Environment &E2) override {
+    return Inner.compare(T, V1, E1, V2, E2);
+  }
+  void join(QualType T, const dataflow::Value &V1,
+            const dataflow::Environment &E1, const dataflow::Value &V2,
+            const dataflow::Environment &E2, dataflow::Value &Joined,
+            dataflow::Environment &JoinedEnv) override {
+    Inner.join(T, V1, E1, V2, E2, Joined, JoinedEnv);
+  }
+  std::optional<dataflow::WidenResult>
+  widen(QualType T, dataflow::Value &Prev, const dataflow::Environment &PrevEnv,
+        dataflow::Value &Current, dataflow::Environment &CurrentEnv) override {
+    return Inner.widen(T, Prev, PrevEnv, Current, CurrentEnv);
+  }
+
+private:
+  static dataflow::BoolValue *truth(void *Family, const Expr &E,
+                                    dataflow::Environment &Env) {
+    if constexpr (HasTruthOfOperand<AnalysisT>::value)
+      return static_cast<AnalysisT *>(Family)->truthOfOperand(E, Env);
+    else
+      return nullptr;
+  }
+
+  AnalysisT &Inner;
+  TruthOperands Ops;
+};
+
+} // namespace clang::interop
+
+#endif // INTEROP_LIB_ENGINE_LANGUAGEBRIDGE_H
