@@ -1,0 +1,2 @@
+/* Self-written forwarder (see readaudio_ffmpeg_decls.h). */
+#include "libavutil/readaudio_ffmpeg_decls.h"
