@@ -412,12 +412,28 @@ private:
   }
 };
 
-/// Whether Arg carries Get's pointer: Get itself, or a local variable one
-/// of whose whole stores carries it (values through variables).
+/// The lambda E is, or the callable converted from one
+/// (`std::function<void(void *)>(lambda)`); null otherwise.
+const LambdaExpr *lambdaOf(const Expr *E) {
+  E = ignoreTemporaries(E)->IgnoreParenCasts();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = ignoreTemporaries(CE->getArg(0))->IgnoreParenCasts();
+  return dyn_cast<LambdaExpr>(E);
+}
+
+/// Whether Arg carries Get's pointer: Get itself, a local variable one of
+/// whose whole stores carries it (values through variables), or a lambda
+/// that captures it (Caffe2's tensor deleter `[dlMTensor](void *) {...}`:
+/// whoever keeps the lambda keeps the pointer).
 bool carries(const Expr *Arg, const CallExpr *Get, const LocalStores &Stores,
              int Depth = 0) {
   if (!Arg || Depth >= 4)
     return false;
+  if (const LambdaExpr *L = lambdaOf(Arg))
+    return llvm::any_of(L->capture_inits(), [&](const Expr *Init) {
+      return carries(Init, Get, Stores, Depth + 1);
+    });
   Arg = Arg->IgnoreParenCasts();
   const LocalStores::Stores *S = Stores.of(LocalStores::localNamed(Arg));
   return Arg == Get || (S && llvm::any_of(S->Whole, [&](const Expr *V) {

@@ -297,12 +297,20 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       const LocalStores &Locals = *Stores;
       besideData(E, Others, Owner, Locals, Env);
       // `std::shared_ptr<void> p{t->data, del}; make_view(p, shape)`: the
-      // object holding the pointer is what goes with the layout.
-      if (!E.CallPassesLayout)
-        if (const VarDecl *Holder = Locals.holderOf(Call))
-          for (llvm::SmallVector<const Expr *, 8> &Beside :
-               argumentsBeside(Holder, Env.getCurrentFunc()))
-            besideData(E, Beside, Owner, Locals, Env);
+      // object holding the pointer is what goes with the layout; so is one
+      // made in place and handed straight on (OneFlow's
+      // `blob.set(std::unique_ptr<char, D>(t.data, free), bytes)`).
+      if (!E.CallPassesLayout) {
+        const VarDecl *Holder = Locals.holderOf(Call);
+        auto IsHolder = [&](const Expr *A) {
+          return Holder ? namedVar(A) == Holder
+                        : isa<CXXConstructExpr>(Call) &&
+                              ignoreTemporaries(A)->IgnoreParenCasts() == Call;
+        };
+        for (llvm::SmallVector<const Expr *, 8> &Beside :
+             argumentsBeside(IsHolder, Env.getCurrentFunc()))
+          besideData(E, Beside, Owner, Locals, Env);
+      }
       if (!E.Local)
         Out.push_back(E);
       continue;
@@ -524,12 +532,10 @@ void DLPackEventCollector::besideData(DLPackEvent &E,
 }
 
 llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2>
-DLPackEventCollector::argumentsBeside(const VarDecl *Holder,
-                                      const Decl *Func) {
+DLPackEventCollector::argumentsBeside(
+    llvm::function_ref<bool(const Expr *)> Names, const Decl *Func) {
   llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2> Out;
   const Stmt *Body = Func ? Func->getBody() : nullptr;
-  // The holder itself, or a copy or move of it for a by-value parameter.
-  auto Names = [&](const Expr *Arg) { return namedVar(Arg) == Holder; };
   auto Visit = [&](llvm::ArrayRef<const Expr *> Args) {
     if (llvm::none_of(Args, [&](const Expr *A) { return A && Names(A); }))
       return;

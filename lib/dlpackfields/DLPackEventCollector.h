@@ -100,10 +100,12 @@ private:
   void besideData(DLPackEvent &E, llvm::ArrayRef<const Expr *> Others,
                   const dataflow::StorageLocation *Owner,
                   const LocalStores &Locals, const dataflow::Environment &Env);
-  /// For each call in Func's body that passes Holder (or std::move of it),
-  /// its other arguments.
+  /// For each call in Func's body that passes the holder of the data (an
+  /// argument Names accepts: the holder variable, a copy or move of it, or
+  /// the holder made in place), its other arguments.
   static llvm::SmallVector<llvm::SmallVector<const Expr *, 8>, 2>
-  argumentsBeside(const VarDecl *Holder, const Decl *Func);
+  argumentsBeside(llvm::function_ref<bool(const Expr *)> Names,
+                  const Decl *Func);
 
   bool DryRun = false;
   dlpackfield::RunContext &RC;

@@ -150,11 +150,18 @@ bool isStaticMemory(const Expr *E) {
 }
 
 /// The data is reached through an object the producer could have kept
-/// (`tensor.data`, `buf->ptr()`, `vec.data()`), not a raw address it was
-/// handed (a pointer or integer parameter, a local pointer): a producer
-/// that wraps a raw address leaves its lifetime to its caller.
+/// (`tensor.data`, `buf->ptr()`, `vec.data()`, or an address inside one:
+/// `&this->values`, `&obj.buf[0]`), not a raw address it was handed (a
+/// pointer or integer parameter, a local pointer): a producer that wraps a
+/// raw address leaves its lifetime to its caller.
 bool reachedThroughObject(const Expr *E) {
   E = ignoreTemporaries(E)->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    E = UO->getSubExpr()->IgnoreParenCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenCasts();
+  }
   return isa<MemberExpr, CXXMemberCallExpr>(E);
 }
 

@@ -40,6 +40,19 @@ Tensor with_offset(DLManagedTensor *mt) {
   return Tensor(storage, static_cast<long>(t.byte_offset), shape);
 }
 
+// A holder made in place and handed straight to the call that takes the
+// layout (OneFlow's storage: `set(unique_ptr(data, free), bytes)`).
+struct Storage {
+  void set(std::shared_ptr<void> block, long bytes);
+};
+void import_in_place(DLManagedTensor *mt, Storage &s) {
+  DLTensor &t = mt->dl_tensor;
+  long bytes = t.shape[0] * (t.dtype.bits / 8);
+  s.set(std::shared_ptr<void>(t.data, [mt](void *) { mt->deleter(mt); }),
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+        bytes);
+}
+
 // A holder that is only kept (a keep-alive) reads nothing.
 void keep_alive(DLManagedTensor *mt, std::shared_ptr<void> *out) {
   std::shared_ptr<void> alive{mt->dl_tensor.data,

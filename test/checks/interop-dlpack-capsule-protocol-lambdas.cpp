@@ -73,3 +73,32 @@ void import_all(PyObject **caps, int n) {
     return import_tensor(t);
   });
 }
+
+// A lambda that captures the imported pointer carries it: the callee that
+// keeps the lambda (a deleter of the importer's own tensor) owns the tensor,
+// so the capsule must be claimed (Caffe2's feed, 2018).
+#include <functional>
+struct Storage {
+  void share(void *data, std::function<void(void *)> release) noexcept;
+};
+void feed(Storage &s, PyObject *cap) {
+  auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+  if (!t)
+    return;
+  s.share(t->dl_tensor.data, [t](void *) {
+    if (t->deleter)
+      t->deleter(t);
+  });
+}
+
+void feed_claimed(Storage &s, PyObject *cap) {
+  auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+  if (!t)
+    return;
+  s.share(t->dl_tensor.data, [t](void *) {
+    if (t->deleter)
+      t->deleter(t);
+  });
+  PyCapsule_SetName(cap, "used_dltensor");
+}

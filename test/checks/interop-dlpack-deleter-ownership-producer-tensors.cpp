@@ -55,6 +55,23 @@ DLManagedTensor *export_borrowed(Buffer &b) {
   return mt;
 }
 
+// The data is the exporting object's own array, and nothing the tensor owns
+// keeps that object alive.
+struct Samples {
+  double values[8];
+  int64_t shape[1] = {8};
+  DLManagedTensor *export_member() {
+    auto *mt = new DLManagedTensor{};
+    mt->dl_tensor.data = static_cast<void *>(&values);
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: nothing the managed tensor owns keeps its data alive: {{.*}}
+    mt->dl_tensor.shape = shape;
+    mt->manager_ctx = nullptr;
+    mt->deleter = [](DLManagedTensor *self) { delete self; };
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: note: the deleter; point manager_ctx {{.*}}
+    return mt;
+  }
+};
+
 // Correct: manager_ctx owns a reference to the buffer, the deleter drops it.
 DLManagedTensor *export_owned(Owner &o) {
   auto *mt = new DLManagedTensor{};
