@@ -4,6 +4,7 @@
 
 #include "lib/dlpackfields/DLPackFieldFacts.h"
 #include "lib/dlpackfields/DLPackFieldValues.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -105,7 +106,7 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
       diag(E.Use->getBeginLoc(),
            "tensor data passed to %0 with the tensor's shape, as one compact "
            "block, but its 'strides' are never checked")
-          << E.Callee << E.Use->getSourceRange();
+          << calleeNameForDiagnostic(E.Callee) << E.Use->getSourceRange();
     else if (E.K == DLPackEvent::DataKept)
       diag(E.Use->getBeginLoc(),
            "tensor data kept in %0 with the tensor's shape, as one compact "
@@ -114,7 +115,7 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
     else if (E.K == DLPackEvent::DataCallArg)
       diag(E.Use->getBeginLoc(), "tensor data passed to %0 as one compact "
                                  "block, but its 'strides' are never checked")
-          << E.Callee << E.Use->getSourceRange();
+          << calleeNameForDiagnostic(E.Callee) << E.Use->getSourceRange();
     else
       diag(E.Use->getBeginLoc(), "tensor data indexed as if compact, but its "
                                  "'strides' are never checked")

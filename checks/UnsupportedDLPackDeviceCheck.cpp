@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackDeviceAccess.h"
 #include "lib/dlpackfields/DLPackDeviceMapping.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/STLExtras.h"
@@ -142,7 +143,8 @@ void UnsupportedDLPackDeviceCheck::checkFacts(const FunctionDecl &FD,
       diag(E.Use->getBeginLoc(),
            "import of a tensor whose device type is %0, which %1 does not "
            "support; this call always fails")
-          << deviceTypeText(*E.ProvenDeviceType) << E.Callee
+          << deviceTypeText(*E.ProvenDeviceType)
+          << calleeNameForDiagnostic(E.Callee)
           << E.Use->getSourceRange();
       if (E.DeviceCheck)
         diag(E.DeviceCheck->getBeginLoc(), "device type established here",

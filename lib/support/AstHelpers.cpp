@@ -191,6 +191,15 @@ bool isNullConstant(const Expr *E, ASTContext &Ctx) {
              Expr::NPCK_NotNull;
 }
 
+std::string calleeNameForDiagnostic(const FunctionDecl *FD) {
+  if (!FD)
+    return "a function pointer";
+  const NamedDecl *Named = FD;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    Named = Ctor->getParent();
+  return "'" + Named->getNameAsString() + "'";
+}
+
 const Expr *receiverOf(const CallExpr &CE) {
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(&CE))
     return MCE->getImplicitObjectArgument();

@@ -109,6 +109,12 @@ QualType paramType(const CallExpr &CE, unsigned I);
 /// A call of a non-static, non-const member function on a receiver.
 bool isNonConstMemberCall(const CallExpr &CE);
 
+/// The callee as a diagnostic names it, quoted: its name without
+/// template arguments (a lambda's type would print the path of its file),
+/// and for a constructor the class it constructs (`'unique_ptr'`);
+/// for an indirect call (FD null), "a function pointer".
+std::string calleeNameForDiagnostic(const FunctionDecl *FD);
+
 //===----------------------------------------------------------------------===//
 // Constructors
 //===----------------------------------------------------------------------===//

@@ -77,3 +77,22 @@ void copy_fixed(const DLTensor *t, float *dst, int64_t n) {
 
 // Freeing takes the base pointer.
 void free_data(DLTensor *t) { release(t->data); }
+
+// A constructor template named by its class alone (its arguments would
+// spell the lambda's type, and that spells a file path).
+template <class T> struct owning_view {
+  template <class D> owning_view(T *p, int64_t count, D release) {
+    (void)p, (void)count, (void)release;
+  }
+};
+owning_view<float> view_owning(DLManagedTensor *mt) {
+  DLTensor &t = mt->dl_tensor;
+  return owning_view<float>(static_cast<float *>(t.data), t.shape[0],
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+  // CHECK-MESSAGES: :[[@LINE-2]]:50: note: 'data' read here
+  // CHECK-MESSAGES: :[[@LINE-3]]:29: note: add 'byte_offset' (in bytes) to 'data', or reject tensors whose 'byte_offset' is not zero
+  // CHECK-MESSAGES: :[[@LINE-4]]:29: warning: tensor data passed to 'owning_view' with the tensor's shape, as one compact block, but its 'strides' are never checked [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-5]]:50: note: 'data' read here
+  // CHECK-MESSAGES: :[[@LINE-6]]:29: note: non-NULL 'strides' may be non-compact (transposed, broadcast, sliced); compare them with the compact strides or reject them
+                            [mt](float *) { mt->deleter(mt); });
+}
