@@ -300,12 +300,12 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       // object holding the pointer is what goes with the layout; so is one
       // made in place and handed straight on (OneFlow's
       // `blob.set(std::unique_ptr<char, D>(t.data, free), bytes)`).
-      if (!E.CallPassesLayout) {
-        const VarDecl *Holder = Locals.holderOf(Call);
+      const VarDecl *Holder =
+          E.CallPassesLayout ? nullptr : Locals.holderOf(Call);
+      if (Holder || (!E.CallPassesLayout && isa<CXXConstructExpr>(Call))) {
         auto IsHolder = [&](const Expr *A) {
           return Holder ? namedVar(A) == Holder
-                        : isa<CXXConstructExpr>(Call) &&
-                              ignoreTemporaries(A)->IgnoreParenCasts() == Call;
+                        : ignoreTemporaries(A)->IgnoreParenCasts() == Call;
         };
         for (llvm::SmallVector<const Expr *, 8> &Beside :
              argumentsBeside(IsHolder, Env.getCurrentFunc()))

@@ -11,7 +11,7 @@ LanguageWindow::LanguageWindow(ASTContext &Ctx) {
   if (LO.CPlusPlus && !LO.ObjC)
     return;
   // The options belong to the compiler invocation; the AST only hands them
-  // out as const. Two bits change, and only for the length of one run.
+  // out as const. Two bits change, and only while the CFG is built.
   Opts = &const_cast<LangOptions &>(LO);
   CPlusPlus = Opts->CPlusPlus;
   ObjC = Opts->ObjC;
@@ -108,13 +108,13 @@ TruthOperands truthOperands(const CFG &G) {
 }
 
 void settleTruthOperand(const Expr &E, dataflow::Environment &Env,
-                        dataflow::BoolValue *(*Truth)(void *, const Expr &,
-                                                      dataflow::Environment &),
-                        void *Family) {
+                        llvm::function_ref<dataflow::BoolValue *(
+                            const Expr &, dataflow::Environment &)>
+                            Truth) {
   // Env.get<BoolValue> would assert on the pointer or integer it may hold.
   if (isa_and_present<dataflow::BoolValue>(Env.getValue(E)))
     return;
-  dataflow::BoolValue *B = Truth(Family, E, Env);
+  dataflow::BoolValue *B = Truth(E, Env);
   Env.setValue(E, B ? *B : Env.makeAtomicBoolValue());
 }
 

@@ -1,5 +1,4 @@
-//===--- LanguageBridge.h - C and Objective-C++ for the framework -*- C++
-//-*-===//
+//===--- LanguageBridge.h - C and Objective-C++ for the flow ----*- C++ -*-===//
 //
 // clang's dataflow framework refuses any function that is not plain C++
 // ("Can only analyze C++"): a C translation unit (NumPy's, libCEED's and
@@ -36,6 +35,7 @@
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <type_traits>
@@ -68,9 +68,9 @@ private:
 /// The operands C tests for truth without a conversion, in CFG: each
 /// block's terminator condition and the operands of `!`, `&&`, `||` and
 /// `?:`'s condition, when their type is a scalar other than bool (parens
-/// stripped: they are what the CFG's elements are). `ElementOf` maps each
-/// such terminator condition that is not an element of its block (so no
-/// transfer ever reaches it) to the block's last element, after which it
+/// stripped: they are what the CFG's elements are). AfterLastElement maps
+/// each such terminator condition that is not an element of its block (so
+/// no transfer ever reaches it) to the block's last element, after which it
 /// must have a boolean.
 struct TruthOperands {
   llvm::DenseSet<const Expr *> Operands;
@@ -83,9 +83,9 @@ TruthOperands truthOperands(const CFG &G);
 /// that is already a boolean, else Truth() (the family's answer, may be
 /// null), else a fresh atom; set as the operand's value.
 void settleTruthOperand(const Expr &E, dataflow::Environment &Env,
-                        dataflow::BoolValue *(*Truth)(void *, const Expr &,
-                                                      dataflow::Environment &),
-                        void *Family);
+                        llvm::function_ref<dataflow::BoolValue *(
+                            const Expr &, dataflow::Environment &)>
+                            Truth);
 
 /// Whether a family's analysis answers truthOfOperand.
 template <typename AnalysisT, typename = void>
@@ -135,9 +135,9 @@ public:
       return;
     const Stmt *S = CS->getStmt();
     if (const auto *E = llvm::dyn_cast<Expr>(S); E && Ops.Operands.contains(E))
-      settleTruthOperand(*E, Env, &truth, &Inner);
+      settleTruthOperand(*E, Env, truth());
     if (const Expr *Cond = Ops.AfterLastElement.lookup(S))
-      settleTruthOperand(*Cond, Env, &truth, &Inner);
+      settleTruthOperand(*Cond, Env, truth());
   }
   void transferBranchTypeErased(bool Branch, const Stmt *Cond,
                                 dataflow::TypeErasedLattice &L,
@@ -164,12 +164,17 @@ public:
   }
 
 private:
-  static dataflow::BoolValue *truth(void *Family, const Expr &E,
-                                    dataflow::Environment &Env) {
+  /// The family's answer, or none.
+  dataflow::BoolValue *truthOf(const Expr &E, dataflow::Environment &Env) {
     if constexpr (HasTruthOfOperand<AnalysisT>::value)
-      return static_cast<AnalysisT *>(Family)->truthOfOperand(E, Env);
+      return Inner.truthOfOperand(E, Env);
     else
       return nullptr;
+  }
+  auto truth() {
+    return [this](const Expr &E, dataflow::Environment &Env) {
+      return truthOf(E, Env);
+    };
   }
 
   AnalysisT &Inner;
