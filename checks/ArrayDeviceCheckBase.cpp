@@ -143,7 +143,8 @@ void ArrayDeviceCheckBase::noteUnseenGuard(const SinkFact &Fact) {
       << G->getSourceRange();
 }
 
-void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
+void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact,
+                                             ASTContext &Ctx) {
   std::string Gather = roleName(FnRole::SingleDeviceProducer, "gather");
   std::string Guard = roleName(FnRole::SingleDevicePredicate, "");
   if (Guard.empty())
@@ -151,12 +152,33 @@ void ArrayDeviceCheckBase::noteGuardOrGather(const SinkFact &Fact) {
          "check that the array is on one device first, or copy it onto one "
          "device with '%0'",
          DiagnosticIDs::Note)
-        << Gather;
+        << Gather << gatherFix(Fact, Ctx);
   else
     diag(Fact.Call->getBeginLoc(),
          "check '%0()' first, or copy the array onto one device with '%1'",
          DiagnosticIDs::Note)
-        << Guard << Gather;
+        << Guard << Gather << gatherFix(Fact, Ctx);
+}
+
+FixItHint ArrayDeviceCheckBase::gatherFix(const SinkFact &Fact,
+                                          ASTContext &Ctx) const {
+  // The subject as written, outside a macro, of the array type itself (a
+  // pointer or an implicit `this` would need rewriting around it).
+  const Expr *S = Fact.Subject;
+  SourceRange R = S ? S->getSourceRange() : SourceRange();
+  if (!S || R.isInvalid() || R.getBegin().isMacroID() ||
+      R.getEnd().isMacroID() || isa<CXXThisExpr>(S->IgnoreParenImpCasts()) ||
+      S->getType()->isPointerType())
+    return FixItHint();
+  CharSourceRange Range = CharSourceRange::getTokenRange(R);
+  StringRef Text =
+      Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
+  std::optional<std::string> Copy =
+      Text.empty() ? std::nullopt
+                   : Names->gatheredCopyText(Text, S->getType(), Ctx);
+  if (!Copy)
+    return FixItHint();
+  return FixItHint::CreateReplacement(Range, *Copy);
 }
 
 FixItHint ArrayDeviceCheckBase::addressableTwinFix(const CallExpr &Call) const {

@@ -56,8 +56,13 @@ protected:
   /// naming the option that would describe it.
   void noteUnseenGuard(const clang::interop::SinkFact &Fact);
   /// The remedy note of the sharding checks: the configured guard, or a copy
-  /// onto one device.
-  void noteGuardOrGather(const clang::interop::SinkFact &Fact);
+  /// onto one device (with gatherFix()).
+  void noteGuardOrGather(const clang::interop::SinkFact &Fact, ASTContext &Ctx);
+  /// A note fix-it replacing the subject by its copy onto this process's
+  /// first device (ApiModel::gatheredCopyText); none for a subject in a
+  /// macro, a pointer or `this`.
+  FixItHint gatherFix(const clang::interop::SinkFact &Fact,
+                      ASTContext &Ctx) const;
   /// The first listed name for a role without its qualifiers ("gather"), or
   /// `Fallback` when the option lists none.
   /// A note fix-it naming the addressable twin of a global device source

@@ -24,7 +24,7 @@ bool ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
         << Fact.Subject->getSourceRange();
     diag(Fact.Call->getBeginLoc(),
          "copy the array onto one device with '%0' first", DiagnosticIDs::Note)
-        << Gather;
+        << Gather << gatherFix(Fact, Ctx);
     return true;
   }
   diag(Fact.Call->getBeginLoc(),
@@ -34,7 +34,7 @@ bool ShardedCudaArrayInterfaceCheck::judge(const SinkFact &Fact,
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
   noteUnseenGuard(Fact);
-  noteGuardOrGather(Fact);
+  noteGuardOrGather(Fact, Ctx);
   return true;
 }
 

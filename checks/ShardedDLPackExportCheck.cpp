@@ -24,7 +24,7 @@ bool ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
     diag(Fact.Call->getBeginLoc(),
          "copy the array onto one device with '%0' before exporting it",
          DiagnosticIDs::Note)
-        << Gather;
+        << Gather << gatherFix(Fact, Ctx);
     return true;
   }
   diag(Fact.Call->getBeginLoc(),
@@ -34,7 +34,7 @@ bool ShardedDLPackExportCheck::judge(const SinkFact &Fact, ASTContext &Ctx) {
       << Fact.Subject->getSourceRange();
   noteOrigin(Fact, "on a single device");
   noteUnseenGuard(Fact);
-  noteGuardOrGather(Fact);
+  noteGuardOrGather(Fact, Ctx);
   return true;
 }
 

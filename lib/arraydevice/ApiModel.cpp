@@ -2,6 +2,7 @@
 
 #include "lib/arraydevice/ApiModel.h"
 
+#include "lib/support/AstHelpers.h" // declsNamed
 #include "lib/support/NameLists.h" // splitOptionList
 
 #include "clang/AST/DeclCXX.h"
@@ -398,6 +399,92 @@ ApiModel::addressableTwin(const FunctionDecl &Global) const {
     }
   }
   return nullptr;
+}
+
+namespace {
+/// T without references and qualifiers, for comparing parameter types.
+QualType bareType(QualType T) {
+  return T.getNonReferenceType().getUnqualifiedType();
+}
+
+/// The first template argument of a class template specialisation (the
+/// element type of `std::vector<Device>`), or a null type.
+QualType elementType(QualType List) {
+  const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      bareType(List)->getAsCXXRecordDecl());
+  if (!TS || TS->getTemplateArgs().size() == 0 ||
+      TS->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return TS->getTemplateArgs()[0].getAsType();
+}
+
+/// Whether a record (or the template it specialises, which a declaration
+/// alone does not instantiate) declares a member named Name.
+bool declaresMember(const CXXRecordDecl *RD, llvm::StringRef Name) {
+  if (const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    RD = TS->getSpecializedTemplate()->getTemplatedDecl();
+  if (!RD)
+    return false;
+  IdentifierInfo &Id = RD->getASTContext().Idents.get(Name);
+  return !RD->lookup(DeclarationName(&Id)).empty();
+}
+} // namespace
+
+std::optional<std::string> ApiModel::gatheredCopyText(llvm::StringRef Subject,
+                                                      QualType ArrayType,
+                                                      ASTContext &Ctx) const {
+  // The device: element 0 of this process's device list.
+  QualType Device;
+  std::string DeviceText;
+  for (llvm::StringRef N : names(FnRole::AddressableDeviceSource)) {
+    if (isNamePattern(N))
+      continue;
+    for (const NamedDecl *D : declsNamed(Ctx, N))
+      if (const auto *F = dyn_cast<FunctionDecl>(D);
+          F && F->getNumParams() == 0 &&
+          !elementType(F->getReturnType()).isNull()) {
+        Device = elementType(F->getReturnType());
+        DeviceText = (N + "()[0]").str();
+        break;
+      }
+    if (!DeviceText.empty())
+      break;
+  }
+  if (DeviceText.empty())
+    return std::nullopt;
+  for (llvm::StringRef N : names(FnRole::SingleDeviceProducer)) {
+    if (isNamePattern(N))
+      continue;
+    for (const NamedDecl *D : declsNamed(Ctx, N)) {
+      const auto *F = dyn_cast<FunctionDecl>(D);
+      const unsigned Used = 2;
+      if (!F || F->getNumParams() < Used ||
+          !Ctx.hasSameType(bareType(F->getParamDecl(0)->getType()),
+                           bareType(ArrayType)) ||
+          !Ctx.hasSameType(bareType(F->getParamDecl(1)->getType()),
+                           bareType(Device)))
+        continue;
+      bool Defaulted = true;
+      for (unsigned I = Used; I < F->getNumParams(); ++I)
+        Defaulted &= F->getParamDecl(I)->hasDefaultArg();
+      if (!Defaulted)
+        continue;
+      // The array itself, or a result wrapping it, read with value() (by
+      // declaration, not classify(): this model keeps no declaration of a
+      // translation unit in its caches).
+      QualType Ret = F->getReturnType();
+      std::string Unwrap;
+      QualType Wrapped = elementType(Ret);
+      if (!Wrapped.isNull() &&
+          Ctx.hasSameType(bareType(Wrapped), bareType(ArrayType)) &&
+          declaresMember(bareType(Ret)->getAsCXXRecordDecl(), "value"))
+        Unwrap = ".value()";
+      else if (!Ctx.hasSameType(bareType(Ret), bareType(ArrayType)))
+        continue;
+      return (N + "(" + Subject + ", " + DeviceText + ")" + Unwrap).str();
+    }
+  }
+  return std::nullopt;
 }
 
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {

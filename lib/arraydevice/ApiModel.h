@@ -29,6 +29,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <memory>
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -253,6 +254,18 @@ public:
   /// `devices()`), so replacing the name keeps the call compiling; null when
   /// there is none.
   const FunctionDecl *addressableTwin(const FunctionDecl &Global) const;
+
+  /// The text of a copy of `Subject` (an array of type ArrayType, as
+  /// written) onto one addressable device, for a note's fix-it:
+  /// `interop::gather(a, interop::local_devices()[0]).value()`. Built from
+  /// the first SingleDeviceProducers function declared in Ctx's translation
+  /// unit that takes (the array, a device) and returns the array or a
+  /// result with value() around it, and the first parameterless
+  /// AddressableDeviceSources function returning a list of that device
+  /// type; none when either is missing, so the text always compiles.
+  std::optional<std::string> gatheredCopyText(llvm::StringRef Subject,
+                                              QualType ArrayType,
+                                              ASTContext &Ctx) const;
 
   /// The qualified names listed for a role, without the leading "::", for
   /// matchers and for naming the API in diagnostics.

@@ -415,4 +415,31 @@ const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
   return F.Found;
 }
 
+llvm::SmallVector<const NamedDecl *, 2> declsNamed(ASTContext &Ctx,
+                                                   llvm::StringRef Qualified) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Qualified.consume_front("::");
+  Qualified.split(Parts, "::");
+  const DeclContext *DC = Ctx.getTranslationUnitDecl();
+  llvm::SmallVector<const NamedDecl *, 2> Out;
+  for (auto [I, Part] : llvm::enumerate(Parts)) {
+    if (Part.empty())
+      return {};
+    DeclarationName Name(&Ctx.Idents.get(Part));
+    if (I + 1 == Parts.size()) {
+      for (const NamedDecl *D : DC->lookup(Name))
+        Out.push_back(D);
+      return Out;
+    }
+    const DeclContext *Next = nullptr;
+    for (const NamedDecl *D : DC->lookup(Name))
+      if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+        Next = NS;
+    if (!Next)
+      return {};
+    DC = Next;
+  }
+  return Out;
+}
+
 } // namespace clang::interop

@@ -191,6 +191,12 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
                                   const Stmt *Body);
 
+/// The declarations a qualified name (`interop::gather`, a leading "::"
+/// allowed) names in Ctx's translation unit, looked up namespace by
+/// namespace from the top; empty when a scope on the way is no namespace.
+llvm::SmallVector<const NamedDecl *, 2> declsNamed(ASTContext &Ctx,
+                                                   llvm::StringRef Qualified);
+
 /// True when Loc comes from the expansion of one of Macros (at any depth).
 bool isInMacroExpansion(SourceLocation Loc, const SourceManager &SM,
                         const LangOptions &LO,

@@ -109,6 +109,34 @@ TEST_F(ModelOnCode, AddressableTwinsOfGlobalDeviceSources) {
   EXPECT_EQ(Twin("::interop::Sharding::devices", 0), "none");
 }
 
+TEST_F(ModelOnCode, GatheredCopyIsBuiltFromDeclaredFunctions) {
+  ASTContext &Ctx = AST->getASTContext();
+  QualType Array = function("call")->getParamDecl(0)->getType();
+  // Result<Array>: the wrapped array is the element type of the result.
+  Array = cast<ClassTemplateSpecializationDecl>(
+              Array.getNonReferenceType()->getAsCXXRecordDecl())
+              ->getTemplateArgs()[0]
+              .getAsType();
+  ApiModelOptions O;
+  ApiModel M{O};
+  EXPECT_EQ(M.gatheredCopyText("*r", Array, Ctx),
+            "interop::gather(*r, interop::local_devices()[0]).value()");
+  // A derived array would come back as its base: no copy offered.
+  EXPECT_EQ(M.gatheredCopyText("m", paramType(3), Ctx), std::nullopt);
+  // Names the translation unit does not declare, or patterns: none.
+  O.SingleDeviceProducers = "::mine::collect";
+  EXPECT_EQ(ApiModel(O).gatheredCopyText("a", Array, Ctx), std::nullopt);
+  O = ApiModelOptions();
+  O.AddressableDeviceSources = "local_dev.*";
+  EXPECT_EQ(ApiModel(O).gatheredCopyText("a", Array, Ctx), std::nullopt);
+  // A producer that is no (array, device) function is passed over for the
+  // next one listed.
+  O = ApiModelOptions();
+  O.SingleDeviceProducers = "::interop::from_dlpack;::interop::gather";
+  EXPECT_EQ(ApiModel(O).gatheredCopyText("a", Array, Ctx),
+            "interop::gather(a, interop::local_devices()[0]).value()");
+}
+
 TEST_F(ModelOnCode, RangesOfRecordsHoldingArraysNameTheHeldFields) {
   ApiModel M{ApiModelOptions()};
   EXPECT_EQ(M.classify(paramType(6)), TypeRole::HolderRange);

@@ -178,6 +178,24 @@ TEST_F(AstHelpers, JumpsComparisonsAndMacros) {
                                   {"assert"}));
 }
 
+TEST(DeclsNamed, LooksUpNamespaceByNamespace) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+namespace outer { namespace inner { void g(); void g(int); }
+inline namespace v1 { void h(); } struct T { static void m(); }; }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  EXPECT_EQ(declsNamed(Ctx, "::outer::inner::g").size(), 2u)
+      << "every overload";
+  EXPECT_EQ(declsNamed(Ctx, "outer::inner::g").size(), 2u);
+  EXPECT_EQ(declsNamed(Ctx, "outer::h").size(), 1u)
+      << "an inline namespace's names are its parent's";
+  EXPECT_TRUE(declsNamed(Ctx, "outer::T::m").empty())
+      << "only namespaces are scopes on the way";
+  EXPECT_TRUE(declsNamed(Ctx, "outer::missing").empty());
+  EXPECT_TRUE(declsNamed(Ctx, "outer::::g").empty());
+}
+
 } // namespace
 
 TEST(AstHelpersPathEnds, LoggersThatEndThePath) {
