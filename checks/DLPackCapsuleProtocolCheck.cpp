@@ -7,10 +7,12 @@
 #include "lib/abi/ProducerExports.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/Releases.h"
+#include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang::ast_matchers;
@@ -177,13 +179,20 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
   // A consumer that imports the tensor but never marks the capsule used.
   if (IsCapsuleDestructor)
     return;
-  for (const CapsuleConsumption &C : findCapsuleConsumptions(FD.getBody(), Ctx))
-    if (C.PointerPassedOn && !C.Claimed)
-      diag(C.GetPointer->getBeginLoc(),
-           "capsule consumed without renaming it to its used_ name (or "
-           "clearing its destructor); its destructor will delete the tensor "
-           "again")
-          << C.GetPointer->getSourceRange();
+  std::optional<llvm::SmallPtrSet<const Stmt *, 32>> Blocks;
+  for (const CapsuleConsumption &C :
+       findCapsuleConsumptions(FD.getBody(), Ctx)) {
+    if (!C.PointerPassedOn || C.Claimed)
+      continue;
+    diag(C.GetPointer->getBeginLoc(),
+         "capsule consumed without renaming it to its used_ name (or "
+         "clearing its destructor); its destructor will delete the tensor "
+         "again")
+        << C.GetPointer->getSourceRange();
+    if (!Blocks)
+      Blocks = blockStatements(FD.getBody());
+    noteClaimAfterImport(C, *Blocks, Ctx);
+  }
   // A producer's capsule dropped unclaimed as the pointer is returned.
   for (const DyingCapsule &D : findDyingCapsules(FD.getBody(), Ctx)) {
     diag(D.Holder->getLocation(),
@@ -194,6 +203,42 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
     diag(D.Return->getBeginLoc(), "pointer returned here",
          DiagnosticIDs::Note);
   }
+}
+
+void DLPackCapsuleProtocolCheck::noteClaimAfterImport(
+    const CapsuleConsumption &C,
+    const llvm::SmallPtrSetImpl<const Stmt *> &Blocks, ASTContext &Ctx) {
+  // `PyCapsule_SetName(c, "used_dltensor");` on a line of its own after the
+  // import's statement: for a capsule read under a DLPack name written at
+  // the read, and an import that can fail only by throwing (a claim after an
+  // import that returns its failure belongs after the test of it).
+  CapsuleCallView V = viewCapsuleCall(C.GetPointer);
+  CapsuleName Name =
+      V.Name ? classifyCapsuleName(V.Name, Ctx) : CapsuleName::Other;
+  if (!C.PassedTo || !C.Root || !V.Capsule ||
+      (Name != CapsuleName::Legacy && Name != CapsuleName::Versioned))
+    return;
+  std::string Used = ("used_" + unconsumedNameText(Name)).str();
+  FixItHint Claim;
+  const Stmt *S =
+      evaluatingBlockStatement(*C.PassedTo, Blocks, Ctx.getSourceManager());
+  StringRef Capsule = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(V.Capsule->getSourceRange()),
+      Ctx.getSourceManager(), Ctx.getLangOpts());
+  if (S && failsOnlyByThrowing(*C.PassedTo) && !Capsule.empty() &&
+      !V.Capsule->getBeginLoc().isMacroID() &&
+      !V.Capsule->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false)) {
+    auto [At, Line] = afterStatement(*S, Ctx);
+    if (At.isValid())
+      Claim = FixItHint::CreateInsertion(
+          At, (Line + "PyCapsule_SetName(" + Capsule + ", \"" + Used + "\");")
+                  .str());
+  }
+  diag(C.PassedTo->getBeginLoc(),
+       "the tensor is handed on here; rename the capsule to '%0' once this "
+       "has succeeded",
+       DiagnosticIDs::Note)
+      << Used << Claim;
 }
 
 void DLPackCapsuleProtocolCheck::reportErrorEvent(const OwnershipEvent &E) {

@@ -32,6 +32,11 @@ private:
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;
+  /// The note of an import whose capsule is never renamed: the rename as a
+  /// fix-it after the statement that imports, where that is mechanical.
+  void noteClaimAfterImport(const clang::interop::CapsuleConsumption &C,
+                            const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
+                            ASTContext &Ctx);
   /// A capsule destructor's PyErr_Clear or raise with nothing saved.
   void reportErrorEvent(const clang::interop::OwnershipEvent &E);
 };

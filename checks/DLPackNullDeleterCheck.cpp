@@ -2,7 +2,8 @@
 
 #include "DLPackNullDeleterCheck.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "lib/support/AstHelpers.h"
+
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -13,23 +14,6 @@ using namespace clang::interop;
 namespace clang::tidy::interop {
 
 namespace {
-
-/// The statements of the blocks of Body (a call among them is neither the
-/// body of an if without braces nor part of a larger expression): one walk
-/// of the function with a reported call, where the translation unit's
-/// parent map would cost every run.
-llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body) {
-  class Finder : public RecursiveASTVisitor<Finder> {
-  public:
-    bool VisitCompoundStmt(CompoundStmt *CS) {
-      Out.insert(CS->body_begin(), CS->body_end());
-      return true;
-    }
-    llvm::SmallPtrSet<const Stmt *, 32> Out;
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return std::move(F.Out);
-}
 
 /// `if (t->deleter) ` before a deleter call that is a statement of its own
 /// in a block (Blocks), when the deleter's expression can be evaluated twice

@@ -354,11 +354,11 @@ public:
     }
     if (isDeleterCall(Call))
       return true;
-    passes(Call->arguments());
+    passes(*Call, Call->arguments());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    passes(E->arguments());
+    passes(*E, E->arguments());
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *R) {
@@ -391,13 +391,14 @@ public:
   /// Arguments passed on, each with the capsules passed beside it.
   struct PassedArg {
     const Expr *Arg;
+    const Expr *By; // the call or construction
     llvm::SmallVector<const ValueDecl *, 2> Beside;
   };
   std::vector<PassedArg> Passed;
   std::vector<const ReturnStmt *> Returns;
 
 private:
-  template <typename Range> void passes(Range Args) {
+  template <typename Range> void passes(const Expr &By, Range Args) {
     llvm::SmallVector<const ValueDecl *, 2> Roots;
     // The capsule itself, or a copy or move of it (`std::move(capsule)`).
     for (const Expr *Arg : Args) {
@@ -408,7 +409,7 @@ private:
         Roots.push_back(R);
     }
     for (const Expr *Arg : Args)
-      Passed.push_back({Arg, Roots});
+      Passed.push_back({Arg, &By, Roots});
   }
 };
 
@@ -461,10 +462,12 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     // Passed on with its capsule (`return {ptr, std::move(capsule)};`),
     // the pointer is borrowed for as long as the receiver keeps the capsule,
     // which still deletes the tensor then: no consumption.
-    C.PointerPassedOn = llvm::any_of(F.Passed, [&](const auto &P) {
+    auto To = llvm::find_if(F.Passed, [&](const auto &P) {
       return carries(P.Arg, G, Stores) &&
              !(R && llvm::is_contained(P.Beside, R));
     });
+    C.PointerPassedOn = To != F.Passed.end();
+    C.PassedTo = C.PointerPassedOn ? To->By : nullptr;
     C.Root = R;
     // `return ptr;` (a braced return of both is a construction, above).
     for (const ReturnStmt *Ret : F.Returns)
@@ -475,6 +478,30 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
     Out.push_back(C);
   }
   return Out;
+}
+
+bool failsOnlyByThrowing(const Expr &Import) {
+  QualType T = Import.getType();
+  if (T->isVoidType())
+    return true;
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  auto TestsSuccess = [](const CXXRecordDecl *R) {
+    return llvm::any_of(R->methods(), [](const CXXMethodDecl *M) {
+      if (const auto *Conv = dyn_cast<CXXConversionDecl>(M))
+        return Conv->getConversionType()->isBooleanType();
+      return M->getDeclName().isIdentifier() &&
+             llvm::is_contained({"ok", "has_value", "status"}, M->getName());
+    });
+  };
+  RD = RD->getDefinition();
+  bool Tested = TestsSuccess(RD);
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    Tested |= TestsSuccess(Base);
+    return true;
+  });
+  return !Tested;
 }
 
 /// The capsule parameter of a destructor (its only parameter).

@@ -131,12 +131,21 @@ struct CapsuleConsumption {
   bool Claimed = false;         // SetName(used_...) or SetDestructor(NULL)
   // The pointer reaches a call (an import) without its capsule beside it.
   bool PointerPassedOn = false;
+  // The first call or construction it reaches so, when PointerPassedOn.
+  const Expr *PassedTo = nullptr;
   // The capsule's root variable (capsuleRoot), or null.
   const ValueDecl *Root = nullptr;
   // A return statement that hands the pointer to the caller without the
   // capsule beside it, or null.
   const ReturnStmt *ReturnedAlone = nullptr;
 };
+
+/// Whether an import (a call or construction the tensor is handed to) can
+/// report a failure only by throwing: it returns nothing, or an object with
+/// no test of success (no `ok()`, `has_value()`, `status()`, `operator
+/// bool`), as `at::fromDLPack` does. A pointer, a number, a status or a
+/// result says whether it worked, so a claim belongs after that test.
+bool failsOnlyByThrowing(const Expr &Import);
 
 /// A PyCapsule_SetDestructor call in Body that installs a destructor (not
 /// NULL) on the capsule Made creates (a PyCapsule_New or a pybind11

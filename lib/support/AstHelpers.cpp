@@ -415,6 +415,65 @@ const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
   return F.Found;
 }
 
+llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool VisitCompoundStmt(CompoundStmt *CS) {
+      Out.insert(CS->body_begin(), CS->body_end());
+      return true;
+    }
+    llvm::SmallPtrSet<const Stmt *, 32> Out;
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Out);
+}
+
+const Stmt *
+evaluatingBlockStatement(const Expr &E,
+                         const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
+                         const SourceManager &SM) {
+  SourceRange R = E.getSourceRange();
+  if (R.isInvalid())
+    return nullptr;
+  auto Holds = [&](const Stmt *S) {
+    SourceRange Outer = S->getSourceRange();
+    return Outer.isValid() &&
+           !SM.isBeforeInTranslationUnit(R.getBegin(), Outer.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(Outer.getEnd(), R.getEnd());
+  };
+  const Stmt *Inner = nullptr;
+  for (const Stmt *S : Blocks) {
+    if (!Holds(S))
+      continue;
+    // The statements holding E are nested: the innermost begins last, or
+    // ends first.
+    if (!Inner ||
+        SM.isBeforeInTranslationUnit(Inner->getBeginLoc(), S->getBeginLoc()) ||
+        SM.isBeforeInTranslationUnit(S->getEndLoc(), Inner->getEndLoc()))
+      Inner = S;
+  }
+  return Inner && (isa<Expr>(Inner) || isa<DeclStmt>(Inner)) ? Inner : nullptr;
+}
+
+std::pair<SourceLocation, std::string> afterStatement(const Stmt &S,
+                                                      ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  if (S.getBeginLoc().isMacroID() || S.getEndLoc().isMacroID())
+    return {};
+  // A declaration ends at its semicolon; an expression before it.
+  SourceLocation After =
+      isa<DeclStmt>(S)
+          ? Lexer::getLocForEndOfToken(S.getEndLoc(), 0, SM, LO)
+          : Lexer::findLocationAfterToken(S.getEndLoc(), tok::semi, SM, LO,
+                                          /*SkipTrailingWhitespaceAndNewLine=*/
+                                          false);
+  if (After.isInvalid())
+    return {};
+  return {After,
+          ("\n" + Lexer::getIndentationForLine(S.getBeginLoc(), SM)).str()};
+}
+
 llvm::SmallVector<const NamedDecl *, 2> declsNamed(ASTContext &Ctx,
                                                    llvm::StringRef Qualified) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -190,6 +191,29 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 /// lambda is made), or null.
 const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
                                   const Stmt *Body);
+
+//===----------------------------------------------------------------------===//
+// Where a fix-it may insert a statement
+//===----------------------------------------------------------------------===//
+
+/// The statements directly inside the blocks (`{...}`) of Body: one walk of
+/// a function with a finding, where the translation unit's parent map would
+/// cost every run.
+llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body);
+
+/// The innermost statement of Blocks (blockStatements()) whose source range
+/// holds E, when it is an expression statement or a declaration (E is then
+/// evaluated by it, not by a condition, a loop or a return); null otherwise.
+const Stmt *
+evaluatingBlockStatement(const Expr &E,
+                         const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
+                         const SourceManager &SM);
+
+/// Where a new statement goes after S (a statement of a block, with its
+/// semicolon) and the text that starts its line at S's indentation; an
+/// invalid location when S is written by a macro.
+std::pair<SourceLocation, std::string> afterStatement(const Stmt &S,
+                                                      ASTContext &Ctx);
 
 /// The declarations a qualified name (`interop::gather`, a leading "::"
 /// allowed) names in Ctx's translation unit, looked up namespace by

@@ -111,6 +111,42 @@ TEST(CapsuleAPI, ConsumptionsAndSites) {
   EXPECT_EQ(S.PointerCasts.size(), 1u);
 }
 
+TEST(CapsuleAPI, ImportsThatFailOnlyByThrowing) {
+  auto AST = parseWithInputs(R"cpp(
+#include <Python.h>
+#include <dlpack/dlpack.h>
+struct Tensor { int dim() const; };
+struct Checked { bool ok() const; };
+struct Base { explicit operator bool() const; };
+struct Derived : Base {};
+Tensor as_tensor(DLManagedTensor *);
+Checked checked(DLManagedTensor *);
+Derived derived(DLManagedTensor *);
+Tensor *pointer(DLManagedTensor *);
+void adopt(DLManagedTensor *);
+int f(PyObject *cap) {
+  auto *mt = (DLManagedTensor *)PyCapsule_GetPointer(cap, "dltensor");
+  adopt(mt);
+  as_tensor(mt); checked(mt); derived(mt); pointer(mt);
+  return 0;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const Stmt *Body = functionNamed(Ctx, "f")->getBody();
+  EXPECT_TRUE(failsOnlyByThrowing(*callNamed(Body, "adopt")));
+  EXPECT_TRUE(failsOnlyByThrowing(*callNamed(Body, "as_tensor")));
+  EXPECT_FALSE(failsOnlyByThrowing(*callNamed(Body, "checked")));
+  EXPECT_FALSE(failsOnlyByThrowing(*callNamed(Body, "derived")))
+      << "a base's test of success counts";
+  EXPECT_FALSE(failsOnlyByThrowing(*callNamed(Body, "pointer")));
+  // The first call the pointer reaches is the one a claim follows.
+  std::vector<CapsuleConsumption> C = findCapsuleConsumptions(Body, Ctx);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_TRUE(C[0].PointerPassedOn);
+  EXPECT_EQ(C[0].PassedTo, callNamed(Body, "adopt"));
+}
+
 TEST(CapsuleAPI, PointerDestructorCapsules) {
   auto AST = parseWithInputs(R"cpp(
 #include <dlpack/dlpack.h>

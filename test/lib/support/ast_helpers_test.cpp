@@ -196,6 +196,55 @@ inline namespace v1 { void h(); } struct T { static void m(); }; }
   EXPECT_TRUE(declsNamed(Ctx, "outer::::g").empty());
 }
 
+TEST(StatementEdits, BlockStatementsAndWhereANewOneGoes) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+int g(int);
+#define CALL g(1);
+void f(int n) {
+  int a = g(n);
+    g(a);
+  if (n)
+    g(2);
+  return (void)g(3);
+}
+void m() { CALL }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = functionNamed(Ctx, "f")->getBody();
+  llvm::SmallPtrSet<const Stmt *, 32> Blocks = blockStatements(Body);
+  EXPECT_EQ(Blocks.size(), 4u);
+  std::vector<const CallExpr *> Calls;
+  firstNode<CallExpr>(Body, [&](const CallExpr &CE) {
+    Calls.push_back(&CE);
+    return false;
+  });
+  ASSERT_EQ(Calls.size(), 4u);
+  // The declaration and the expression statement evaluate their calls.
+  const Stmt *Decl = evaluatingBlockStatement(*Calls[0], Blocks, SM);
+  ASSERT_TRUE(Decl && isa<DeclStmt>(Decl));
+  const Stmt *Own = evaluatingBlockStatement(*Calls[1], Blocks, SM);
+  EXPECT_EQ(Own, Calls[1]);
+  // An if's body without braces, and a return, are not such statements.
+  EXPECT_EQ(evaluatingBlockStatement(*Calls[2], Blocks, SM), nullptr);
+  EXPECT_EQ(evaluatingBlockStatement(*Calls[3], Blocks, SM), nullptr);
+  // After the semicolon, on a new line indented as the statement.
+  auto [AfterDecl, DeclLine] = afterStatement(*Decl, Ctx);
+  ASSERT_TRUE(AfterDecl.isValid());
+  EXPECT_EQ(SM.getSpellingColumnNumber(AfterDecl), 16u);
+  EXPECT_EQ(DeclLine, "\n  ");
+  auto [AfterCall, CallLine] = afterStatement(*Own, Ctx);
+  ASSERT_TRUE(AfterCall.isValid());
+  EXPECT_EQ(SM.getSpellingColumnNumber(AfterCall), 10u);
+  EXPECT_EQ(CallLine, "\n    ");
+  // Nothing inside a macro.
+  const Stmt *M = functionNamed(Ctx, "m")->getBody();
+  const CallExpr *InMacro = firstNode<CallExpr>(M);
+  ASSERT_TRUE(InMacro);
+  EXPECT_FALSE(afterStatement(*InMacro, Ctx).first.isValid());
+}
+
 } // namespace
 
 TEST(AstHelpersPathEnds, LoggersThatEndThePath) {
