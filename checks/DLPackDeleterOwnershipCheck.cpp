@@ -125,33 +125,78 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
     }
 }
 
+void DLPackDeleterOwnershipCheck::reportLeak(
+    const FunctionDecl &FD, llvm::ArrayRef<const OwnershipEvent *> Exits,
+    ASTContext &Ctx) {
+  const OwnershipEvent &First = *Exits.front();
+  // The release before each exit, when every exit is a return or throw the
+  // tensor is owned at on every path, and the one variable holding it is
+  // used only to reach its fields: a fix for all exits or none.
+  llvm::SmallVector<FixItHint, 4> Fixes;
+  const ValueDecl *Holder = nullptr;
+  if (llvm::all_of(Exits, [](const OwnershipEvent *E) {
+        return E->Certain && E->ExitAt;
+      }))
+    Holder = ownership::releasableHolder(First.At, First.Param, FD);
+  if (Holder) {
+    llvm::SmallPtrSet<const Stmt *, 32> Blocks = blockStatements(FD.getBody());
+    llvm::SmallPtrSet<const Stmt *, 8> Unbraced = unbracedBodies(FD.getBody());
+    std::string Release = ownership::releaseStatement(*Holder);
+    for (const OwnershipEvent *E : Exits) {
+      llvm::SmallVector<FixItHint, 2> Edit =
+          ownership::mentionsVariable(E->ExitAt, Holder)
+              ? llvm::SmallVector<FixItHint, 2>()
+              : insertBefore(*E->ExitAt, Release, Blocks, Unbraced, Ctx);
+      if (Edit.empty()) {
+        Fixes.clear();
+        break;
+      }
+      Fixes.append(Edit.begin(), Edit.end());
+    }
+  }
+  {
+    DiagnosticBuilder D =
+        First.Param
+            ? diag(First.Param->getLocation(),
+                   "%0 is owned by this function (it calls the deleter) but "
+                   "is neither deleted nor handed on on some path")
+            : diag(First.At->getBeginLoc(),
+                   "managed tensor obtained here is neither deleted nor "
+                   "handed on on some path");
+    if (First.Param)
+      D << First.Param;
+    for (const FixItHint &F : Fixes)
+      D << F;
+  }
+  for (const OwnershipEvent *E : Exits)
+    diag(E->ExitLoc,
+         E->Exit == OwnershipEvent::Throw
+             ? "still owned when the exception is thrown here"
+             : (E->Exit == OwnershipEvent::Return
+                    ? "still owned when the function returns here"
+                    : "still owned when the function ends here"),
+         DiagnosticIDs::Note);
+}
+
 void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
                                              const OwnershipFacts &Facts,
                                              ASTContext &Ctx) {
+  // Each leaked site once, with every exit it leaks at.
+  auto Who = [](const OwnershipEvent &E) {
+    return E.Param ? static_cast<const void *>(E.Param)
+                   : static_cast<const void *>(E.At);
+  };
   llvm::DenseSet<const void *> LeakReported;
   for (const OwnershipEvent &E : Facts.Events) {
     switch (E.K) {
     case OwnershipEvent::Leak: {
-      const void *Who = E.Param ? static_cast<const void *>(E.Param)
-                                : static_cast<const void *>(E.At);
-      if (LeakReported.insert(Who).second) {
-        if (E.Param)
-          diag(E.Param->getLocation(),
-               "%0 is owned by this function (it calls the deleter) but is "
-               "neither deleted nor handed on on some path")
-              << E.Param;
-        else
-          diag(E.At->getBeginLoc(),
-               "managed tensor obtained here is neither deleted nor handed "
-               "on on some path");
-      }
-      diag(E.ExitLoc,
-           E.Exit == OwnershipEvent::Throw
-               ? "still owned when the exception is thrown here"
-               : (E.Exit == OwnershipEvent::Return
-                      ? "still owned when the function returns here"
-                      : "still owned when the function ends here"),
-           DiagnosticIDs::Note);
+      if (!LeakReported.insert(Who(E)).second)
+        break;
+      llvm::SmallVector<const OwnershipEvent *, 4> Exits;
+      for (const OwnershipEvent &Other : Facts.Events)
+        if (Other.K == OwnershipEvent::Leak && Who(Other) == Who(E))
+          Exits.push_back(&Other);
+      reportLeak(FD, Exits, Ctx);
       break;
     }
     case OwnershipEvent::DoubleDelete:

@@ -37,6 +37,11 @@ private:
   void checkFacts(const FunctionDecl &FD,
                   const clang::interop::OwnershipFacts &Facts,
                   ASTContext &Ctx) override;
+  /// One leaked site: the warning, with the release before every exit it
+  /// leaks at as fix-its when each is mechanical, and a note per exit.
+  void reportLeak(const FunctionDecl &FD,
+                  llvm::ArrayRef<const clang::interop::OwnershipEvent *> Exits,
+                  ASTContext &Ctx);
 
   clang::interop::ownership::CopiedTensorFields CopiedFields;
 };

@@ -116,7 +116,11 @@ def main():
                     if not re.match(r"^\d+ (warning|error)s? generated\.$", l)
                     and not l.startswith("Suppressed ")
                     and not l.startswith("Use -header-filter")
-                    and not l.startswith("Error while processing"))
+                    and not l.startswith("Error while processing")
+                    # The source excerpt under a diagnostic: a fix-it that
+                    # spans lines shows the lines between, test comments
+                    # with "warning:" in them included.
+                    and not re.match(r"^\s*\d*\s*\|", l))
     out = order_by_place(out)
     sys.stdout.write("clang-tidy exited %d; output:\n%s\n" % (code, out))
     if code != 0 and not args.allow_compile_errors:

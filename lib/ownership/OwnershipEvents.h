@@ -93,6 +93,11 @@ struct OwnershipEvent {
   /// For ReturnStillOwned: the smart pointer that still owns the tensor;
   /// for RepeatedExport: the producer.
   const ValueDecl *Owner = nullptr;
+  /// For Leak: the return statement or throw expression at ExitLoc (null
+  /// when the function falls off its end), and whether the site is owned on
+  /// every path to it (not only on some), so a release there is right.
+  const Stmt *ExitAt = nullptr;
+  bool Certain = false;
 };
 
 } // namespace clang::interop

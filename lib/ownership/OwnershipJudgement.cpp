@@ -206,8 +206,8 @@ private:
 };
 
 /// Where control leaves the function from a block that precedes the exit.
-void exitOf(const CFGBlock &B, const FunctionDecl &FD, SourceLocation &Loc,
-            OwnershipEvent::ExitKind &Kind) {
+const Stmt *exitOf(const CFGBlock &B, const FunctionDecl &FD,
+                   SourceLocation &Loc, OwnershipEvent::ExitKind &Kind) {
   for (auto It = B.rbegin(); It != B.rend(); ++It) {
     auto CS = It->getAs<CFGStmt>();
     if (!CS)
@@ -216,12 +216,12 @@ void exitOf(const CFGBlock &B, const FunctionDecl &FD, SourceLocation &Loc,
     if (isa<ReturnStmt>(S)) {
       Loc = S->getBeginLoc();
       Kind = OwnershipEvent::Return;
-      return;
+      return S;
     }
     if (isa<CXXThrowExpr>(S)) {
       Loc = S->getBeginLoc();
       Kind = OwnershipEvent::Throw;
-      return;
+      return S;
     }
     break;
   }
@@ -229,10 +229,11 @@ void exitOf(const CFGBlock &B, const FunctionDecl &FD, SourceLocation &Loc,
     if (isa<CXXThrowExpr>(T)) {
       Loc = T->getBeginLoc();
       Kind = OwnershipEvent::Throw;
-      return;
+      return T;
     }
   Loc = FD.getBody() ? FD.getBody()->getEndLoc() : FD.getEndLoc();
   Kind = OwnershipEvent::FallOff;
+  return nullptr;
 }
 
 /// A block that leaves the function on one edge of a condition
@@ -267,7 +268,7 @@ void assumeExitEdge(const CFGBlock &B, Environment &Env) {
 /// Sites still owned (and not NULL, nor made of a capsule that failed) at
 /// the exit.
 void judgeLeaks(const RunContext &RC, Environment &Env, SourceLocation Loc,
-                OwnershipEvent::ExitKind Kind,
+                OwnershipEvent::ExitKind Kind, const Stmt *ExitAt,
                 std::vector<OwnershipEvent> &Out) {
   for (const Site &St : RC.Sites) {
     if (St.From == Site::Unowned)
@@ -277,7 +278,10 @@ void judgeLeaks(const RunContext &RC, Environment &Env, SourceLocation Loc,
     auto *Owed = Env.get<BoolValue>(*St.Owed);
     if (!Owed || !Env.allows(Owed->formula()))
       continue;
-    Out.push_back({OwnershipEvent::Leak, St.At, St.Param, nullptr, Loc, Kind});
+    OwnershipEvent E{OwnershipEvent::Leak, St.At, St.Param, nullptr, Loc, Kind};
+    E.ExitAt = ExitAt;
+    E.Certain = Env.proves(Owed->formula());
+    Out.push_back(E);
   }
 }
 
@@ -321,8 +325,8 @@ void judgeExit(const RunContext &RC, const FunctionDecl &FD, const CFGBlock &B,
   assumeExitEdge(B, Env);
   SourceLocation Loc;
   OwnershipEvent::ExitKind Kind;
-  exitOf(B, FD, Loc, Kind);
-  judgeLeaks(RC, Env, Loc, Kind, Out);
+  const Stmt *ExitAt = exitOf(B, FD, Loc, Kind);
+  judgeLeaks(RC, Env, Loc, Kind, ExitAt, Out);
   judgeUnclaimedImports(RC, Env, Loc, Kind, Out);
 }
 

@@ -7,6 +7,7 @@
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -394,22 +395,35 @@ bool classOnlyInstallsDeletersThatKeepRecord(const FieldDecl &Rec) {
 
 } // namespace
 
-bool keepsItsArgument(const FunctionDecl *FD) {
-  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
-  if (!Def || !Def->getBody() || Def->getNumParams() != 1)
-    return false;
-  const ParmVarDecl *P = Def->getParamDecl(0);
+namespace {
+/// Whether Body uses V only as the base of `->` member accesses or in a test
+/// against null; with AllowDelete also as the argument of its own deleter
+/// call (`v->deleter(v)`); with DataOnlyTested, reading its `data` field
+/// (`v->dl_tensor.data`) only to test it against null.
+bool usesOnlyFields(const ValueDecl *V, const Stmt *Body, bool AllowDelete,
+                    bool DataOnlyTested) {
   class Uses : public RecursiveASTVisitor<Uses> {
   public:
-    explicit Uses(const ParmVarDecl *P) : P(P) {}
+    Uses(const ValueDecl *V, bool AllowDelete)
+        : V(V), AllowDelete(AllowDelete) {}
     bool VisitMemberExpr(MemberExpr *ME) {
-      if (ME->isArrow() && referencedDecl(ME->getBase()) == P)
+      if (ME->isArrow() && referencedDecl(ME->getBase()) == V)
         AsBase.insert(cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()));
+      if (dlpackFieldOfMember(ME) == DLPackField::Data &&
+          memberChainRoot(ME) == V)
+        DataReads.push_back(ME);
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == P)
+      if (DRE->getDecl() == V)
         All.push_back(DRE);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const Expr *Base = nullptr;
+      if (AllowDelete && Call->getNumArgs() == 1 &&
+          isDeleterCall(Call, &Base) && referencedDecl(Base) == V)
+        noteTested(Call->getArg(0));
       return true;
     }
     // `!self`, `if (self)`, `self == nullptr`: a test, not a use.
@@ -421,7 +435,7 @@ bool keepsItsArgument(const FunctionDecl *FD) {
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (!BO->isEqualityOp())
         return true;
-      ASTContext &Ctx = P->getASTContext();
+      ASTContext &Ctx = V->getASTContext();
       if (isNullConstant(BO->getRHS(), Ctx))
         noteTested(BO->getLHS());
       else if (isNullConstant(BO->getLHS(), Ctx))
@@ -429,17 +443,91 @@ bool keepsItsArgument(const FunctionDecl *FD) {
       return true;
     }
     void noteTested(const Expr *E) {
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-        if (DRE->getDecl() == P)
+      E = E->IgnoreParenImpCasts();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        if (DRE->getDecl() == V)
           AsBase.insert(DRE);
+      if (const auto *ME = dyn_cast<MemberExpr>(E))
+        Tested.insert(ME);
     }
-    const ParmVarDecl *P;
+    const ValueDecl *V;
+    bool AllowDelete;
     llvm::SmallPtrSet<const DeclRefExpr *, 8> AsBase;
+    llvm::SmallPtrSet<const MemberExpr *, 4> Tested;
     llvm::SmallVector<const DeclRefExpr *, 8> All;
-  } U(P);
-  U.TraverseStmt(Def->getBody());
+    llvm::SmallVector<const MemberExpr *, 4> DataReads;
+  } U(V, AllowDelete);
+  U.TraverseStmt(const_cast<Stmt *>(Body));
   return llvm::all_of(
-      U.All, [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); });
+             U.All,
+             [&](const DeclRefExpr *DRE) { return U.AsBase.contains(DRE); }) &&
+         (!DataOnlyTested ||
+          llvm::all_of(U.DataReads, [&](const MemberExpr *ME) {
+            return U.Tested.contains(ME);
+          }));
+}
+} // namespace
+
+bool keepsItsArgument(const FunctionDecl *FD) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Def->getNumParams() != 1)
+    return false;
+  return usesOnlyFields(Def->getParamDecl(0), Def->getBody(),
+                        /*AllowDelete=*/false, /*DataOnlyTested=*/false);
+}
+
+const ValueDecl *releasableHolder(const Stmt *At, const ParmVarDecl *Param,
+                                  const FunctionDecl &FD) {
+  const Stmt *Body = FD.getBody();
+  const auto *Site = dyn_cast_or_null<Expr>(At);
+  if (!Body || (!Param && !Site))
+    return nullptr;
+  const ValueDecl *Holder = Param;
+  if (!Holder) {
+    // The local initialised with the site, holding nothing else.
+    class Inits : public RecursiveASTVisitor<Inits> {
+    public:
+      explicit Inits(const Expr *Site) : Site(Site) {}
+      bool VisitVarDecl(VarDecl *VD) {
+        const Expr *Init = VD->getInit();
+        if (Init && ignoreTemporaries(Init)->IgnoreParenCasts() ==
+                        Site->IgnoreParenCasts())
+          Found = VD;
+        return !Found;
+      }
+      const Expr *Site;
+      const VarDecl *Found = nullptr;
+    } I(Site);
+    I.TraverseStmt(const_cast<Stmt *>(Body));
+    if (!I.Found || !LocalStores(Body).onlyValue(I.Found))
+      return nullptr;
+    Holder = I.Found;
+  }
+  if (!isManagedPointer(Holder->getType()) ||
+      !usesOnlyFields(Holder, Body, /*AllowDelete=*/true,
+                      /*DataOnlyTested=*/true))
+    return nullptr;
+  return Holder;
+}
+
+bool mentionsVariable(const Stmt *S, const ValueDecl *V) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const ValueDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      Found |= DRE->getDecl() == V;
+      return !Found;
+    }
+    const ValueDecl *V;
+    bool Found = false;
+  } F(V);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+std::string releaseStatement(const ValueDecl &Holder) {
+  std::string N = Holder.getNameAsString();
+  return "if (" + N + "->deleter) " + N + "->deleter(" + N + ");";
 }
 
 bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,

@@ -30,6 +30,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <string>
+
 namespace clang::interop::ownership {
 
 /// The release functions seen so far in one function's run.
@@ -70,6 +72,23 @@ bool callsDeleter(const FunctionDecl *FD);
 /// against null (`if (!self) return;`): it cannot free, store or hand on the
 /// record's own address. False without a visible body.
 bool keepsItsArgument(const FunctionDecl *FD);
+
+/// For a fix-it that releases a leaked tensor where the function leaves:
+/// the variable that holds what the site At obtained (the owned parameter
+/// Param, or the local initialised with At, through casts, that nothing
+/// else is stored into), when releasing it frees nothing still in use: FD's
+/// body uses it only to reach the tensor's fields, to test it against null
+/// and to call its own deleter, and reads its `data` only to test it.
+/// Null otherwise.
+const ValueDecl *releasableHolder(const Stmt *At, const ParmVarDecl *Param,
+                                  const FunctionDecl &FD);
+
+/// Whether S names V anywhere (a release before S would free what S reads).
+bool mentionsVariable(const Stmt *S, const ValueDecl *V);
+
+/// The statement that releases the tensor Holder points to, tolerating a
+/// NULL deleter as DLPack allows: `if (t->deleter) t->deleter(t);`.
+std::string releaseStatement(const ValueDecl &Holder);
 
 /// True when the deleter that Call (a deleter call on a by-value managed
 /// tensor, `rec.deleter(&rec)`) invokes is one that FD itself stored into

@@ -428,6 +428,47 @@ llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body) {
   return std::move(F.Out);
 }
 
+llvm::SmallPtrSet<const Stmt *, 8> unbracedBodies(const Stmt *Body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool VisitIfStmt(IfStmt *If) {
+      add(If->getThen());
+      add(If->getElse());
+      return true;
+    }
+    bool VisitForStmt(ForStmt *S) { return add(S->getBody()); }
+    bool VisitWhileStmt(WhileStmt *S) { return add(S->getBody()); }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { return add(S->getBody()); }
+    bool add(const Stmt *S) {
+      // `else if` is an if of its own, not a body to brace.
+      if (S && !isa<CompoundStmt>(S) && !isa<IfStmt>(S))
+        Out.insert(S);
+      return true;
+    }
+    llvm::SmallPtrSet<const Stmt *, 8> Out;
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Out);
+}
+
+llvm::SmallVector<FixItHint, 2>
+insertBefore(const Stmt &S, llvm::StringRef Code,
+             const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
+             const llvm::SmallPtrSetImpl<const Stmt *> &Unbraced,
+             ASTContext &Ctx) {
+  auto [After, Line] = afterStatement(S, Ctx);
+  if (After.isInvalid())
+    return {};
+  if (Blocks.contains(&S))
+    // The new line takes S's indentation; S keeps its own.
+    return {FixItHint::CreateInsertion(S.getBeginLoc(), (Code + Line).str())};
+  if (Unbraced.contains(&S))
+    return {
+        FixItHint::CreateInsertion(S.getBeginLoc(), ("{ " + Code + " ").str()),
+        FixItHint::CreateInsertion(After, " }")};
+  return {};
+}
+
 const Stmt *
 evaluatingBlockStatement(const Expr &E,
                          const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,

@@ -17,6 +17,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/OperationKinds.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -200,6 +201,21 @@ const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
 /// a function with a finding, where the translation unit's parent map would
 /// cost every run.
 llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body);
+
+/// The bodies of Body's ifs, elses and loops written without braces (`if
+/// (c) return x;`): a statement inserted before one needs braces around
+/// both.
+llvm::SmallPtrSet<const Stmt *, 8> unbracedBodies(const Stmt *Body);
+
+/// The edits that insert Code (a statement) so that it runs right before S:
+/// a line of its own when S is a statement of a block (Blocks), braces
+/// around both when S is an unbraced body (Unbraced); none when S is
+/// neither, or is written by a macro.
+llvm::SmallVector<FixItHint, 2>
+insertBefore(const Stmt &S, llvm::StringRef Code,
+             const llvm::SmallPtrSetImpl<const Stmt *> &Blocks,
+             const llvm::SmallPtrSetImpl<const Stmt *> &Unbraced,
+             ASTContext &Ctx);
 
 /// The innermost statement of Blocks (blockStatements()) whose source range
 /// holds E, when it is an expression statement or a declaration (E is then

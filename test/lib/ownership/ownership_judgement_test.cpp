@@ -139,6 +139,39 @@ void freed_where_null(const at::Tensor &x) {
   EXPECT_EQ(eventsIn(Code, "freed_where_null"), Events{"leak at end: }"});
 }
 
+TEST(OwnershipJudgement, ALeakNamesItsExitAndWhetherEveryPathOwnsIt) {
+  resetFactCache();
+  ParsedSnippet P = parseSnippet(OwnershipPrelude, R"cpp(
+void f(const at::Tensor &x, bool a, bool b, bool c) {
+  DLManagedTensor *t = at::toDLPack(x);
+  if (a)
+    return;
+  if (b && t->deleter)
+    t->deleter(t);
+  if (c)
+    throw runtime_error("no");
+}
+)cpp",
+                                 OwnershipArgs);
+  ASSERT_EQ(P.Error, "");
+  ASTContext &Ctx = P.AST->getASTContext();
+  OwnershipConfig FlowOnly;
+  FlowOnly.SyntacticProofs = false;
+  const OwnershipFacts &F =
+      getOwnershipFacts(*functionNamed(Ctx, "f"), Ctx, false, FlowOnly);
+  std::vector<std::string> Seen;
+  for (const OwnershipEvent &E : F.Events)
+    if (E.K == OwnershipEvent::Leak)
+      Seen.push_back(
+          std::string(E.ExitAt ? E.ExitAt->getStmtClassName() : "end") +
+          (E.Certain ? " certain" : " on some path"));
+  // Owned on every path to the first return; after a deletion on one path,
+  // owned only on some at the throw and at the end.
+  EXPECT_EQ(Seen, (std::vector<std::string>{"ReturnStmt certain",
+                                            "CXXThrowExpr on some path",
+                                            "end on some path"}));
+}
+
 TEST(OwnershipJudgement, DeleterCallsNameTheEarlierOne) {
   const char *Code = R"cpp(
 void twice(const at::Tensor &x, bool again) {

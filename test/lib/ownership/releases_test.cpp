@@ -60,4 +60,55 @@ void empty(PyObject *) {}
   EXPECT_FALSE(Releases("empty"));
 }
 
+TEST(Releases, HoldersALeakFixMayRelease) {
+  auto AST = parseOwnershipCode(std::string(OwnershipPrelude) + R"cpp(
+void fields(const at::Tensor &x, bool a) {
+  DLManagedTensor *t = at::toDLPack(x);
+  if (t->dl_tensor.data == nullptr || t->dl_tensor.ndim != 2)
+    return;
+  if (t->deleter)
+    t->deleter(t);
+}
+void data_used(const at::Tensor &x, float **out) {
+  DLManagedTensor *t = at::toDLPack(x);
+  *out = static_cast<float *>(t->dl_tensor.data);
+}
+void handed(const at::Tensor &x, void (*take)(DLManagedTensor *)) {
+  DLManagedTensor *t = at::toDLPack(x);
+  take(t);
+}
+void reassigned(const at::Tensor &x, const at::Tensor &y) {
+  DLManagedTensor *t = at::toDLPack(x);
+  t = at::toDLPack(y);
+}
+void param(DLManagedTensor *p) {
+  if (p->deleter)
+    p->deleter(p);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Holder = [&](llvm::StringRef Name) -> std::string {
+    const FunctionDecl *FD = functionNamed(Ctx, Name);
+    const CallExpr *Site = callNamed(FD->getBody(), "toDLPack");
+    const ParmVarDecl *P = Site ? nullptr : FD->getParamDecl(0);
+    const ValueDecl *H = releasableHolder(Site, P, *FD);
+    return H ? H->getNameAsString() : "none";
+  };
+  EXPECT_EQ(Holder("fields"), "t") << "fields read, data only tested";
+  EXPECT_EQ(Holder("data_used"), "none") << "its data escapes";
+  EXPECT_EQ(Holder("handed"), "none") << "handed to a call";
+  EXPECT_EQ(Holder("reassigned"), "none") << "holds another tensor later";
+  EXPECT_EQ(Holder("param"), "p");
+  const FunctionDecl *Fields = functionNamed(Ctx, "fields");
+  EXPECT_EQ(releaseStatement(*Fields->getParamDecl(0)),
+            "if (x->deleter) x->deleter(x);");
+  const auto *Body = cast<CompoundStmt>(Fields->getBody());
+  const VarDecl *T =
+      cast<VarDecl>(cast<DeclStmt>(*Body->body_begin())->getSingleDecl());
+  EXPECT_TRUE(mentionsVariable(*std::next(Body->body_begin()), T));
+  EXPECT_FALSE(mentionsVariable(*std::next(Body->body_begin()),
+                                Fields->getParamDecl(1)));
+}
+
 } // namespace

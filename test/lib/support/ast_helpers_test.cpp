@@ -245,6 +245,42 @@ void m() { CALL }
   EXPECT_FALSE(afterStatement(*InMacro, Ctx).first.isValid());
 }
 
+TEST(StatementEdits, InsertionBeforeABracedOrUnbracedStatement) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+int g(int);
+int f(int n) {
+  if (n)
+    return 1;
+  else if (n > 2)
+    return 2;
+  for (;;)
+    g(n);
+  return g(n);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const Stmt *Body = functionNamed(Ctx, "f")->getBody();
+  auto Blocks = blockStatements(Body);
+  auto Unbraced = unbracedBodies(Body);
+  // return 1, return 2 and the loop's call; not the `else if`.
+  EXPECT_EQ(Unbraced.size(), 3u);
+  const Stmt *Last = cast<CompoundStmt>(Body)->body_back();
+  llvm::SmallVector<FixItHint, 2> Line =
+      insertBefore(*Last, "g(0);", Blocks, Unbraced, Ctx);
+  ASSERT_EQ(Line.size(), 1u);
+  EXPECT_EQ(Line[0].CodeToInsert, "g(0);\n  ");
+  const auto *If = cast<IfStmt>(*cast<CompoundStmt>(Body)->body_begin());
+  llvm::SmallVector<FixItHint, 2> Braced =
+      insertBefore(*If->getThen(), "g(0);", Blocks, Unbraced, Ctx);
+  ASSERT_EQ(Braced.size(), 2u);
+  EXPECT_EQ(Braced[0].CodeToInsert, "{ g(0); ");
+  EXPECT_EQ(Braced[1].CodeToInsert, " }");
+  // A condition is neither.
+  EXPECT_TRUE(
+      insertBefore(*If->getCond(), "g(0);", Blocks, Unbraced, Ctx).empty());
+}
+
 } // namespace
 
 TEST(AstHelpersPathEnds, LoggersThatEndThePath) {
