@@ -601,20 +601,10 @@ public:
   bool VisitExpr(Expr *E) {
     if (!E->containsErrors() || isa<LambdaExpr>(E))
       return true;
-    for (const Stmt *Child : E->children()) {
-      const auto *Arg = dyn_cast_or_null<Expr>(Child);
-      for (int Depth = 0; Arg && Depth < 4; ++Depth) {
-        Arg = Arg->IgnoreParenImpCasts();
-        if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
-          Arg = Temp->getSubExpr();
-        else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Arg))
-          Arg = Bind->getSubExpr();
-        else
-          break;
-      }
-      if (const auto *L = dyn_cast_or_null<LambdaExpr>(Arg))
-        Sites.LambdasOfInvalidCalls.push_back(L->getCallOperator());
-    }
+    for (const Stmt *Child : E->children())
+      if (const auto *Arg = dyn_cast_or_null<Expr>(Child))
+        if (const auto *L = dyn_cast<LambdaExpr>(ignoreTemporaries(Arg)))
+          Sites.LambdasOfInvalidCalls.push_back(L->getCallOperator());
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
