@@ -144,7 +144,7 @@ void DLPackDeleterOwnershipCheck::reportLeak(
     std::string Release = ownership::releaseStatement(*Holder);
     for (const OwnershipEvent *E : Exits) {
       llvm::SmallVector<FixItHint, 2> Edit =
-          ownership::mentionsVariable(E->ExitAt, Holder)
+          mentionsVariable(E->ExitAt, Holder)
               ? llvm::SmallVector<FixItHint, 2>()
               : insertBefore(*E->ExitAt, Release, Blocks, Unbraced, Ctx);
       if (Edit.empty()) {

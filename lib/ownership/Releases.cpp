@@ -482,47 +482,16 @@ const ValueDecl *releasableHolder(const Stmt *At, const ParmVarDecl *Param,
   const auto *Site = dyn_cast_or_null<Expr>(At);
   if (!Body || (!Param && !Site))
     return nullptr;
-  const ValueDecl *Holder = Param;
-  if (!Holder) {
-    // The local initialised with the site, holding nothing else.
-    class Inits : public RecursiveASTVisitor<Inits> {
-    public:
-      explicit Inits(const Expr *Site) : Site(Site) {}
-      bool VisitVarDecl(VarDecl *VD) {
-        const Expr *Init = VD->getInit();
-        if (Init && ignoreTemporaries(Init)->IgnoreParenCasts() ==
-                        Site->IgnoreParenCasts())
-          Found = VD;
-        return !Found;
-      }
-      const Expr *Site;
-      const VarDecl *Found = nullptr;
-    } I(Site);
-    I.TraverseStmt(const_cast<Stmt *>(Body));
-    if (!I.Found || !LocalStores(Body).onlyValue(I.Found))
-      return nullptr;
-    Holder = I.Found;
-  }
+  // The owned parameter, or the local whose one value is the site.
+  const ValueDecl *Holder =
+      Param ? Param : LocalStores(Body).holderOf(Site, /*ThroughCasts=*/true);
+  if (!Holder)
+    return nullptr;
   if (!isManagedPointer(Holder->getType()) ||
       !usesOnlyFields(Holder, Body, /*AllowDelete=*/true,
                       /*DataOnlyTested=*/true))
     return nullptr;
   return Holder;
-}
-
-bool mentionsVariable(const Stmt *S, const ValueDecl *V) {
-  class Finder : public RecursiveASTVisitor<Finder> {
-  public:
-    explicit Finder(const ValueDecl *V) : V(V) {}
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      Found |= DRE->getDecl() == V;
-      return !Found;
-    }
-    const ValueDecl *V;
-    bool Found = false;
-  } F(V);
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Found;
 }
 
 std::string releaseStatement(const ValueDecl &Holder) {

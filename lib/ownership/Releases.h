@@ -83,9 +83,6 @@ bool keepsItsArgument(const FunctionDecl *FD);
 const ValueDecl *releasableHolder(const Stmt *At, const ParmVarDecl *Param,
                                   const FunctionDecl &FD);
 
-/// Whether S names V anywhere (a release before S would free what S reads).
-bool mentionsVariable(const Stmt *S, const ValueDecl *V);
-
 /// The statement that releases the tensor Holder points to, tolerating a
 /// NULL deleter as DLPack allows: `if (t->deleter) t->deleter(t);`.
 std::string releaseStatement(const ValueDecl &Holder);

@@ -415,6 +415,21 @@ const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
   return F.Found;
 }
 
+bool mentionsVariable(const Stmt *S, const ValueDecl *V) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const ValueDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      Found |= DRE->getDecl() == V;
+      return !Found;
+    }
+    const ValueDecl *V;
+    bool Found = false;
+  } F(V);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 llvm::SmallPtrSet<const Stmt *, 32> blockStatements(const Stmt *Body) {
   class Finder : public RecursiveASTVisitor<Finder> {
   public:

@@ -51,6 +51,10 @@ const VarDecl *namedVar(const Expr *E);
 /// DeclRefExpr; null otherwise.
 const ValueDecl *referencedDecl(const Expr *E);
 
+/// Whether S names V anywhere (a release before S would free what S
+/// reads).
+bool mentionsVariable(const Stmt *S, const ValueDecl *V);
+
 /// The variable a member chain starts from: `mt` in `mt->dl_tensor.data`
 /// (through parentheses and implicit casts); null when the chain starts
 /// from anything else.

@@ -128,13 +128,16 @@ const Expr *LocalStores::onlyValue(const VarDecl *VD) const {
   return S->Whole.front();
 }
 
-const VarDecl *LocalStores::holderOf(const Expr *E) const {
+const VarDecl *LocalStores::holderOf(const Expr *E, bool ThroughCasts) const {
   if (!E)
     return nullptr;
-  const Expr *Want = E->IgnoreImplicit();
+  auto Strip = [&](const Expr *X) {
+    X = X->IgnoreImplicit();
+    return ThroughCasts ? X->IgnoreParenCasts() : X;
+  };
+  const Expr *Want = Strip(E);
   for (const auto &[VD, S] : Map)
-    if (const Expr *Only = onlyValue(VD);
-        Only && Only->IgnoreImplicit() == Want)
+    if (const Expr *Only = onlyValue(VD); Only && Strip(Only) == Want)
       return VD;
   return nullptr;
 }

@@ -51,8 +51,9 @@ public:
   /// The local whose one value (onlyValue) is E, through parentheses,
   /// implicit casts and cleanups: what holds the object E makes
   /// (`std::shared_ptr<void> p{t->data, del};` holds the construction);
-  /// null when none does.
-  const VarDecl *holderOf(const Expr *E) const;
+  /// null when none does. With ThroughCasts, explicit casts too (`auto *mt
+  /// = (DLManagedTensor *)PyCapsule_GetPointer(...)` holds the call).
+  const VarDecl *holderOf(const Expr *E, bool ThroughCasts = false) const;
 
   /// The local variable E names as a whole (through parentheses and
   /// implicit casts), or null.

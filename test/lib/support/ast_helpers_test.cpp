@@ -281,6 +281,15 @@ int f(int n) {
       insertBefore(*If->getCond(), "g(0);", Blocks, Unbraced, Ctx).empty());
 }
 
+TEST_F(AstHelpers, MentionsVariable) {
+  const Stmt *Take = callNamed(Body, "take");
+  ASSERT_TRUE(Take);
+  const auto *Copy = cast<VarDecl>(
+      cast<DeclStmt>(*cast<CompoundStmt>(Body)->body_begin())->getSingleDecl());
+  EXPECT_TRUE(mentionsVariable(Take, Copy));
+  EXPECT_FALSE(mentionsVariable(Take, F->getParamDecl(0)));
+}
+
 } // namespace
 
 TEST(AstHelpersPathEnds, LoggersThatEndThePath) {

@@ -4,6 +4,7 @@
 #include "lib/support/LocalStores.h"
 
 #include "ast_search.h"
+#include "snippet_annotations.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -156,6 +157,32 @@ TEST_F(LocalStoresTest, WriteTargets) {
   EXPECT_EQ(T->getName(), "raw");
   EXPECT_TRUE(Element);
   EXPECT_EQ(LocalStores::localNamed(Assign->getRHS()), nullptr);
+}
+
+TEST(LocalStoresHolders, ThroughExplicitCastsOnRequest) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+void *make();
+void f() {
+  auto *p = (int *)make();
+  auto *q = static_cast<char *>(make());
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const Stmt *Body = functionNamed(AST->getASTContext(), "f")->getBody();
+  LocalStores Stores(Body);
+  std::vector<const CallExpr *> Calls;
+  firstNode<CallExpr>(Body, [&](const CallExpr &CE) {
+    Calls.push_back(&CE);
+    return false;
+  });
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(Stores.holderOf(Calls[0]), nullptr)
+      << "the stored value is the cast, not the call";
+  const VarDecl *P = Stores.holderOf(Calls[0], /*ThroughCasts=*/true);
+  const VarDecl *Q = Stores.holderOf(Calls[1], /*ThroughCasts=*/true);
+  ASSERT_TRUE(P && Q);
+  EXPECT_EQ(P->getName(), "p");
+  EXPECT_EQ(Q->getName(), "q");
 }
 
 } // namespace
