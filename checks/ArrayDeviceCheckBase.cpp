@@ -24,7 +24,7 @@ ArrayDeviceCheckBase::ArrayDeviceCheckBase(StringRef Name,
   // The API model is shared by the four checks: a key set once without a
   // check prefix (e.g. `ArrayTypes`) applies to all of them.
   ApiOptions.forEach([&](StringRef Key, std::string &Value) {
-    Value = Options.getLocalOrGlobal(Key, Value);
+    Value = nameListOption(Key, Value, /*Global=*/true);
   });
   ApiOptions.Exits = exitConditionNames();
   Names = std::make_unique<ApiModel>(ApiOptions);
@@ -138,7 +138,7 @@ void ArrayDeviceCheckBase::noteUnseenGuard(const SinkFact &Fact) {
        DiagnosticIDs::Note)
       << calleeName(*G)
       << (Import ? "devices this process can address" : "arrays on one device")
-      << ApiModel::modelName(*Callee)
+      << listedName(*Callee)
       << (Import ? "AddressablePredicates" : "SingleDevicePredicates")
       << G->getSourceRange();
 }

@@ -19,7 +19,7 @@ namespace clang::tidy::interop {
 // being listed.
 static constexpr llvm::StringLiteral DefaultAddressConsumers =
     "::at::from_blob$;::torch::from_blob$;TFE_NewTensorHandleFromDeviceMemory$;"
-    "::Eigen::Map$;::pybind11::array;::nanobind::ndarray;"
+    "::Eigen::Map$;^::pybind11::array;^::nanobind::ndarray;"
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$";
 
@@ -27,7 +27,7 @@ DLPackByteOffsetCheck::DLPackByteOffsetCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       AddressConsumers(
-          Options.get("AddressConsumers", DefaultAddressConsumers)),
+          nameListOption("AddressConsumers", DefaultAddressConsumers)),
       Consumers(splitOptionList(AddressConsumers)) {}
 
 void DLPackByteOffsetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

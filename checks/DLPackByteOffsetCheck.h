@@ -24,7 +24,7 @@ private:
                   const clang::interop::DLPackFieldFacts &Facts,
                   ASTContext &Ctx) override;
   const std::string AddressConsumers;
-  clang::interop::FunctionNameList Consumers;
+  clang::interop::NameList Consumers;
 };
 
 } // namespace clang::tidy::interop

@@ -21,9 +21,10 @@ namespace clang::tidy::interop {
 DLPackOwnershipCheckBase::DLPackOwnershipCheckBase(StringRef Name,
                                                    ClangTidyContext *Context)
     : InteropCheckBase(Name, Context),
-      OwnershipTakingImporters(Options.getLocalOrGlobal(
+      OwnershipTakingImporters(nameListOption(
           "OwnershipTakingImporters",
-          llvm::join(OwnershipConfig().OwnershipTakingImporters, ";"))) {
+          llvm::join(OwnershipConfig().OwnershipTakingImporters, ";"),
+          /*Global=*/true)) {
   Config.OwnershipTakingImporters = optionStrings(OwnershipTakingImporters);
   Config.Bounds = bounds();
   Config.Exits = exitConditionNames();

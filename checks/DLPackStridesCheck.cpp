@@ -25,7 +25,7 @@ DLPackStridesCheck::DLPackStridesCheck(StringRef Name,
                                        ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       CompactConsumers(
-          Options.get("CompactConsumers", DefaultCompactConsumers)),
+          nameListOption("CompactConsumers", DefaultCompactConsumers)),
       CheckCompactUse(Options.get("CheckCompactUse", true)),
       Consumers(splitOptionList(CompactConsumers)) {}
 

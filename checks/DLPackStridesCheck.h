@@ -26,7 +26,7 @@ private:
                   ASTContext &Ctx) override;
   const std::string CompactConsumers;
   const bool CheckCompactUse;
-  clang::interop::FunctionNameList Consumers;
+  clang::interop::NameList Consumers;
 };
 
 } // namespace clang::tidy::interop

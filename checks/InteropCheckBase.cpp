@@ -59,8 +59,23 @@ InteropCheckBase::InteropCheckBase(StringRef Name, ClangTidyContext *Context)
   });
   // Read as global options too: one list serves every check.
   Exits.forEachOption([&](StringRef Key, std::vector<std::string> &List) {
-    List = optionStrings(Options.getLocalOrGlobal(Key, llvm::join(List, ";")));
+    List = optionStrings(
+        nameListOption(Key, llvm::join(List, ";"), /*Global=*/true));
   });
+}
+
+std::string InteropCheckBase::nameListOption(StringRef Key, StringRef Default,
+                                             bool Global) {
+  std::string Value = (Global ? Options.getLocalOrGlobal(Key, Default)
+                              : Options.get(Key, Default))
+                          .str();
+  std::vector<std::string> Errors;
+  NameList::fromOption(Value, &Errors);
+  for (const std::string &E : Errors)
+    configurationDiag("invalid regular expression in option '%0' of check "
+                      "'%1': %2; the entry matches nothing")
+        << Key << getID() << E;
+  return Value;
 }
 
 void InteropCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -39,6 +39,13 @@ public:
 protected:
   InteropCheckBase(StringRef Name, ClangTidyContext *Context);
 
+  /// Reads an option that lists declarations by the one rule of
+  /// lib/support/NameLists.h (locally, or with Global also as a global
+  /// option), and reports each entry that is not a valid regular expression:
+  /// such an entry matches nothing.
+  std::string nameListOption(StringRef Key, StringRef Default,
+                             bool Global = false);
+
   /// True when the facts of FD were skipped (Why is not None); reports a
   /// give-up when ReportSkippedFunctions asks, and otherwise counts a
   /// function dropped at a bound for the end-of-file line.

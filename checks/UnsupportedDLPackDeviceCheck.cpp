@@ -18,7 +18,7 @@ namespace clang::tidy::interop {
 
 // Functions that wrap a pointer as host memory (a view the host reads).
 static constexpr llvm::StringLiteral DefaultHostMemoryFunctions =
-    "::Eigen::Map$;::pybind11::array;::pybind11::memoryview;::std::span$;"
+    "::Eigen::Map$;^::pybind11::array;^::pybind11::memoryview;::std::span$;"
     "::absl::Span$;::std::vector$;::std::basic_string$;"
     "PyArray_SimpleNewFromData$;PyArray_New$;PyArray_NewFromDescr$;"
     "PyMemoryView_FromMemory$;PyBytes_FromStringAndSize$;"
@@ -38,19 +38,25 @@ static std::string defaultHostGuards() {
   return llvm::join(DLPackFieldConfig().HostDeviceGuards, ";");
 }
 
+// The same default as the array/device checks' ImportFunctions: the key is
+// read as a global option, so it means the same to every check.
+static std::string defaultImporters() {
+  return llvm::join(DLPackFieldConfig().ImportFunctions, ";");
+}
+
 UnsupportedDLPackDeviceCheck::UnsupportedDLPackDeviceCheck(
     StringRef Name, ClangTidyContext *Context)
     : DLPackFieldCheckBase(Name, Context),
       HostMemoryFunctions(
-          Options.get("HostMemoryFunctions", DefaultHostMemoryFunctions)),
-      DeviceMemoryFunctions(
-          Options.get("DeviceMemoryFunctions", DefaultDeviceMemoryFunctions)),
-      HostDeviceGuards(Options.get("HostDeviceGuards", defaultHostGuards())),
-      ImportFunctions(Options.getLocalOrGlobal("ImportFunctions",
-                                               "::interop::from_dlpack$")),
+          nameListOption("HostMemoryFunctions", DefaultHostMemoryFunctions)),
+      DeviceMemoryFunctions(nameListOption("DeviceMemoryFunctions",
+                                           DefaultDeviceMemoryFunctions)),
+      HostDeviceGuards(nameListOption("HostDeviceGuards", defaultHostGuards())),
+      ImportFunctions(nameListOption("ImportFunctions", defaultImporters(),
+                                     /*Global=*/true)),
       SupportedDeviceTypes(
           Options.get("SupportedDeviceTypes", DefaultSupportedDeviceTypes)),
-      PlatformEnums(Options.get("PlatformEnums", "::interop::Platform$")),
+      PlatformEnums(nameListOption("PlatformEnums", "::interop::Platform$")),
       HostFunctions(splitOptionList(HostMemoryFunctions)),
       DeviceFunctions(splitOptionList(DeviceMemoryFunctions)),
       PlatformEnumList(splitOptionList(PlatformEnums)) {

@@ -37,9 +37,9 @@ private:
   const std::string ImportFunctions;
   const std::string SupportedDeviceTypes;
   const std::string PlatformEnums;
-  clang::interop::FunctionNameList HostFunctions;
-  clang::interop::FunctionNameList DeviceFunctions;
-  clang::interop::FunctionNameList PlatformEnumList;
+  clang::interop::NameList HostFunctions;
+  clang::interop::NameList DeviceFunctions;
+  clang::interop::NameList PlatformEnumList;
   std::vector<std::int64_t> Supported;
 };
 

@@ -3,44 +3,11 @@
 #include "lib/arraydevice/ApiModel.h"
 
 #include "lib/support/AstHelpers.h" // declsNamed
-#include "lib/support/NameLists.h" // splitOptionList
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 
 namespace clang::interop {
-
-std::vector<std::string> splitNameList(llvm::StringRef List) {
-  std::vector<std::string> Names;
-  for (llvm::StringRef P : splitOptionList(List)) {
-    P.consume_front("::");
-    if (!P.empty())
-      Names.push_back(P.str());
-  }
-  return Names;
-}
-
-bool isNamePattern(llvm::StringRef Entry) {
-  return Entry.find_first_of("^$.*+?()[]{}|\\") != llvm::StringRef::npos;
-}
-
-/// Splits a list into exact names and compiled patterns; a pattern that does
-/// not compile is kept as an exact name (it then matches nothing).
-static void splitEntries(const std::string &List,
-                         std::vector<std::string> &Names,
-                         std::vector<std::shared_ptr<llvm::Regex>> &Patterns) {
-  for (llvm::StringRef P : splitOptionList(List)) {
-    if (isNamePattern(P)) {
-      auto Re = std::make_shared<llvm::Regex>(P);
-      if (Re->isValid()) {
-        Patterns.push_back(std::move(Re));
-        continue;
-      }
-    }
-    P.consume_front("::");
-    Names.push_back(P.str());
-  }
-}
 
 std::string ApiModelOptions::key() const {
   std::string K;
@@ -56,17 +23,18 @@ std::string ApiModelOptions::key() const {
 
 ApiModel::ApiModel(const ApiModelOptions &Opts)
     : Options(Opts), Exits(Opts.Exits),
-      NamesByRole(static_cast<unsigned>(FnRole::NumRoles)) {
+      FnLists(static_cast<unsigned>(FnRole::NumRoles)),
+      TpuPlatforms(NameList::fromOption(Opts.TpuPlatforms)),
+      PinnedKinds(NameList::fromOption(Opts.PinnedHostMemoryKinds)),
+      SingleKinds(NameList::fromOption(Opts.SingleDeviceShardingKinds)),
+      DeviceMemoryKinds(NameList::fromOption(Opts.DeviceMemoryKinds)),
+      OkCodes(NameList::fromOption(Opts.OkStatusCodes)),
+      StatusTypes(NameList::fromOption(Opts.StatusTypes)),
+      // The same list names functions and fields.
+      CurrentProcessSources(
+          NameList::fromOption(Opts.CurrentProcessIndexSources)) {
   auto AddFns = [&](const std::string &List, FnRole R) {
-    std::vector<std::string> Names;
-    std::vector<std::shared_ptr<llvm::Regex>> Patterns;
-    splitEntries(List, Names, Patterns);
-    for (std::string &N : Names) {
-      Functions[N].add(R);
-      NamesByRole[static_cast<unsigned>(R)].push_back(std::move(N));
-    }
-    for (auto &Re : Patterns)
-      FnPatterns.push_back({std::move(Re), R, TypeRole::None});
+    FnLists[static_cast<unsigned>(R)] = NameList::fromOption(List);
   };
   AddFns(Options.ExportFunctions, FnRole::Export);
   AddFns(Options.ImportFunctions, FnRole::Import);
@@ -86,52 +54,19 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.ShardingKindFunctions, FnRole::ShardingKindOf);
   AddFns(Options.StatusOkFunctions, FnRole::StatusOk);
   AddFns(Options.ProcessIndexFunctions, FnRole::ProcessIndexOf);
-  // The same list names functions and fields: a field is looked up by name.
   AddFns(Options.CurrentProcessIndexSources, FnRole::CurrentProcessIndex);
-  for (const std::string &N : splitNameList(Options.CurrentProcessIndexSources))
-    CurrentProcessFields[N] = 1;
 
-  auto AddTypes = [&](const std::string &List, TypeRole R) {
-    std::vector<std::string> Names;
-    std::vector<std::shared_ptr<llvm::Regex>> Patterns;
-    splitEntries(List, Names, Patterns);
-    for (const std::string &N : Names)
-      Types[N] = R;
-    for (auto &Re : Patterns)
-      TypePatterns.push_back({std::move(Re), FnRole::NumRoles, R});
-  };
-  AddTypes(Options.ArrayTypes, TypeRole::Array);
-  AddTypes(Options.ShardingTypes, TypeRole::Sharding);
-  AddTypes(Options.DeviceTypes, TypeRole::Device);
-  AddTypes(Options.ResultTypes, TypeRole::Result);
-  AddTypes(Options.DeviceListTypes, TypeRole::DeviceRange);
-
-  for (const std::string &N : splitNameList(Options.TpuPlatforms))
-    TpuEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
-  for (const std::string &N : splitNameList(Options.PinnedHostMemoryKinds))
-    PinnedEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
-  for (const std::string &N : splitNameList(Options.SingleDeviceShardingKinds))
-    SingleKindEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
-  for (const std::string &N : splitNameList(Options.DeviceMemoryKinds))
-    DeviceMemoryEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
-  for (const std::string &N : splitNameList(Options.OkStatusCodes))
-    OkEnumerators[llvm::StringRef(N).rtrim('$')] = 1;
-  for (const std::string &N : splitNameList(Options.StatusTypes))
-    StatusNames[llvm::StringRef(N).rtrim('$')] = 1;
-}
-
-std::string ApiModel::modelName(const NamedDecl &D) {
-  const DeclContext *DC = D.getDeclContext();
-  // Members are spelled through their class, and members of a class template
-  // specialisation through the template, so that one option names every
-  // instantiation.
-  if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
-    return modelName(*RD) + "::" + D.getNameAsString();
-  if (const auto *ED = dyn_cast<EnumDecl>(DC))
-    return modelName(*ED) + "::" + D.getNameAsString();
-  if (const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(&D))
-    return CTSD->getSpecializedTemplate()->getQualifiedNameAsString();
-  return D.getQualifiedNameAsString();
+  // In the order the roles are tried.
+  TypeLists.emplace_back(TypeRole::Array,
+                         NameList::fromOption(Options.ArrayTypes));
+  TypeLists.emplace_back(TypeRole::Sharding,
+                         NameList::fromOption(Options.ShardingTypes));
+  TypeLists.emplace_back(TypeRole::Device,
+                         NameList::fromOption(Options.DeviceTypes));
+  TypeLists.emplace_back(TypeRole::Result,
+                         NameList::fromOption(Options.ResultTypes));
+  TypeLists.emplace_back(TypeRole::DeviceRange,
+                         NameList::fromOption(Options.DeviceListTypes));
 }
 
 FnRoles ApiModel::classify(const FunctionDecl *FD) const {
@@ -144,17 +79,11 @@ FnRoles ApiModel::classify(const FunctionDecl *FD) const {
   FnRoles Roles;
   if (FD->getDeclName().isIdentifier() || isa<CXXMethodDecl>(FD)) {
     // A member inherited from a modelled base is named through the class
-    // that declares it, which is what modelName() spells.
-    std::string Name = modelName(*FD);
-    auto Found = Functions.find(Name);
-    if (Found != Functions.end())
-      Roles = Found->second;
-    if (!FnPatterns.empty()) {
-      std::string Qualified = "::" + Name;
-      for (const Pattern &P : FnPatterns)
-        if (P.Re->match(Qualified))
-          Roles.add(P.Fn);
-    }
+    // that declares it, which is what listedName() spells.
+    std::string Name = listedName(*FD);
+    for (unsigned R = 0; R < FnLists.size(); ++R)
+      if (FnLists[R].matchesName(Name))
+        Roles.add(static_cast<FnRole>(R));
   }
   FnCache[FD] = Roles;
   return Roles;
@@ -163,16 +92,10 @@ FnRoles ApiModel::classify(const FunctionDecl *FD) const {
 TypeRole ApiModel::classifyRecord(const CXXRecordDecl *RD) const {
   if (!RD)
     return TypeRole::None;
-  std::string Name = modelName(*RD);
-  auto Found = Types.find(Name);
-  if (Found != Types.end())
-    return Found->second;
-  if (!TypePatterns.empty()) {
-    std::string Qualified = "::" + Name;
-    for (const Pattern &P : TypePatterns)
-      if (P.Re->match(Qualified))
-        return P.Type;
-  }
+  std::string Name = listedName(*RD);
+  for (const auto &[Role, List] : TypeLists)
+    if (List.matchesName(Name))
+      return Role;
   // A class derived from a modelled array, sharding or device is one.
   if (RD->hasDefinition()) {
     for (const CXXBaseSpecifier &B : RD->bases()) {
@@ -286,40 +209,20 @@ TypeRole ApiModel::classifyPointee(QualType T) const {
   return classify(T);
 }
 
-static bool enumeratorListed(const EnumConstantDecl *E,
-                             const llvm::StringMap<char> &Set) {
-  if (!E)
-    return false;
-  std::string Name = ApiModel::modelName(*E);
-  if (Set.count(Name))
-    return true;
-  // An unscoped enumerator is also spelled without its enum's name.
-  const auto *ED = dyn_cast<EnumDecl>(E->getDeclContext());
-  if (ED && !ED->isScoped()) {
-    std::string Outer = cast<NamedDecl>(ED)->getQualifiedNameAsString();
-    size_t Cut = Outer.rfind("::");
-    std::string Short =
-        (Cut == std::string::npos ? std::string() : Outer.substr(0, Cut + 2)) +
-        E->getNameAsString();
-    return Set.count(Short);
-  }
-  return false;
-}
-
 bool ApiModel::isTpuPlatform(const EnumConstantDecl *E) const {
-  return enumeratorListed(E, TpuEnumerators);
+  return TpuPlatforms.matches(E);
 }
 
 bool ApiModel::isPinnedHostMemoryKind(const EnumConstantDecl *E) const {
-  return enumeratorListed(E, PinnedEnumerators);
+  return PinnedKinds.matches(E);
 }
 
 bool ApiModel::isDeviceMemoryKind(const EnumConstantDecl *E) const {
-  return enumeratorListed(E, DeviceMemoryEnumerators);
+  return DeviceMemoryKinds.matches(E);
 }
 
 bool ApiModel::isSingleDeviceShardingKind(const EnumConstantDecl *E) const {
-  return enumeratorListed(E, SingleKindEnumerators);
+  return SingleKinds.matches(E);
 }
 
 unsigned char ApiModel::enumKind(QualType T) const {
@@ -354,22 +257,22 @@ bool ApiModel::isMemoryKindEnum(QualType T) const { return enumKind(T) & 2; }
 bool ApiModel::isShardingKindEnum(QualType T) const { return enumKind(T) & 4; }
 
 bool ApiModel::isStatusType(QualType T) const {
-  if (T.isNull() || StatusNames.empty())
+  if (T.isNull() || StatusTypes.empty())
     return false;
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   auto [It, New] = StatusCache.try_emplace(T.getTypePtr(), false);
   if (New)
     if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-      It->second = StatusNames.count(modelName(*RD)) != 0;
+      It->second = StatusTypes.matches(RD);
   return It->second;
 }
 
 bool ApiModel::isErrorStatusCode(const EnumConstantDecl *E) const {
-  if (!E || enumeratorListed(E, OkEnumerators))
+  if (!E || OkCodes.matches(E))
     return false;
   const auto *ED = dyn_cast<EnumDecl>(E->getDeclContext());
   return ED && llvm::any_of(ED->enumerators(), [&](const EnumConstantDecl *O) {
-           return enumeratorListed(O, OkEnumerators);
+           return OkCodes.matches(O);
          });
 }
 
@@ -377,7 +280,7 @@ const FunctionDecl *
 ApiModel::addressableTwin(const FunctionDecl &Global) const {
   if (isa<CXXMethodDecl>(Global) || !Global.getIdentifier())
     return nullptr;
-  std::string Scope = modelName(Global);
+  std::string Scope = listedName(Global);
   Scope.resize(Scope.size() - Global.getName().size());
   const DeclContext *DC = Global.getDeclContext()->getRedeclContext();
   ASTContext &Ctx = Global.getASTContext();
@@ -437,8 +340,6 @@ std::optional<std::string> ApiModel::gatheredCopyText(llvm::StringRef Subject,
   QualType Device;
   std::string DeviceText;
   for (llvm::StringRef N : names(FnRole::AddressableDeviceSource)) {
-    if (isNamePattern(N))
-      continue;
     for (const NamedDecl *D : declsNamed(Ctx, N))
       if (const auto *F = dyn_cast<FunctionDecl>(D);
           F && F->getNumParams() == 0 &&
@@ -453,8 +354,6 @@ std::optional<std::string> ApiModel::gatheredCopyText(llvm::StringRef Subject,
   if (DeviceText.empty())
     return std::nullopt;
   for (llvm::StringRef N : names(FnRole::SingleDeviceProducer)) {
-    if (isNamePattern(N))
-      continue;
     for (const NamedDecl *D : declsNamed(Ctx, N)) {
       const auto *F = dyn_cast<FunctionDecl>(D);
       const unsigned Used = 2;
@@ -488,15 +387,15 @@ std::optional<std::string> ApiModel::gatheredCopyText(llvm::StringRef Subject,
 }
 
 llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
-  return NamesByRole[static_cast<unsigned>(R)];
+  return FnLists[static_cast<unsigned>(R)].plainNames();
 }
 
 bool ApiModel::isCurrentProcessIndexField(const FieldDecl *F) const {
-  if (!F || CurrentProcessFields.empty())
+  if (!F || CurrentProcessSources.empty())
     return false;
   auto [It, New] = FieldCache.try_emplace(F, false);
   if (New)
-    It->second = CurrentProcessFields.count(modelName(*F)) != 0;
+    It->second = CurrentProcessSources.matches(F);
   return It->second;
 }
 

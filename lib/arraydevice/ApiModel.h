@@ -5,12 +5,11 @@
 // default is the interop_shim API (<interop/interop.h>), and check options
 // replace any list, so a team with its own array class (XLA IFRT, a framework
 // bridge) gets the same analysis by describing its API instead of forking the
-// model. Every list is a ';'-separated list of fully qualified names; a
-// member function is named through its class ("::ns::Array::sharding") and a
-// member of a class template through the template ("::ns::Result::value").
-// An entry may also be a regular expression (any of ^$.*+?()[]{}|\ makes it
-// one), searched in the "::"-prefixed name, so lists written for clang-tidy's
-// usual regex options ("::ns::f$") mean the same here.
+// model. Every list follows the one rule of lib/support/NameLists.h: fully
+// qualified names, a member function named through its class
+// ("::ns::Array::sharding") and a member of a class template through the
+// template ("::ns::Result::value"), or regular expressions searched in the
+// "::"-prefixed name ("::ns::f$").
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,20 +17,19 @@
 #define INTEROP_LIB_ARRAYDEVICE_APIMODEL_H
 
 #include "lib/engine/ExitConditions.h"
+#include "lib/support/NameLists.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Regex.h"
 
-#include <memory>
 #include <optional>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang::interop {
@@ -224,7 +222,7 @@ public:
   /// True for an enumerator listed in DeviceMemoryKinds.
   bool isDeviceMemoryKind(const EnumConstantDecl *E) const;
   /// False when DeviceMemoryKinds is empty: then no memory kind is named.
-  bool namesDeviceMemory() const { return !DeviceMemoryEnumerators.empty(); }
+  bool namesDeviceMemory() const { return !DeviceMemoryKinds.empty(); }
   /// True for an enumerator listed in SingleDeviceShardingKinds.
   bool isSingleDeviceShardingKind(const EnumConstantDecl *E) const;
   /// True for the enum of the platforms (one of its enumerators is listed in
@@ -267,35 +265,22 @@ public:
                                               QualType ArrayType,
                                               ASTContext &Ctx) const;
 
-  /// The qualified names listed for a role, without the leading "::", for
-  /// matchers and for naming the API in diagnostics.
+  /// The plain names listed for a role, without the leading "::", for
+  /// matchers and for naming the API in diagnostics and fix-its.
   llvm::ArrayRef<std::string> names(FnRole R) const;
-
-  /// The name of a function, record or enumerator the way the options spell
-  /// it, without the leading "::".
-  static std::string modelName(const NamedDecl &D);
 
 private:
   TypeRole classifyRecord(const CXXRecordDecl *RD) const;
 
   ApiModelOptions Options;
   ExitConditions Exits;
-  llvm::StringMap<FnRoles> Functions;
-  llvm::StringMap<TypeRole> Types;
-  struct Pattern {
-    std::shared_ptr<llvm::Regex> Re;
-    FnRole Fn;
-    TypeRole Type;
-  };
-  /// Entries written as regular expressions (rare; checked after the exact
-  /// names).
-  std::vector<Pattern> FnPatterns, TypePatterns;
-  llvm::StringMap<char> TpuEnumerators, PinnedEnumerators,
-      SingleKindEnumerators, DeviceMemoryEnumerators, OkEnumerators,
-      StatusNames, CurrentProcessFields;
+  /// Per FnRole, the list that names it; per type list, its role.
+  std::vector<NameList> FnLists;
+  std::vector<std::pair<TypeRole, NameList>> TypeLists;
+  NameList TpuPlatforms, PinnedKinds, SingleKinds, DeviceMemoryKinds, OkCodes,
+      StatusTypes, CurrentProcessSources;
   mutable llvm::DenseMap<const FieldDecl *, bool> FieldCache;
   mutable llvm::DenseMap<const Type *, bool> StatusCache;
-  std::vector<std::vector<std::string>> NamesByRole;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
   mutable llvm::DenseMap<const Type *, TypeRole> TypeCache;
   mutable llvm::DenseMap<const CXXRecordDecl *,
@@ -306,12 +291,6 @@ private:
   mutable llvm::DenseMap<const EnumDecl *, unsigned char> EnumCache;
   unsigned char enumKind(QualType T) const;
 };
-
-/// Splits a ';'-separated option into trimmed names without a leading "::".
-std::vector<std::string> splitNameList(llvm::StringRef List);
-
-/// True for a list entry that is a regular expression rather than a name.
-bool isNamePattern(llvm::StringRef Entry);
 
 } // namespace clang::interop
 

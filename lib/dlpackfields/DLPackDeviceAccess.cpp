@@ -15,8 +15,8 @@
 namespace clang::interop {
 
 DataAccessSide classifyDataAccess(const DLPackEvent &E,
-                                  const FunctionNameList &HostMemory,
-                                  const FunctionNameList &DeviceMemory,
+                                  const NameList &HostMemory,
+                                  const NameList &DeviceMemory,
                                   const ASTContext &Ctx) {
   if (E.K == DLPackEvent::DataDeref)
     return DataAccessSide::Host;

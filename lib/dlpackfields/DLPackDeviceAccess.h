@@ -42,8 +42,8 @@ enum class DataAccessSide {
 
 /// The side of E (a DataDeref or DataCallArg event; None for the others).
 DataAccessSide classifyDataAccess(const DLPackEvent &E,
-                                  const FunctionNameList &HostMemory,
-                                  const FunctionNameList &DeviceMemory,
+                                  const NameList &HostMemory,
+                                  const NameList &DeviceMemory,
                                   const ASTContext &Ctx);
 
 /// The tensor whose `data` E reads (E.FieldRead) is a DLTensor parameter of

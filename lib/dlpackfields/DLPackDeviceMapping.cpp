@@ -194,7 +194,7 @@ const EnumConstantDecl *producedEnumerator(const Expr *E) {
 
 /// The first result of R that is an enumerator of a listed platform
 /// enumeration.
-const Expr *platformResult(const Results &R, const FunctionNameList &Enums) {
+const Expr *platformResult(const Results &R, const NameList &Enums) {
   auto IsPlatform = [&](const Expr *E) {
     const EnumConstantDecl *ECD = producedEnumerator(E);
     return ECD && Enums.matches(cast<EnumDecl>(ECD->getDeclContext()));
@@ -209,7 +209,7 @@ const Expr *platformResult(const Results &R, const FunctionNameList &Enums) {
 }
 
 void checkSwitch(const SwitchStmt *SW, ASTContext &Ctx,
-                 const FunctionNameList *PlatformEnums,
+                 const NameList *PlatformEnums,
                  std::vector<SilentDeviceMapping> &Out) {
   std::vector<Arm> Arms = armsOf(SW);
   for (size_t I = 0; I < Arms.size(); ++I) {
@@ -388,7 +388,7 @@ bool isMapLike(QualType T) {
 
 class TableFinder : public RecursiveASTVisitor<TableFinder> {
 public:
-  TableFinder(ASTContext &Ctx, const FunctionNameList *PlatformEnums,
+  TableFinder(ASTContext &Ctx, const NameList *PlatformEnums,
               std::vector<SilentDeviceMapping> &Out)
       : Ctx(Ctx), PlatformEnums(PlatformEnums), Out(Out) {}
 
@@ -462,7 +462,7 @@ public:
 
 private:
   ASTContext &Ctx;
-  const FunctionNameList *PlatformEnums;
+  const NameList *PlatformEnums;
   std::vector<SilentDeviceMapping> &Out;
   llvm::DenseSet<const ValueDecl *> Guarded;
   std::vector<std::pair<const Expr *, const ValueDecl *>> Subscripts;
@@ -504,7 +504,7 @@ bool isErrorSignal(const Expr *E, ASTContext &Ctx) {
 
 std::vector<SilentDeviceMapping>
 findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx,
-                         const FunctionNameList *PlatformEnums) {
+                         const NameList *PlatformEnums) {
   std::vector<SilentDeviceMapping> Out;
   if (!FD.hasBody())
     return Out;

@@ -57,7 +57,7 @@ struct SilentDeviceMapping {
 /// (a `default:` mapping to one of them never fails).
 std::vector<SilentDeviceMapping>
 findSilentDeviceMappings(const FunctionDecl &FD, ASTContext &Ctx,
-                         const FunctionNameList *PlatformEnums = nullptr);
+                         const NameList *PlatformEnums = nullptr);
 
 /// True for expressions that signal failure rather than a value: a throw,
 /// a null pointer or nullopt, `false`, a negative constant, or a call or

@@ -31,12 +31,14 @@ struct DLPackFieldConfig {
       "DCHECK_NE", "DCHECK_LT", "DCHECK_LE",
       "DCHECK_GT", "DCHECK_GE", "TORCH_INTERNAL_ASSERT_DEBUG_ONLY"};
   /// Bool-returning functions of a device or tensor whose true result means
-  /// "host-accessible" (unanchored regexes over the function's name).
-  std::vector<std::string> HostDeviceGuards = {"[Hh]ost", "[Cc]pu", "CPU"};
-  /// Functions that import a tensor (a FunctionNameList): only
+  /// "host-accessible" (a NameList; by default, any function whose own name,
+  /// the last part of the qualified one, holds "host" or "cpu").
+  std::vector<std::string> HostDeviceGuards = {"[Hh]ost[^:]*$", "[Cc]pu[^:]*$",
+                                               "CPU[^:]*$"};
+  /// Functions that import a tensor (a NameList): only
   /// tensors passed to these get TensorCallArg events, so that no other call
   /// pays for proving a device type.
-  std::vector<std::string> ImportFunctions = {"::interop::from_dlpack$"};
+  std::vector<std::string> ImportFunctions = {"::interop::from_dlpack"};
   FlowBounds Bounds;
   /// Callee contracts read from names (lib/engine/ExitConditions.h).
   ExitConditionNames Exits;
@@ -51,9 +53,9 @@ struct DLPackFieldConfig {
 /// The parts of a DLPackFieldConfig compiled before use, once per
 /// configuration.
 struct DLPackFieldCompiled {
-  /// HostDeviceGuards, searched in the function's identifier.
-  FunctionNameList HostGuards;
-  FunctionNameList Importers;
+  /// HostDeviceGuards and ImportFunctions, compiled.
+  NameList HostGuards;
+  NameList Importers;
   ExitConditions Exits;
   /// Same-TU helpers read from their bodies (DLPackHelperSummaries.h): the
   /// store holding this lives for one translation unit.

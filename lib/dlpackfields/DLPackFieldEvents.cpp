@@ -159,8 +159,7 @@ uncomparedStrideElements(const Stmt *Body) {
   return Out;
 }
 
-DataCallKind classifyDataCall(const DLPackEvent &E,
-                              const FunctionNameList &Listed) {
+DataCallKind classifyDataCall(const DLPackEvent &E, const NameList &Listed) {
   switch (classifyMemoryCall(E.Callee)) {
   case MemoryCallKind::Dealloc:
     return DataCallKind::Dealloc;

@@ -149,8 +149,7 @@ enum class DataCallKind {
   /// no way to see its strides.
   WithShapeOnly,
 };
-DataCallKind classifyDataCall(const DLPackEvent &E,
-                              const FunctionNameList &Listed);
+DataCallKind classifyDataCall(const DLPackEvent &E, const NameList &Listed);
 
 /// The use of a data pointer reads or writes its first element only (`*p`,
 /// `p[0]`), which sits at the same address whatever the strides.

@@ -19,9 +19,8 @@ namespace clang::interop {
 DLPackFieldCompiled
 DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
   DLPackFieldCompiled Out;
-  Out.HostGuards =
-      FunctionNameList(Config.HostDeviceGuards, NameSpelling::Identifier);
-  Out.Importers = FunctionNameList(Config.ImportFunctions);
+  Out.HostGuards = NameList(Config.HostDeviceGuards);
+  Out.Importers = NameList(Config.ImportFunctions);
   Out.Exits = ExitConditions(Config.Exits);
   Out.Summaries = std::make_shared<DLPackHelperSummaries>(
       Config.Bounds.MaxSummaryStatements);

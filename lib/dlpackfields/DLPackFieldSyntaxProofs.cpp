@@ -22,9 +22,9 @@ struct DLPackSyntaxConfig {
   /// check inside one proves nothing.
   llvm::ArrayRef<std::string> DebugOnlyAssertMacros;
   /// Names of bool functions of a device or tensor that mean host memory.
-  const FunctionNameList *HostGuards = nullptr;
+  const NameList *HostGuards = nullptr;
   /// Importers: a tensor passed to one sends the function to the model.
-  const FunctionNameList *Importers = nullptr;
+  const NameList *Importers = nullptr;
   /// Same-TU helpers read from their bodies.
   DLPackHelperSummaries *Summaries = nullptr;
 };

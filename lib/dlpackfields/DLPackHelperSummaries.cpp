@@ -723,8 +723,7 @@ const DLPackHelperSummary *DLPackHelperSummaries::of(const CallExpr &Call,
   return Cache[FD].get();
 }
 
-const Expr *hostGuardArgument(const CallExpr &E,
-                              const FunctionNameList &HostGuards) {
+const Expr *hostGuardArgument(const CallExpr &E, const NameList &HostGuards) {
   // bool is_host(const DLDevice &), bool IsCPU(const DLTensor *), ...
   const FunctionDecl *Callee = E.getDirectCallee();
   if (!Callee || !Callee->getIdentifier() || E.getNumArgs() != 1 ||
@@ -737,7 +736,7 @@ const Expr *hostGuardArgument(const CallExpr &E,
 }
 
 std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
-                                           const FunctionNameList &HostGuards,
+                                           const NameList &HostGuards,
                                            DLPackHelperSummaries *Summaries,
                                            ASTContext &Ctx) {
   if (!E.getType()->isBooleanType() || !E.isPRValue())

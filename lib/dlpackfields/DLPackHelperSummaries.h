@@ -112,14 +112,13 @@ struct HostGuardCall {
 /// When E calls a host guard (a one-argument bool function whose name one of
 /// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
 /// device or tensor it tests; null otherwise.
-const Expr *hostGuardArgument(const CallExpr &E,
-                              const FunctionNameList &HostGuards);
+const Expr *hostGuardArgument(const CallExpr &E, const NameList &HostGuards);
 
 /// The guard E calls, if it is one: a helper whose body proves host memory
 /// on a result (Summaries), else a function named by HostGuards
 /// (hostGuardArgument()). `Summaries` may be null (names only).
 std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
-                                           const FunctionNameList &HostGuards,
+                                           const NameList &HostGuards,
                                            DLPackHelperSummaries *Summaries,
                                            ASTContext &Ctx);
 

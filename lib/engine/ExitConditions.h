@@ -88,12 +88,12 @@ public:
     return Callee && SourceMemo.get(Callee->getCanonicalDecl(),
                                     [&] { return Sources.matches(Callee); });
   }
-  const FunctionNameList &tensorSources() const { return Sources; }
+  const NameList &tensorSources() const { return Sources; }
 
 private:
   std::optional<ExitCondition> ofCallee(const FunctionDecl &Callee) const;
 
-  FunctionNameList ThrowIf, Require, Sources;
+  NameList ThrowIf, Require, Sources;
   /// ofCallee per callee.
   DeclMemo<std::optional<ExitCondition>> Memo;
   /// isTensorSource per callee.

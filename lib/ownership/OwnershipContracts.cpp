@@ -129,8 +129,8 @@ bool isOwningTensorPointer(QualType T) {
   return !Call || callsDeleter(Call) || !Call->getDefinition();
 }
 
-std::vector<StillOwnedReturn>
-stillOwnedReturns(const FunctionDecl &FD, const FunctionNameList &Sources) {
+std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,
+                                                const NameList &Sources) {
   std::vector<StillOwnedReturn> Out;
   const Stmt *Body = FD.getBody();
   if (!Body || !isManagedPointer(FD.getReturnType()) || !Sources.matches(&FD))

@@ -37,8 +37,8 @@ struct StillOwnedReturn {
 /// (none when Sources does not name FD). An owner the body also releases
 /// (`owner.release()`), moves, resets or hands to a call is left alone: the
 /// body may have given up ownership before it returns.
-std::vector<StillOwnedReturn>
-stillOwnedReturns(const FunctionDecl &FD, const FunctionNameList &Sources);
+std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,
+                                                const NameList &Sources);
 
 /// Whether T is an owning smart pointer of a managed tensor whose deleter
 /// releases it: `std::unique_ptr<DLManagedTensor>` (default_delete frees

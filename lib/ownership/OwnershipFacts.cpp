@@ -31,7 +31,7 @@ std::string OwnershipConfig::key() const {
 }
 
 struct OwnershipFamily::Compiled {
-  FunctionNameList Takers;
+  NameList Takers;
   /// The callee contracts, TensorSources among them.
   ExitConditions Exits;
 };
@@ -48,7 +48,7 @@ struct OwnershipFamily::Run {
 };
 
 OwnershipFamily::Compiled OwnershipFamily::compile(const Config &C) {
-  return Compiled{FunctionNameList(C.OwnershipTakingImporters),
+  return Compiled{NameList(C.OwnershipTakingImporters),
                   ExitConditions(C.Exits)};
 }
 

@@ -356,7 +356,7 @@ std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD) {
     return Out;
   ownership::RunContext RC;
   RC.FD = &FD;
-  static const FunctionNameList None;
+  static const NameList None;
   RC.SourcesP = RC.TakersP = &None;
   if (RC.Releases.isReleaseFunction(&FD))
     return Out;

@@ -97,11 +97,11 @@ struct RunContext {
   bool IsDestructor = false;
   /// Compiled TensorSources and OwnershipTakingImporters (once per
   /// configuration).
-  const FunctionNameList *SourcesP = nullptr, *TakersP = nullptr;
-  const FunctionNameList &sources() const { return *SourcesP; }
+  const NameList *SourcesP = nullptr, *TakersP = nullptr;
+  const NameList &sources() const { return *SourcesP; }
   /// The callee contracts of the configuration (lib/engine/ExitConditions.h).
   const ExitConditions *ExitsP = nullptr;
-  const FunctionNameList &takers() const { return *TakersP; }
+  const NameList &takers() const { return *TakersP; }
   std::vector<Site> Sites;
   std::vector<Capsule> Capsules;
   llvm::DenseMap<const Stmt *, unsigned> SiteOfStmt;

@@ -2,7 +2,7 @@
 // RUN:   -config="{CheckOptions: { \
 // RUN:     interop-unsupported-dlpack-device.HostMemoryFunctions: '::mylib::host_view$', \
 // RUN:     interop-unsupported-dlpack-device.DeviceMemoryFunctions: '::mylib::device_view$', \
-// RUN:     interop-unsupported-dlpack-device.HostDeviceGuards: '^OnCpu$', \
+// RUN:     interop-unsupported-dlpack-device.HostDeviceGuards: 'OnCpu', \
 // RUN:     interop-unsupported-dlpack-device.ImportFunctions: '::mylib::import_tensor$', \
 // RUN:     interop-unsupported-dlpack-device.SupportedDeviceTypes: 'kDLCPU;kDLCUDA;7'}}" \
 // RUN:   -- -std=c++17 -I%S/Inputs/dlpack/v1

@@ -15,15 +15,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-TEST(ApiModelOptions, SplitsTrimsAndDropsLeadingColons) {
-  std::vector<std::string> N = splitNameList(" ::a::b ; c::d;;  ::e ");
-  ASSERT_EQ(N.size(), 3u);
-  EXPECT_EQ(N[0], "a::b");
-  EXPECT_EQ(N[1], "c::d");
-  EXPECT_EQ(N[2], "e");
-  EXPECT_TRUE(splitNameList("").empty());
-}
-
 TEST(ApiModelOptions, KeyNamesEveryOption) {
   ApiModelOptions A, B;
   EXPECT_EQ(A.key(), B.key());
@@ -96,8 +87,7 @@ TEST_F(ModelOnCode, AddressableTwinsOfGlobalDeviceSources) {
                Ctx))
       if (const FunctionDecl *T =
               M.addressableTwin(*N.getNodeAs<FunctionDecl>("f")))
-        return ApiModel::modelName(*T) + "/" +
-               std::to_string(T->getNumParams());
+        return listedName(*T) + "/" + std::to_string(T->getNumParams());
     return "none";
   };
   // The same parameters and result, in the same namespace.
@@ -174,7 +164,7 @@ TEST_F(ModelOnCode, MembersOfClassTemplatesAreNamedThroughTheTemplate) {
                          .bind("m"),
                      AST->getASTContext());
   ASSERT_FALSE(Found.empty());
-  EXPECT_EQ(ApiModel::modelName(*Found[0].getNodeAs<NamedDecl>("m")),
+  EXPECT_EQ(listedName(*Found[0].getNodeAs<NamedDecl>("m")),
             "interop::Result::value");
 }
 
@@ -204,10 +194,7 @@ TEST_F(ModelOnCode, OptionsReplaceTheDefaultNames) {
 }
 
 TEST_F(ModelOnCode, EntriesMayBeRegexes) {
-  EXPECT_FALSE(isNamePattern("::interop::to_dlpack"));
-  EXPECT_TRUE(isNamePattern("::interop::from_dlpack$"));
   ApiModelOptions O;
-  // The spelling interop-unsupported-dlpack-device uses for the same key.
   O.ImportFunctions = "::interop::from_dlpack$";
   O.ExportFunctions = "::interop::to_dl.*";
   O.ArrayTypes = "::interop::Arr(ay)$";

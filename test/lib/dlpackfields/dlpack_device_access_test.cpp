@@ -75,8 +75,8 @@ TEST(DLPackDeviceAccess, SideOfEachUse) {
                         return false;
                       });
   ASSERT_EQ(Calls.size(), 9u);
-  FunctionNameList Host(std::vector<std::string>{"host_view$"});
-  FunctionNameList Device(std::vector<std::string>{"device_view$"});
+  NameList Host(std::vector<std::string>{"host_view$"});
+  NameList Device(std::vector<std::string>{"device_view$"});
   auto Side = [&](unsigned I, bool Layout) {
     DLPackEvent E;
     E.K = DLPackEvent::DataCallArg;

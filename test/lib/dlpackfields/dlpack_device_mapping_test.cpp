@@ -91,14 +91,14 @@ mine::Platform other_platform(DLDeviceType t) {
   ASTContext &Ctx = AST->getASTContext();
   const FunctionDecl *FD = functionNamed(Ctx, "other_platform");
   ASSERT_TRUE(FD);
-  FunctionNameList Listed(std::vector<std::string>{"::mine::Platform$"});
+  NameList Listed(std::vector<std::string>{"::mine::Platform$"});
   std::vector<SilentDeviceMapping> Found =
       findSilentDeviceMappings(*FD, Ctx, &Listed);
   ASSERT_EQ(Found.size(), 1u);
   EXPECT_EQ(Found[0].K, SilentDeviceMapping::DefaultIsPlatform);
   EXPECT_TRUE(isa_and_nonnull<DefaultStmt>(Found[0].At));
   EXPECT_TRUE(kinds(Ctx, "other_platform").empty());
-  FunctionNameList Unrelated(std::vector<std::string>{"::interop::Platform$"});
+  NameList Unrelated(std::vector<std::string>{"::interop::Platform$"});
   EXPECT_TRUE(findSilentDeviceMappings(*FD, Ctx, &Unrelated).empty());
 }
 

@@ -49,7 +49,7 @@ struct Hidden {
 struct Parsed {
   std::unique_ptr<ASTUnit> AST;
   std::vector<StillOwnedReturn> Returns(const char *Name) {
-    FunctionNameList Sources(
+    NameList Sources(
         std::vector<std::string>{"to_?[Dd][Ll][Pp]ack$", "To[Dd][Ll][Pp]ack$"});
     const FunctionDecl *FD = functionNamed(AST->getASTContext(), Name);
     EXPECT_NE(FD, nullptr) << Name;

@@ -85,7 +85,7 @@ void consume(DLManagedTensor *mt, PyObject *capsule) {
   ASTContext &Ctx = AST->getASTContext();
   ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
   const FunctionDecl *FD = functionNamed(Ctx, "consume");
-  FunctionNameList Sources(ExitConditionNames().TensorSources),
+  NameList Sources(ExitConditionNames().TensorSources),
       Takers(OwnershipConfig().OwnershipTakingImporters);
   ownership::RunContext RC;
   RC.FD = FD;

@@ -1,5 +1,5 @@
 // Unit tests of lib/support/NameLists.h: the one rule every option that
-// names functions follows.
+// names declarations follows.
 
 #include "lib/support/NameLists.h"
 
@@ -26,45 +26,115 @@ TEST(NameLists, SplitsAndTrims) {
   EXPECT_EQ(optionStrings("x;y").size(), 2u);
 }
 
-TEST(NameLists, QualifiedNamesAndConstructors) {
+const NamedDecl *named(ASTContext &Ctx, llvm::StringRef Name) {
+  auto Found = match(namedDecl(hasName(Name)).bind("d"), Ctx);
+  return Found.empty() ? nullptr : Found[0].getNodeAs<NamedDecl>("d");
+}
+
+TEST(NameLists, PlainNamesAreExactAndPatternsAreSearched) {
   auto AST = parseWithInputs(R"cpp(
-namespace at { void from_blob(); }
-namespace Eigen { template <class T> struct Map { Map(T *); }; }
-void user(float *p) { at::from_blob(); Eigen::Map<float> m(p); }
-bool IsHostDevice(int);
+namespace at { void from_blob(); void from_blob_ex(); }
+namespace other { namespace at { void from_blob(); } }
 )cpp");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  const FunctionDecl *Blob =
-      match(functionDecl(hasName("from_blob")).bind("f"), Ctx)[0]
-          .getNodeAs<FunctionDecl>("f");
-  FunctionNameList L(
-      std::vector<std::string>{"::at::from_blob$", "::Eigen::Map$"});
-  EXPECT_TRUE(L.matches(Blob));
-  // A constructor is named by its class.
+  const NamedDecl *Blob = named(Ctx, "::at::from_blob");
+  const NamedDecl *BlobEx = named(Ctx, "::at::from_blob_ex");
+  const NamedDecl *Nested = named(Ctx, "::other::at::from_blob");
+  ASSERT_TRUE(Blob && BlobEx && Nested);
+  // A plain name names one declaration, with or without the leading "::".
+  for (const char *Entry : {"::at::from_blob", "at::from_blob"}) {
+    NameList L = NameList::fromOption(Entry);
+    EXPECT_TRUE(L.matches(Blob)) << Entry;
+    EXPECT_FALSE(L.matches(BlobEx)) << Entry;
+    EXPECT_FALSE(L.matches(Nested)) << Entry;
+  }
+  // A pattern is searched in "::" + the name, as clang-tidy's regex options
+  // are.
+  NameList Suffix = NameList::fromOption("::at::from_blob$");
+  EXPECT_TRUE(Suffix.matches(Blob));
+  EXPECT_FALSE(Suffix.matches(BlobEx));
+  EXPECT_TRUE(Suffix.matches(Nested));
+  NameList Prefix = NameList::fromOption("^::at::from_blob");
+  EXPECT_TRUE(Prefix.matches(BlobEx));
+  EXPECT_FALSE(Prefix.matches(Nested));
+  EXPECT_EQ(NameList::fromOption("::a::f;::b::g$;::a::f").plainNames().size(),
+            1u);
+  EXPECT_TRUE(NameList().empty());
+  EXPECT_FALSE(NameList::fromOption("x").matches(nullptr));
+}
+
+TEST(NameLists, OneSpellingForMembersConstructorsAndEnumerators) {
+  auto AST = parseWithInputs(R"cpp(
+namespace Eigen { template <class T> struct Map { Map(T *); }; }
+namespace ns {
+template <class T> struct Result { T value(); };
+enum Platform { kCpu, kTpu };
+enum class Kind { kDevice };
+}
+void user(float *p) {
+  Eigen::Map<float> m(p);
+  ns::Result<int> r;
+  r.value();
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  // A constructor is named by its class, a specialisation's by the template.
   auto Ctors = match(cxxConstructExpr().bind("c"), Ctx);
   ASSERT_FALSE(Ctors.empty());
-  EXPECT_TRUE(
-      L.matches(Ctors[0].getNodeAs<CXXConstructExpr>("c")->getConstructor()));
-  EXPECT_FALSE(L.matches(functionNamed(Ctx, "user")));
-  // The identifier spelling searches the bare name.
-  const FunctionDecl *Guard =
-      match(functionDecl(hasName("IsHostDevice")).bind("g"), Ctx)[0]
-          .getNodeAs<FunctionDecl>("g");
-  EXPECT_TRUE(FunctionNameList(std::vector<std::string>{"^IsHost"},
-                               NameSpelling::Identifier)
-                  .matches(Guard));
-  EXPECT_FALSE(
-      FunctionNameList(std::vector<std::string>{"^IsHost"}).matches(Guard));
+  const CXXConstructorDecl *Ctor =
+      Ctors[0].getNodeAs<CXXConstructExpr>("c")->getConstructor();
+  EXPECT_EQ(listedName(*Ctor), "Eigen::Map");
+  EXPECT_TRUE(NameList::fromOption("::Eigen::Map").matches(Ctor));
+  EXPECT_TRUE(NameList::fromOption("::Eigen::Map$").matches(Ctor));
+  // A member of a specialisation through the template.
+  auto Calls = match(cxxMemberCallExpr().bind("m"), Ctx);
+  ASSERT_EQ(Calls.size(), 1u);
+  const CXXMethodDecl *Value =
+      Calls[0].getNodeAs<CXXMemberCallExpr>("m")->getMethodDecl();
+  EXPECT_EQ(listedName(*Value), "ns::Result::value");
+  EXPECT_TRUE(NameList::fromOption("::ns::Result::value").matches(Value));
+  // An unscoped enumerator with or without its enum's name; a scoped one
+  // with it only.
+  const NamedDecl *Tpu = named(Ctx, "::ns::kTpu");
+  ASSERT_TRUE(Tpu);
+  EXPECT_TRUE(NameList::fromOption("::ns::Platform::kTpu").matches(Tpu));
+  EXPECT_TRUE(NameList::fromOption("::ns::kTpu").matches(Tpu));
+  EXPECT_TRUE(NameList::fromOption("::ns::kTpu$").matches(Tpu));
+  EXPECT_FALSE(NameList::fromOption("::ns::kCpu").matches(Tpu));
+  const NamedDecl *Device = named(Ctx, "::ns::Kind::kDevice");
+  ASSERT_TRUE(Device);
+  EXPECT_TRUE(NameList::fromOption("ns::Kind::kDevice").matches(Device));
+  EXPECT_FALSE(NameList::fromOption("ns::kDevice").matches(Device));
+}
+
+TEST(NameLists, TheOwnNameOfAFunctionByPattern) {
+  // HostDeviceGuards' default: "host" in the function's own name, not in its
+  // namespace.
+  auto AST = parseWithInputs(R"cpp(
+bool IsHostDevice(int);
+namespace host { bool ready(int); }
+struct Dev { bool on_host() const; };
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  NameList Guards = NameList::fromOption("[Hh]ost[^:]*$");
+  EXPECT_TRUE(Guards.matches(named(Ctx, "::IsHostDevice")));
+  EXPECT_TRUE(Guards.matches(named(Ctx, "::Dev::on_host")));
+  EXPECT_FALSE(Guards.matches(named(Ctx, "::host::ready")));
 }
 
 TEST(NameLists, InvalidExpressionsAreReported) {
   std::vector<std::string> Errors;
-  std::vector<llvm::StringRef> Patterns = {"ok", "bad("};
-  FunctionNameList L(Patterns, NameSpelling::Qualified, &Errors);
+  NameList L = NameList::fromOption("ok;bad(;::f$", &Errors);
   ASSERT_EQ(Errors.size(), 1u);
   EXPECT_NE(Errors[0].find("bad("), std::string::npos);
   EXPECT_FALSE(L.empty());
+  EXPECT_TRUE(L.matchesName("ok"));
+  EXPECT_TRUE(L.matchesName("ns::f"));
+  // A name that is not a declaration's (a macro's) follows the same rule.
+  EXPECT_FALSE(L.matchesName("bad("));
 }
 
 } // namespace
