@@ -340,10 +340,8 @@ void ArrayDeviceModel::transferElement(const CFGElement &Elt,
   if (isa<DeclRefExpr, MemberExpr>(CS->getStmt()) &&
       Per->Transfer.ConditionalArms.count(cast<Expr>(CS->getStmt())))
     noteConditionalArm(*CS->getStmt(), S);
-  if (!mayMatter(Model, CS->getStmt(), L, Env) &&
-      !mayBeSummarisedCall(CS->getStmt(), S))
+  if (!transferSwitch()(*CS->getStmt(), S))
     return;
-  transferSwitch()(*CS->getStmt(), S);
   noteConditionalArm(*CS->getStmt(), S);
   // Collecting mode: remember each sink's subject and a fork of the state as
   // the fixpoint reaches it. The last visit of a block sees its fixpoint

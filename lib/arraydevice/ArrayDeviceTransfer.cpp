@@ -77,6 +77,12 @@ bool hasModelledType(const ApiModel &M, const Expr &E) {
   return M.classifyPointee(E.getType()) != TypeRole::None;
 }
 
+/// A member call on an array, device, sharding or range of them.
+bool hasModelledReceiver(const ApiModel &M, const CallExpr &CE) {
+  const Expr *R = receiverOf(CE);
+  return R && hasModelledType(M, *R);
+}
+
 bool copiesModelled(const ApiModel &M, const CXXConstructExpr &CCE) {
   const CXXConstructorDecl *Ctor = CCE.getConstructor();
   return Ctor && Ctor->isCopyOrMoveConstructor() && CCE.getNumArgs() >= 1 &&
@@ -556,7 +562,9 @@ StmtSwitch<State> makeTransferSwitch() {
   Switch
       // std::move(r), std::forward<T>(r), std::as_const(r)
       .caseOf<CallExpr>(
-          [](const CallExpr &CE, State &) { return isIdentityCall(CE); },
+          [](const CallExpr &CE, State &S) {
+            return isIdentityCall(CE) && hasModelledType(S.Model, CE);
+          },
           transferIdentity)
       // Device::process_index(), current_topology().process_index
       .caseOf<CallExpr>(
@@ -625,11 +633,9 @@ StmtSwitch<State> makeTransferSwitch() {
           },
           transferNothing)
       // A helper of this translation unit with a summary
-      .caseOf<CallExpr>(
-          [](const CallExpr &CE, State &S) {
-            return mayBeSummarisedCall(&CE, S);
-          },
-          transferSummarisedCall)
+      .caseOf<CallExpr>([](const CallExpr &CE,
+                           State &S) { return mayBeSummarisedCall(&CE, S); },
+                        transferSummarisedCall)
       // devs[i], devs.at(i) with i a variable
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
@@ -652,9 +658,15 @@ StmtSwitch<State> makeTransferSwitch() {
             return assignsModelled(S.Model, E);
           },
           transferAssignment)
-      // a.mutate(), holder.reset()
+      // a.mutate(), holder.reset(): of a modelled object, or of any object
+      // while getters are cached (its cached getters are stale)
       .caseOf<CallExpr>(
-          [](const CallExpr &CE, State &) { return isNonConstMemberCall(CE); },
+          [](const CallExpr &CE, State &S) {
+            return isNonConstMemberCall(CE) &&
+                   (!S.Lattice.Accessors.empty() ||
+                    hasModelledType(S.Model, CE) ||
+                    hasModelledReceiver(S.Model, CE));
+          },
           transferNonConstMemberCall)
       // holder.array()
       .caseOf<CallExpr>(
@@ -695,8 +707,11 @@ StmtSwitch<State> makeTransferSwitch() {
           transferWrapInResult)
       // MemoryKind::kPinnedHost, Platform::kTpu
       .caseOf<DeclRefExpr>(
-          [](const DeclRefExpr &E, State &) {
-            return isa<EnumConstantDecl>(E.getDecl());
+          [](const DeclRefExpr &E, State &S) {
+            return isa<EnumConstantDecl>(E.getDecl()) &&
+                   (S.Model.isMemoryKindEnum(E.getType()) ||
+                    S.Model.isPlatformEnum(E.getType()) ||
+                    S.Model.isShardingKindEnum(E.getType()));
           },
           transferEnumerator)
       // for (const Device &d : devices())
@@ -704,16 +719,21 @@ StmtSwitch<State> makeTransferSwitch() {
           [](const DeclStmt &D, State &) { return declaresRangeForVar(D); },
           transferRangeForDecl)
       // flag ? devices()[1] : local_devices()[0]
-      .caseOf<AbstractConditionalOperator>(transferConditional)
+      .caseOf<AbstractConditionalOperator>(
+          [](const AbstractConditionalOperator &E, State &S) {
+            return E.isGLValue() &&
+                   S.Model.classify(E.getType()) != TypeRole::None;
+          },
+          transferConditional)
       // ++i, i = j: elements cached for v[i] are stale
       .caseOf<UnaryOperator>(
-          [](const UnaryOperator &E, State &) {
-            return writtenIndexVariable(E) != nullptr;
+          [](const UnaryOperator &E, State &S) {
+            return !S.Lattice.Accessors.empty() && writtenIndexVariable(E);
           },
           [](const UnaryOperator *E, State &S) { transferIndexWrite(E, S); })
       .caseOf<BinaryOperator>(
-          [](const BinaryOperator &E, State &) {
-            return writtenIndexVariable(E) != nullptr;
+          [](const BinaryOperator &E, State &S) {
+            return !S.Lattice.Accessors.empty() && writtenIndexVariable(E);
           },
           [](const BinaryOperator *E, State &S) { transferIndexWrite(E, S); })
       // d.process_index() == current_topology().process_index
@@ -722,68 +742,19 @@ StmtSwitch<State> makeTransferSwitch() {
             return comparesProcessIndices(E, S.Env);
           },
           transferProcessIndexComparison)
-      // a.num_devices() == 1, p == Platform::kTpu
+      // a.num_devices() == 1, p == Platform::kTpu: a value that remembers a
+      // fact, compared
       .caseOf<BinaryOperator>(
-          [](const BinaryOperator &E, State &) { return E.isComparisonOp(); },
+          [](const BinaryOperator &E, State &S) {
+            return E.isComparisonOp() &&
+                   (valueThroughCasts(E.getLHS(), S.Env) ||
+                    valueThroughCasts(E.getRHS(), S.Env));
+          },
           transferComparison);
   return Switch;
 }
 
 } // namespace
-
-/// Cheap gate in front of the transfer table: only calls, constructions and
-/// comparisons can matter, and a call only when it involves the model.
-bool mayMatter(const ApiModel &M, const Stmt *S, const ArrayDeviceLattice &L,
-               const Environment &Env) {
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (!M.classify(CE->getDirectCallee()).empty() ||
-        isStdContainerAlgorithm(*CE))
-      return true;
-    // The engine's shared case: a call that returns only on a condition.
-    if (M.exitConditions().of(*CE))
-      return true;
-    if (M.classifyPointee(CE->getType()) != TypeRole::None)
-      return true;
-    if (const Expr *R = receiverOf(*CE)) {
-      if (M.classifyPointee(R->getType()) != TypeRole::None)
-        return true;
-      // A mutation of any holder invalidates its cached getters, if any.
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
-      return MD && !MD->isConst() && !MD->isStatic() && !L.Accessors.empty();
-    }
-    return false;
-  }
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(S))
-    return M.classify(CCE->getType()) != TypeRole::None &&
-           (CCE->getNumArgs() >= 1 || changesOptionalContents(M, *CCE));
-  // A write to an index variable, while elements are cached.
-  if (isa<UnaryOperator, BinaryOperator>(S) && !L.Accessors.empty() &&
-      writtenIndexVariable(*S))
-    return true;
-  // Only comparisons of a value that remembers a fact.
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    return BO->isComparisonOp() && (valueThroughCasts(BO->getLHS(), Env) ||
-                                    valueThroughCasts(BO->getRHS(), Env) ||
-                                    comparesProcessIndices(*BO, Env) ||
-                                    isTruthComparison(*BO, Env));
-  // A field holding this process's index.
-  if (isa<MemberExpr>(S))
-    return readsProcessIndex(M, *S);
-  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S))
-    return ICE->getCastKind() == CK_UserDefinedConversion &&
-           isOptionalTestConversion(M, *ICE);
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    return DS->isSingleDecl() && isa<VarDecl>(DS->getSingleDecl()) &&
-           cast<VarDecl>(DS->getSingleDecl())->isCXXForRangeDecl();
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
-    return CO->isGLValue() && M.classify(CO->getType()) != TypeRole::None;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return isa<EnumConstantDecl>(DRE->getDecl()) &&
-           (M.isMemoryKindEnum(DRE->getType()) ||
-            M.isPlatformEnum(DRE->getType()) ||
-            M.isShardingKindEnum(DRE->getType()));
-  return false;
-}
 
 const StmtSwitch<State> &transferSwitch() {
   static const StmtSwitch<State> Switch = makeTransferSwitch();

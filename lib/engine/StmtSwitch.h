@@ -36,7 +36,7 @@ public:
   template <typename NodeT>
   StmtSwitch &caseOf(bool (*Applies)(const NodeT &, StateT &),
                      void (*Transfer)(const NodeT *, StateT &)) {
-    Cases.push_back({&isA<NodeT>, &run<NodeT>,
+    Cases.push_back({&isA<NodeT>, &test<NodeT>, &run<NodeT>,
                      reinterpret_cast<void (*)()>(Applies),
                      reinterpret_cast<void (*)()>(Transfer), false});
     return *this;
@@ -59,6 +59,16 @@ public:
     return *this;
   }
 
+  /// True when a case applies to S: what operator() would run something
+  /// for, without running it. The table is its own gate, so no hand-kept
+  /// list of "statements that may matter" can drift from it.
+  bool applies(const Stmt &S, StateT &State) const {
+    for (unsigned I : casesFor(S))
+      if (Cases[I].Test(Cases[I], S, State))
+        return true;
+    return false;
+  }
+
   /// Runs the first case that applies to S (and the alsoOf cases before
   /// it that apply); false when none does.
   bool operator()(const Stmt &S, StateT &State) const {
@@ -78,6 +88,7 @@ private:
   /// NodeT.
   struct Case {
     bool (*IsA)(const Stmt &);
+    bool (*Test)(const Case &, const Stmt &, StateT &);
     bool (*Run)(const Case &, const Stmt &, StateT &);
     void (*Applies)();
     void (*Transfer)();
@@ -89,13 +100,17 @@ private:
     return llvm::isa<NodeT>(S);
   }
   template <typename NodeT>
+  static bool test(const Case &C, const Stmt &S, StateT &State) {
+    auto *Applies =
+        reinterpret_cast<bool (*)(const NodeT &, StateT &)>(C.Applies);
+    return !Applies || Applies(llvm::cast<NodeT>(S), State);
+  }
+  template <typename NodeT>
   static bool run(const Case &C, const Stmt &S, StateT &State) {
-    const auto &N = llvm::cast<NodeT>(S);
-    if (auto *Applies =
-            reinterpret_cast<bool (*)(const NodeT &, StateT &)>(C.Applies))
-      if (!Applies(N, State))
-        return false;
-    reinterpret_cast<void (*)(const NodeT *, StateT &)>(C.Transfer)(&N, State);
+    if (!test<NodeT>(C, S, State))
+      return false;
+    reinterpret_cast<void (*)(const NodeT *, StateT &)>(C.Transfer)(
+        &llvm::cast<NodeT>(S), State);
     return true;
   }
 

@@ -1,9 +1,9 @@
-// Unit tests of mayMatter() (lib/arraydevice/ArrayDeviceTransfer.h), the
-// cheap gate in front of the array/device transfer table: the statements
-// that involve the model pass, the others do not, and a few pass only while
-// elements are cached or a value carries a fact. The table itself is tested
-// through the model (array_device_model_test.cpp and the unit tests of the
-// transfers' units).
+// Unit tests of the array/device transfer table's guards
+// (lib/arraydevice/ArrayDeviceTransfer.h), which are its only gate: a case
+// applies to the statements that involve the model, to no other, and to a
+// few only while elements are cached or a value carries a fact. What the
+// cases do is tested through the model (array_device_model_test.cpp and the
+// unit tests of the transfers' units).
 
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
@@ -69,6 +69,7 @@ struct Fixture {
   DataflowAnalysisContext DACtx{std::make_unique<WatchedLiteralsSolver>()};
   Environment Env{DACtx};
   ArrayDeviceLattice Empty, Cached;
+  TransferContext Ctx;
   const Stmt *Body = nullptr;
 
   Fixture() {
@@ -89,8 +90,11 @@ struct Fixture {
     return N;
   }
 
-  bool matters(const Stmt *S, const ArrayDeviceLattice &L) {
-    return S && mayMatter(M, S, L, Env);
+  bool matters(const Stmt *S, ArrayDeviceLattice &L) {
+    if (!S)
+      return false;
+    State St{L, Env, Ctx, M, AST->getASTContext()};
+    return transferSwitch().applies(*S, St);
   }
 };
 
