@@ -1,6 +1,7 @@
 // Unit tests of lib/engine/StmtSwitch.h, the dispatcher of every family's
 // transfer functions: ordered cases, the first that applies wins, a case on
-// a base class applies to its subclasses.
+// a base class applies to its subclasses, and applies() is the table's own
+// gate.
 
 #include "lib/engine/StmtSwitch.h"
 
@@ -93,6 +94,29 @@ void f() { first(); second(); }
   Log L2;
   EXPECT_TRUE(Alone(*cast<CompoundStmt>(Body)->body_front(), L2));
   EXPECT_EQ(L2.Seen, "x;");
+}
+
+TEST(StmtSwitch, AppliesSaysWhetherACaseWouldRunWithoutRunningIt) {
+  auto AST = parseWithInputs(R"cpp(
+void first(); void second();
+void f() { first(); second(); }
+)cpp");
+  ASSERT_TRUE(AST);
+  // Only calls of `first` matter to this table.
+  StmtSwitch<Log> Switch;
+  Switch.caseOf<CallExpr>(
+      [](const CallExpr &CE, Log &) {
+        return CE.getDirectCallee() &&
+               CE.getDirectCallee()->getName() == "first";
+      },
+      [](const CallExpr *, Log &L) { L.Seen += "first;"; });
+  const auto *Body = cast<CompoundStmt>(
+      functionNamed(AST->getASTContext(), "f")->getBody());
+  Log L;
+  EXPECT_TRUE(Switch.applies(*Body->body_front(), L));
+  EXPECT_FALSE(Switch.applies(*Body->body_back(), L));
+  EXPECT_FALSE(Switch.applies(*Body, L));
+  EXPECT_TRUE(L.Seen.empty()) << "applies() runs no transfer";
 }
 
 } // namespace
