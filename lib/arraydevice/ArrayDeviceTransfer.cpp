@@ -38,10 +38,6 @@ namespace {
 // What the cases apply to
 //===----------------------------------------------------------------------===//
 
-bool calleeHasRole(const ApiModel &M, const CallExpr &CE, FnRole R) {
-  return M.classify(CE.getDirectCallee()).has(R);
-}
-
 /// A call on a device or array range (container, view, iterator, smart
 /// pointer).
 bool onRange(const ApiModel &M, const CallExpr &CE) {
@@ -518,10 +514,7 @@ void transferStatusOk(const CallExpr *CE, State &S) {
 // The table
 //===----------------------------------------------------------------------===//
 
-// Cases of one API role, and the transfer functions the table names.
-template <FnRole R> bool hasRole(const CallExpr &CE, State &S) {
-  return calleeHasRole(S.Model, CE, R);
-}
+// The transfer functions of the API roles.
 void transferSingleDevicePredicate(const CallExpr *CE, State &S) {
   transferPredicate(CE, S, kSingle, {TypeRole::Array, TypeRole::Sharding});
 }
@@ -549,7 +542,56 @@ void transferMemoryKindOf(const CallExpr *CE, State &S) {
 void transferShardingKindOf(const CallExpr *CE, State &S) {
   transferLinkedValue(CE, S, kSingle, kIsSingleKind);
 }
-void transferNothing(const CallExpr *, State &) {}
+
+/// The transfer of each API role, in the order a callee listed under
+/// several roles is read by (the first wins). Roles not listed here
+/// (exports, imports, the CUDA array interface) change nothing: the
+/// diagnoser judges them.
+struct RoleTransfer {
+  FnRole Role;
+  void (*Transfer)(const CallExpr *, State &);
+};
+constexpr RoleTransfer RoleTransfers[] = {
+    // Array::is_single_device(), Sharding::is_single_device()
+    {FnRole::SingleDevicePredicate, transferSingleDevicePredicate},
+    // a project's own is_sharded()
+    {FnRole::ShardedPredicate, transferShardedPredicate},
+    // Device::is_addressable()
+    {FnRole::AddressablePredicate, transferAddressablePredicate},
+    // Array::num_devices(), Sharding::num_devices()
+    {FnRole::DeviceCount, transferDeviceCount},
+    // Array::platform(), Device::platform()
+    {FnRole::PlatformOf, transferPlatformOf},
+    // Array::memory_kind(), Sharding::memory_kind()
+    {FnRole::MemoryKindOf, transferMemoryKindOf},
+    // Sharding::kind()
+    {FnRole::ShardingKindOf, transferShardingKindOf},
+    // Array::sharding()
+    {FnRole::ShardingOf, transferShardingOf},
+    // Sharding::devices()
+    {FnRole::DeviceListOf, transferDeviceListOf},
+    // devices(), device_by_id()
+    {FnRole::GlobalDeviceSource, transferGlobalDevices},
+    // local_devices(), local_device_for()
+    {FnRole::AddressableDeviceSource, transferAddressableDevices},
+    // Array::addressable_shards(), Array::addressable_data(i)
+    {FnRole::ShardsOf, transferShardsOf},
+    // gather(), from_dlpack(), Sharding::single_device()
+    {FnRole::SingleDeviceProducer, transferSingleDeviceProducer},
+    // Status::ok()
+    {FnRole::StatusOk, transferStatusOk},
+};
+
+/// A call of a function the API model lists: one classification, then the
+/// first of its roles' transfers.
+void transferApiCall(const CallExpr *CE, State &S) {
+  FnRoles Roles = S.Model.classify(CE->getDirectCallee());
+  for (const RoleTransfer &T : RoleTransfers)
+    if (Roles.has(T.Role)) {
+      T.Transfer(CE, S);
+      return;
+    }
+}
 void transferRangeForDecl(const DeclStmt *D, State &S) {
   const auto *VD = cast<VarDecl>(D->getSingleDecl());
   if (const VarDecl *Range = S.Ctx.RangeFors.lookup(VD))
@@ -592,46 +634,13 @@ StmtSwitch<State> makeTransferSwitch() {
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return isResultUnwrap(S.Model, CE); },
                         transferResultUnwrap)
-      // Array::is_single_device(), Sharding::is_single_device()
-      .caseOf<CallExpr>(hasRole<FnRole::SingleDevicePredicate>,
-                        transferSingleDevicePredicate)
-      // a project's own is_sharded()
-      .caseOf<CallExpr>(hasRole<FnRole::ShardedPredicate>,
-                        transferShardedPredicate)
-      // Device::is_addressable()
-      .caseOf<CallExpr>(hasRole<FnRole::AddressablePredicate>,
-                        transferAddressablePredicate)
-      // Array::num_devices(), Sharding::num_devices()
-      .caseOf<CallExpr>(hasRole<FnRole::DeviceCount>, transferDeviceCount)
-      // Array::platform(), Device::platform()
-      .caseOf<CallExpr>(hasRole<FnRole::PlatformOf>, transferPlatformOf)
-      // Array::memory_kind(), Sharding::memory_kind()
-      .caseOf<CallExpr>(hasRole<FnRole::MemoryKindOf>, transferMemoryKindOf)
-      // Sharding::kind()
-      .caseOf<CallExpr>(hasRole<FnRole::ShardingKindOf>, transferShardingKindOf)
-      // Array::sharding()
-      .caseOf<CallExpr>(hasRole<FnRole::ShardingOf>, transferShardingOf)
-      // Sharding::devices()
-      .caseOf<CallExpr>(hasRole<FnRole::DeviceListOf>, transferDeviceListOf)
-      // devices(), device_by_id()
-      .caseOf<CallExpr>(hasRole<FnRole::GlobalDeviceSource>,
-                        transferGlobalDevices)
-      // local_devices(), local_device_for()
-      .caseOf<CallExpr>(hasRole<FnRole::AddressableDeviceSource>,
-                        transferAddressableDevices)
-      // Array::addressable_shards(), Array::addressable_data(i)
-      .caseOf<CallExpr>(hasRole<FnRole::ShardsOf>, transferShardsOf)
-      // gather(), from_dlpack(), Sharding::single_device()
-      .caseOf<CallExpr>(hasRole<FnRole::SingleDeviceProducer>,
-                        transferSingleDeviceProducer)
-      // Status::ok()
-      .caseOf<CallExpr>(hasRole<FnRole::StatusOk>, transferStatusOk)
-      // Other API calls (to_dlpack, cuda_array_interface) change nothing.
+      // An API call: the transfer of its role (RoleTransfers); other API
+      // calls (to_dlpack, cuda_array_interface) change nothing.
       .caseOf<CallExpr>(
           [](const CallExpr &CE, State &S) {
             return !S.Model.classify(CE.getDirectCallee()).empty();
           },
-          transferNothing)
+          transferApiCall)
       // A helper of this translation unit with a summary
       .caseOf<CallExpr>([](const CallExpr &CE,
                            State &S) { return mayBeSummarisedCall(&CE, S); },
