@@ -24,16 +24,23 @@ struct Log {
   std::string Seen;
 };
 
+/// A call of the function named `first`.
+bool callsFirst(const CallExpr &CE, Log &) {
+  return CE.getDirectCallee() && CE.getDirectCallee()->getName() == "first";
+}
+
+/// f's body: `first(); second();`.
+const char *const TwoCalls = R"cpp(
+void first(); void second();
+void f() { first(); second(); }
+)cpp";
+
 const StmtSwitch<Log> &testSwitch() {
   static const StmtSwitch<Log> Switch =
       StmtSwitch<Log>()
           // Calls of `first` only.
           .caseOf<CallExpr>(
-              [](const CallExpr &CE, Log &) {
-                return CE.getDirectCallee() &&
-                       CE.getDirectCallee()->getName() == "first";
-              },
-              [](const CallExpr *, Log &L) { L.Seen += "first;"; })
+              callsFirst, [](const CallExpr *, Log &L) { L.Seen += "first;"; })
           // Every other call, member calls included.
           .caseOf<CallExpr>([](const CallExpr *, Log &L) { L.Seen += "call;"; })
           // Never reached for calls: the case above takes them.
@@ -66,21 +73,14 @@ void f(S s) { first(); second(); s.m(); (void)1; }
 }
 
 TEST(StmtSwitch, AlsoOfCasesRunAndGoOn) {
-  auto AST = parseWithInputs(R"cpp(
-void first(); void second();
-void f() { first(); second(); }
-)cpp");
+  auto AST = parseWithInputs(TwoCalls);
   ASSERT_TRUE(AST);
   // The engine's case (every call of `first`) runs before the family's
   // first-match cases and does not stop them.
   StmtSwitch<Log> Switch;
   Switch
-      .alsoOf<CallExpr>(
-          [](const CallExpr &CE, Log &) {
-            return CE.getDirectCallee() &&
-                   CE.getDirectCallee()->getName() == "first";
-          },
-          [](const CallExpr *, Log &L) { L.Seen += "engine;"; })
+      .alsoOf<CallExpr>(callsFirst,
+                        [](const CallExpr *, Log &L) { L.Seen += "engine;"; })
       .caseOf<CallExpr>([](const CallExpr *, Log &L) { L.Seen += "call;"; });
   const Stmt *Body = functionNamed(AST->getASTContext(), "f")->getBody();
   Log L;
@@ -97,19 +97,12 @@ void f() { first(); second(); }
 }
 
 TEST(StmtSwitch, AppliesSaysWhetherACaseWouldRunWithoutRunningIt) {
-  auto AST = parseWithInputs(R"cpp(
-void first(); void second();
-void f() { first(); second(); }
-)cpp");
+  auto AST = parseWithInputs(TwoCalls);
   ASSERT_TRUE(AST);
   // Only calls of `first` matter to this table.
   StmtSwitch<Log> Switch;
-  Switch.caseOf<CallExpr>(
-      [](const CallExpr &CE, Log &) {
-        return CE.getDirectCallee() &&
-               CE.getDirectCallee()->getName() == "first";
-      },
-      [](const CallExpr *, Log &L) { L.Seen += "first;"; });
+  Switch.caseOf<CallExpr>(callsFirst,
+                          [](const CallExpr *, Log &L) { L.Seen += "first;"; });
   const auto *Body = cast<CompoundStmt>(
       functionNamed(AST->getASTContext(), "f")->getBody());
   Log L;
