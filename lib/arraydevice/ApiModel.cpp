@@ -29,10 +29,7 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
       SingleKinds(NameList::fromOption(Opts.SingleDeviceShardingKinds)),
       DeviceMemoryKinds(NameList::fromOption(Opts.DeviceMemoryKinds)),
       OkCodes(NameList::fromOption(Opts.OkStatusCodes)),
-      StatusTypes(NameList::fromOption(Opts.StatusTypes)),
-      // The same list names functions and fields.
-      CurrentProcessSources(
-          NameList::fromOption(Opts.CurrentProcessIndexSources)) {
+      StatusTypes(NameList::fromOption(Opts.StatusTypes)) {
   auto AddFns = [&](const std::string &List, FnRole R) {
     FnLists[static_cast<unsigned>(R)] = NameList::fromOption(List);
   };
@@ -54,6 +51,7 @@ ApiModel::ApiModel(const ApiModelOptions &Opts)
   AddFns(Options.ShardingKindFunctions, FnRole::ShardingKindOf);
   AddFns(Options.StatusOkFunctions, FnRole::StatusOk);
   AddFns(Options.ProcessIndexFunctions, FnRole::ProcessIndexOf);
+  // The same list names functions and fields (isCurrentProcessIndexField).
   AddFns(Options.CurrentProcessIndexSources, FnRole::CurrentProcessIndex);
 
   // In the order the roles are tried.
@@ -391,11 +389,13 @@ llvm::ArrayRef<std::string> ApiModel::names(FnRole R) const {
 }
 
 bool ApiModel::isCurrentProcessIndexField(const FieldDecl *F) const {
-  if (!F || CurrentProcessSources.empty())
+  const NameList &Sources =
+      FnLists[static_cast<unsigned>(FnRole::CurrentProcessIndex)];
+  if (!F || Sources.empty())
     return false;
   auto [It, New] = FieldCache.try_emplace(F, false);
   if (New)
-    It->second = CurrentProcessSources.matches(F);
+    It->second = Sources.matches(F);
   return It->second;
 }
 

@@ -278,7 +278,7 @@ private:
   std::vector<NameList> FnLists;
   std::vector<std::pair<TypeRole, NameList>> TypeLists;
   NameList TpuPlatforms, PinnedKinds, SingleKinds, DeviceMemoryKinds, OkCodes,
-      StatusTypes, CurrentProcessSources;
+      StatusTypes;
   mutable llvm::DenseMap<const FieldDecl *, bool> FieldCache;
   mutable llvm::DenseMap<const Type *, bool> StatusCache;
   mutable llvm::DenseMap<const FunctionDecl *, FnRoles> FnCache;
