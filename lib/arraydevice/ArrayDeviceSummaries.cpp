@@ -401,7 +401,7 @@ bool capturesInteger(const FunctionDecl &FD) {
 
 const HelperSummary *HelperSummaries::of(const CallExpr &CE, const ApiModel &M,
                                          ASTContext &Ctx, unsigned Depth) {
-  if (Depth >= kMaxSummaryDepth || isa<CXXOperatorCallExpr>(CE))
+  if (Depth >= Bounds.MaxSummaryDepth || isa<CXXOperatorCallExpr>(CE))
     return nullptr;
   const FunctionDecl *Callee = CE.getDirectCallee();
   if (!Callee)
@@ -418,7 +418,7 @@ const HelperSummary *HelperSummaries::ofPredicate(const FunctionDecl &FD,
                                                   const ApiModel &M,
                                                   ASTContext &Ctx,
                                                   unsigned Depth) {
-  if (Depth >= kMaxSummaryDepth)
+  if (Depth >= Bounds.MaxSummaryDepth)
     return nullptr;
   // A lambda with an integer capture: its copy of this process's index
   // (from one run of the enclosing function) seeds a summary of its own.

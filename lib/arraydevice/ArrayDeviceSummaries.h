@@ -26,11 +26,11 @@
 //     and the strongest origin among the returns (a device taken from every
 //     process's devices stays one).
 //
-// Bounds (documented in docs/checks/api-model.md): a helper is summarised
-// when its body has at most MaxSummaryStatements statements (FlowBounds) and
-// its CFG at most kMaxSummaryBlocks blocks, within the checks' flow bounds;
-// helpers called from a helper are summarised down to kMaxSummaryDepth
-// levels from the judged function; recursion, try blocks, templates, lambdas
+// Bounds (FlowBounds, options of every check): a helper is summarised when
+// its body has at most MaxSummaryStatements statements and its CFG at most
+// MaxSummaryBlocks blocks, within the checks' flow bounds; helpers called
+// from a helper are summarised down to MaxSummaryDepth levels from the
+// judged function; recursion, try blocks, templates, lambdas
 // called directly (their captures are not parameters; a lambda handed to a
 // standard algorithm as its predicate is summarised, ofPredicate) and
 // functions of the API model get no summary. Summaries are cached per
@@ -57,9 +57,6 @@
 #include <optional>
 
 namespace clang::interop::arraydevice {
-
-inline constexpr unsigned kMaxSummaryDepth = 2;
-inline constexpr unsigned kMaxSummaryBlocks = 64;
 
 /// What one helper proves or produces.
 struct HelperSummary {

@@ -27,7 +27,7 @@ HelperSummaries::compute(const FunctionDecl &FD, const ApiModel &M,
                          const CaptureFacts *Seeds) {
   ++Runs;
   FlowBounds B = Bounds;
-  B.MaxCFGBlocks = std::min(B.MaxCFGBlocks, kMaxSummaryBlocks);
+  B.MaxCFGBlocks = std::min(B.MaxCFGBlocks, B.MaxSummaryBlocks);
   auto Out = std::make_unique<HelperSummary>();
   bool Void = FD.getReturnType()->isVoidType();
   std::optional<ExitState> FunctionExit;

@@ -22,8 +22,7 @@ DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
   Out.HostGuards = NameList(Config.HostDeviceGuards);
   Out.Importers = NameList(Config.ImportFunctions);
   Out.Exits = ExitConditions(Config.Exits);
-  Out.Summaries = std::make_shared<DLPackHelperSummaries>(
-      Config.Bounds.MaxSummaryStatements);
+  Out.Summaries = std::make_shared<DLPackHelperSummaries>(Config.Bounds);
   Out.Captures = std::make_shared<CapturedStridesProofs>();
   return Out;
 }

@@ -154,9 +154,9 @@ enum : unsigned { Falls = 1, Breaks = 2, Continues = 4 };
 class Evaluator {
 public:
   Evaluator(const FunctionDecl &FD, SubjectKind Kind, ASTContext &Ctx,
-            const llvm::DenseSet<const ValueDecl *> &Written)
+            const llvm::DenseSet<const ValueDecl *> &Written, unsigned MaxSteps)
       : FD(FD), Param(FD.getParamDecl(0)), Kind(Kind), Ctx(Ctx),
-        Written(Written) {}
+        Written(Written), MaxSteps(MaxSteps) {}
 
   /// The bool results the body may return under A; nullopt when a
   /// statement is not understood or a bound is passed.
@@ -388,7 +388,7 @@ private:
   unsigned exec(const Stmt *S) {
     if (Failed)
       return 0;
-    if (++Steps > kMaxHelperSteps) {
+    if (++Steps > MaxSteps) {
       Failed = true;
       return 0;
     }
@@ -540,7 +540,10 @@ private:
   const llvm::DenseSet<const ValueDecl *> &Written;
   Assumption Assume;
   bool CanTrue = false, CanFalse = false, Failed = false;
+  /// Statements executed under the current assumption, and their bound
+  /// (FlowBounds::MaxSummarySteps).
   unsigned Steps = 0;
+  unsigned MaxSteps;
 };
 
 /// The constants a body compares or switches on: the device types worth
@@ -619,7 +622,7 @@ public:
 };
 
 std::unique_ptr<DLPackHelperSummary>
-summarize(const FunctionDecl &FD, ASTContext &Ctx, unsigned MaxStatements) {
+summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
   if (FD.getNumParams() != 1)
     return nullptr;
   SubjectKind Kind = subjectKindOf(*FD.getParamDecl(0));
@@ -628,7 +631,7 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, unsigned MaxStatements) {
   if (Kind == SubjectKind::None || (!Bool && !Pointer) ||
       !isSameTUHelper(FD, Ctx.getSourceManager()))
     return nullptr;
-  SizeScan Size(MaxStatements);
+  SizeScan Size(Bounds.MaxSummaryStatements);
   Size.TraverseStmt(FD.getBody());
   if (Size.Rejected)
     return nullptr;
@@ -636,7 +639,7 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, unsigned MaxStatements) {
   Writes.TraverseStmt(FD.getBody());
   if (Writes.Written.contains(FD.getParamDecl(0)))
     return nullptr;
-  Evaluator Ev(FD, Kind, Ctx, Writes.Written);
+  Evaluator Ev(FD, Kind, Ctx, Writes.Written, Bounds.MaxSummarySteps);
   auto Out = std::make_unique<DLPackHelperSummary>();
   if (Pointer) {
     if (Kind == SubjectKind::Device)
@@ -657,7 +660,7 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, unsigned MaxStatements) {
   // A host predicate: every constant the body compares, and one other value.
   ConstantScan Constants(Ctx);
   Constants.TraverseStmt(FD.getBody());
-  if (Constants.Values.size() + 1 > kMaxHelperValues)
+  if (Constants.Values.size() + 1 > Bounds.MaxSummaryValues)
     return nullptr;
   bool NonHostTrue = false, NonHostFalse = false, AnyTrue = false,
        AnyFalse = false;
@@ -717,7 +720,7 @@ const DLPackHelperSummary *DLPackHelperSummaries::of(const CallExpr &Call,
   auto [It, New] = Cache.try_emplace(FD);
   if (New) {
     ++Evaluated;
-    std::unique_ptr<DLPackHelperSummary> S = summarize(*FD, Ctx, MaxStatements);
+    std::unique_ptr<DLPackHelperSummary> S = summarize(*FD, Ctx, Bounds);
     Cache[FD] = std::move(S);
   }
   return Cache[FD].get();

@@ -29,10 +29,9 @@
 // Helpers: a definition of this translation unit (isSameTUHelper), with one
 // parameter, a DLDevice (by value or reference to const) or a DLTensor or
 // managed tensor (reference or pointer to const, or a DLTensor by value),
-// that the body never changes. Bounds (constants, documented on the check
-// pages): MaxSummaryStatements statements (FlowBounds, an option of every
-// check), kMaxHelperValues values tried,
-// kMaxHelperSteps statements evaluated per value; goto, try, labels and
+// that the body never changes. Bounds (FlowBounds, options of every check):
+// MaxSummaryStatements statements, MaxSummaryValues values tried,
+// MaxSummarySteps statements evaluated per value; goto, try, labels and
 // other statements the evaluator does not know give no summary. Summaries
 // are cached per translation unit by function.
 //
@@ -41,6 +40,7 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKHELPERSUMMARIES_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKHELPERSUMMARIES_H
 
+#include "lib/engine/FlowRunner.h"
 #include "lib/support/NameLists.h"
 
 #include "clang/AST/ASTContext.h"
@@ -52,10 +52,6 @@
 #include <optional>
 
 namespace clang::interop {
-
-
-inline constexpr unsigned kMaxHelperValues = 64;
-inline constexpr unsigned kMaxHelperSteps = 4096;
 
 /// What one helper's body says of its parameter.
 struct DLPackHelperSummary {
@@ -80,9 +76,8 @@ struct DLPackHelperSummary {
 /// The summaries of one translation unit.
 class DLPackHelperSummaries {
 public:
-  /// MaxStatements: FlowBounds::MaxSummaryStatements.
-  explicit DLPackHelperSummaries(unsigned MaxStatements)
-      : MaxStatements(MaxStatements) {}
+  /// Bounds: the MaxSummary* bounds are read.
+  explicit DLPackHelperSummaries(const FlowBounds &Bounds) : Bounds(Bounds) {}
 
   /// The summary of the helper Call calls, or null when its body was not
   /// read (not a helper, over a bound, a statement not understood). A
@@ -93,7 +88,7 @@ public:
   unsigned evaluated() const { return Evaluated; }
 
 private:
-  unsigned MaxStatements;
+  FlowBounds Bounds;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DLPackHelperSummary>>
       Cache;
   unsigned Evaluated = 0;

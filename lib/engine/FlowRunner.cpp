@@ -13,10 +13,12 @@
 namespace clang::interop {
 
 std::string FlowBounds::key() const {
-  return std::to_string(MaxSATIterations) + "/" +
-         std::to_string(MaxMilliseconds) + "/" +
-         std::to_string(MaxBlockVisits) + "/" + std::to_string(MaxCFGBlocks) +
-         "/" + std::to_string(MaxSummaryStatements);
+  std::string Key;
+  forEachOption([&](llvm::StringRef, const auto &Bound) {
+    Key += std::to_string(Bound);
+    Key += '/';
+  });
+  return Key;
 }
 
 namespace detail {

@@ -61,6 +61,22 @@ struct FlowBounds {
   /// only. Helpers are read once per translation unit, so this bounds the
   /// extra work a call to a helper costs, not the judged function's.
   unsigned MaxSummaryStatements = 400;
+  /// Levels of calls below the judged function at which helpers are still
+  /// summarised: a helper's summary reads the summaries of the helpers it
+  /// calls while fewer levels than this separate it from the judged
+  /// function; deeper calls are judged as calls of unknown functions.
+  unsigned MaxSummaryDepth = 2;
+  /// Control-flow blocks of a helper that a summary runs the family's flow
+  /// model on (the MaxCFGBlocks of a summary run).
+  unsigned MaxSummaryBlocks = 64;
+  /// Values of a tested field that a helper's body is evaluated with, for
+  /// families whose summaries evaluate the body once per value (the DLPack
+  /// fields: every device type the body compares with, and one other).
+  unsigned MaxSummaryValues = 64;
+  /// Statements evaluated per value by such a summary (both branches of a
+  /// condition it cannot decide are evaluated, so nested conditions
+  /// multiply): a body that needs more gives no summary.
+  unsigned MaxSummarySteps = 4'096;
 
   /// Every bound, for a configuration's cache key: results depend on each.
   std::string key() const;
@@ -68,12 +84,20 @@ struct FlowBounds {
   /// F(option name, bound) for each bound, in the order --dump-config shows
   /// them: the one list the checks' options are read from and stored to
   /// (InteropCheckBase).
-  template <typename Fn> void forEachOption(Fn F) {
-    F("MaxSATIterations", MaxSATIterations);
-    F("MaxMilliseconds", MaxMilliseconds);
-    F("MaxBlockVisits", MaxBlockVisits);
-    F("MaxCFGBlocks", MaxCFGBlocks);
-    F("MaxSummaryStatements", MaxSummaryStatements);
+  template <typename Fn> void forEachOption(Fn F) { forEach(*this, F); }
+  template <typename Fn> void forEachOption(Fn F) const { forEach(*this, F); }
+
+private:
+  template <typename Self, typename Fn> static void forEach(Self &B, Fn &F) {
+    F("MaxSATIterations", B.MaxSATIterations);
+    F("MaxMilliseconds", B.MaxMilliseconds);
+    F("MaxBlockVisits", B.MaxBlockVisits);
+    F("MaxCFGBlocks", B.MaxCFGBlocks);
+    F("MaxSummaryStatements", B.MaxSummaryStatements);
+    F("MaxSummaryDepth", B.MaxSummaryDepth);
+    F("MaxSummaryBlocks", B.MaxSummaryBlocks);
+    F("MaxSummaryValues", B.MaxSummaryValues);
+    F("MaxSummarySteps", B.MaxSummarySteps);
   }
 };
 

@@ -1,5 +1,6 @@
 // The bounds of the flow analysis (MaxSATIterations, MaxMilliseconds,
-// MaxBlockVisits, MaxCFGBlocks, MaxSummaryStatements) are options of every
+// MaxBlockVisits, MaxCFGBlocks, MaxSummaryStatements; the other summary
+// bounds in interop-summary-bounds-options.cpp) are options of every
 // check, shown by --dump-config; one global setting reaches every family; an
 // invalid value is refused with a configuration warning naming it (the
 // default stays); and a function over a bound is reported, one by one when

@@ -176,9 +176,20 @@ TEST(HelperSummaries, MadeOncePerHelperWithinTheDepthBound) {
   const HelperSummary *B = Sums.of(*Second, M, Ctx, 0);
   EXPECT_EQ(A, B);
   EXPECT_EQ(Sums.runs(), 1u);
-  // A helper reached kMaxSummaryDepth helpers deep is not summarised.
-  EXPECT_EQ(Sums.of(*First, M, Ctx, kMaxSummaryDepth), nullptr);
+  // A helper reached MaxSummaryDepth helpers deep is not summarised, and
+  // the depth is the option's, not a constant.
+  EXPECT_EQ(Sums.of(*First, M, Ctx, FlowBounds().MaxSummaryDepth), nullptr);
   EXPECT_EQ(Sums.runs(), 1u);
+  FlowBounds Deeper;
+  Deeper.MaxSummaryDepth = 5;
+  HelperSummaries DeepSums(Deeper, AllFacts);
+  EXPECT_NE(DeepSums.of(*First, M, Ctx, 4), nullptr);
+  EXPECT_EQ(DeepSums.of(*First, M, Ctx, 5), nullptr);
+  // A helper whose CFG is over MaxSummaryBlocks gets no summary.
+  FlowBounds Small;
+  Small.MaxSummaryBlocks = 1;
+  HelperSummaries SmallSums(Small, AllFacts);
+  EXPECT_EQ(SmallSums.of(*First, M, Ctx, 0), nullptr);
 }
 
 TEST(HelperSummaries, CapturesCarryTheEnclosingFunctionsFacts) {

@@ -25,7 +25,8 @@ namespace {
 /// "strides-if-false", "data+offset", "data", "read" for a body read that
 /// proves nothing), or "none" when its body is not read; by callee name.
 std::map<std::string, std::string> summaries(llvm::StringRef Code,
-                                             unsigned *Evaluated = nullptr) {
+                                             unsigned *Evaluated = nullptr,
+                                             const FlowBounds &Bounds = {}) {
   std::map<std::string, std::string> Out;
   auto AST = interop_test::parseDLPackCode(
       std::string(interop_test::DLPackPrelude) + Code.str());
@@ -33,7 +34,7 @@ std::map<std::string, std::string> summaries(llvm::StringRef Code,
     return Out;
   ASTContext &Ctx = AST->getASTContext();
   EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  DLPackHelperSummaries Summaries{FlowBounds().MaxSummaryStatements};
+  DLPackHelperSummaries Summaries{Bounds};
   auto Calls = match(
       callExpr(hasAncestor(functionDecl(hasName("calls")))).bind("c"), Ctx);
   for (const BoundNodes &B : Calls) {
@@ -136,6 +137,50 @@ void calls(const DLTensor &t, DLDevice d) {
   EXPECT_EQ(S["changes_param"], "none");
   EXPECT_EQ(S["two"], "none");
   EXPECT_EQ(S["declared"], "none");
+}
+
+TEST(DLPackHelperSummaries, BoundsAreTheFlowBoundsOptions) {
+  const char *Code = R"cpp(
+namespace {
+bool readable(const DLDevice &d) {
+  switch (d.device_type) {
+  case kDLCPU:
+  case kDLCUDAHost:
+    return true;
+  default:
+    return false;
+  }
+}
+bool scanned(const DLTensor &t) {
+  for (int i = 0; i < 4; ++i)
+    if (t.device.device_type == kDLCPU)
+      return true;
+  return false;
+}
+} // namespace
+void calls(const DLTensor &t) {
+  readable(t.device);
+  scanned(t);
+}
+)cpp";
+  auto Default = summaries(Code);
+  EXPECT_EQ(Default["readable"], "host-if-true");
+  EXPECT_EQ(Default["scanned"], "host-if-true");
+  // Two constants and one other value need three tries.
+  FlowBounds Values;
+  Values.MaxSummaryValues = 2;
+  auto FewValues = summaries(Code, nullptr, Values);
+  EXPECT_EQ(FewValues["readable"], "none");
+  // A loop the evaluator cannot finish within its steps gives no summary.
+  FlowBounds Steps;
+  Steps.MaxSummarySteps = 4;
+  auto FewSteps = summaries(Code, nullptr, Steps);
+  EXPECT_EQ(FewSteps["scanned"], "none");
+  FlowBounds Statements;
+  Statements.MaxSummaryStatements = 2;
+  auto FewStatements = summaries(Code, nullptr, Statements);
+  EXPECT_EQ(FewStatements["readable"], "none");
+  EXPECT_EQ(FewStatements["scanned"], "none");
 }
 
 TEST(DLPackHelperSummaries, StridesPredicatesAndDataHelpers) {
