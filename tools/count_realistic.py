@@ -231,7 +231,10 @@ def run_tidy(args, path):
             # A compiler warning: not the checks' business, but a corpus that
             # warns is sloppy; report it like an error.
             errors.append(text)
-    if proc.returncode != 0 and not warnings and not errors:
+    if proc.returncode < 0 or "Stack dump:" in proc.stdout:
+        # A crash after some findings must not pass as a finished run.
+        errors.append("clang-tidy crashed (exit status %d)" % proc.returncode)
+    elif proc.returncode != 0 and not warnings and not errors:
         head = "\n".join(proc.stdout.splitlines()[:5])
         errors.append("clang-tidy exited %d (no interop-* checks loaded?):\n%s"
                       % (proc.returncode, head))

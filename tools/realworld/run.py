@@ -384,6 +384,15 @@ def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
     except subprocess.TimeoutExpired:
         return None, "timed out after %ds" % timeout
     text = (r.stdout + r.stderr).decode(errors="replace")
+    # A crash (an assertion, a signal) leaves no findings and often no
+    # error line either: it must fail the entry, never pass it silently.
+    crashed = r.returncode < 0 or r.returncode >= 128 or \
+        "Stack dump:" in text
+    if crashed:
+        why = next((l.strip() for l in text.splitlines()
+                    if "Assertion" in l or "LLVM ERROR" in l), "")
+        return None, "clang-tidy crashed (exit status %d)%s" % (
+            r.returncode, ": " + why[:300] if why else "")
     return text, None
 
 
