@@ -287,7 +287,7 @@ void transferOptionalContents(const Stmt *St, State &S) {
     BoolValue &True = Env.getBoolLiteralValue(true);
     for (llvm::StringRef F :
          {kElemSingle, kElemAddressable, kElemTpu, kElemPinned})
-      if (field(*Opt, F))
+      if (syntheticField(Opt, F))
         setBool(Opt, F, True, Env);
     return;
   }
@@ -298,7 +298,7 @@ void transferOptionalContents(const Stmt *St, State &S) {
        {std::pair{kSingle, kElemSingle},
         std::pair{kAddressable, kElemAddressable}, std::pair{kTpu, kElemTpu},
         std::pair{kPinned, kElemPinned}}) {
-    if (!field(*Opt, Every))
+    if (!syntheticField(Opt, Every))
       continue;
     if (BoolValue *B = V ? getBool(V, One, Env) : nullptr)
       setBool(Opt, Every, *B, Env);

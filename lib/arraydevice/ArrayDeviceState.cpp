@@ -10,21 +10,12 @@ namespace clang::interop::arraydevice {
 
 using namespace clang::dataflow;
 
-/// The synthetic field `Name` of `Loc`, or null when its type has none (a
-/// location of an unmodelled type reached through a cast, for instance).
-StorageLocation *field(const RecordStorageLocation &Loc, llvm::StringRef Name) {
-  for (const auto &Entry : Loc.synthetic_fields())
-    if (Entry.getKey() == Name)
-      return Entry.getValue();
-  return nullptr;
-}
-
 /// The boolean in field `Name`, created (unconstrained) if it has none yet.
 BoolValue *getBool(const RecordStorageLocation *Loc, llvm::StringRef Name,
                    Environment &Env) {
   if (!Loc)
     return nullptr;
-  StorageLocation *F = field(*Loc, Name);
+  StorageLocation *F = syntheticField(Loc, Name);
   if (!F)
     return nullptr;
   if (auto *V = Env.get<BoolValue>(*F))
@@ -39,7 +30,7 @@ BoolValue *peekBool(const RecordStorageLocation *Loc, llvm::StringRef Name,
                     const Environment &Env) {
   if (!Loc)
     return nullptr;
-  StorageLocation *F = field(*Loc, Name);
+  StorageLocation *F = syntheticField(Loc, Name);
   return F ? Env.get<BoolValue>(*F) : nullptr;
 }
 
@@ -47,7 +38,7 @@ void setBool(const RecordStorageLocation *Loc, llvm::StringRef Name,
              BoolValue &V, Environment &Env) {
   if (!Loc)
     return;
-  if (StorageLocation *F = field(*Loc, Name))
+  if (StorageLocation *F = syntheticField(Loc, Name))
     Env.setValue(*F, V);
 }
 
@@ -131,7 +122,7 @@ RecordStorageLocation *returnedObject(const CallExpr &CE, State &S) {
 /// Result<Device *> holds a pointer: the object is its pointee.
 RecordStorageLocation *resultValue(const RecordStorageLocation &Result,
                                    State &S) {
-  StorageLocation *F = field(Result, kValue);
+  StorageLocation *F = syntheticField(&Result, kValue);
   if (!F)
     return nullptr;
   if (auto *R = dyn_cast<RecordStorageLocation>(F))

@@ -13,6 +13,7 @@
 
 #include "lib/arraydevice/ApiModel.h"
 #include "lib/arraydevice/ArrayDeviceLattice.h"
+#include "lib/engine/ValueFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -167,10 +168,6 @@ inline const ExitConditions &exitConditionsOf(const State &S) {
 //===----------------------------------------------------------------------===//
 // State accessors
 //===----------------------------------------------------------------------===//
-
-/// The synthetic field `Name` of `Loc`, or null when its type has none (a
-/// location of an unmodelled type reached through a cast, for instance).
-StorageLocation *field(const RecordStorageLocation &Loc, llvm::StringRef Name);
 
 /// The boolean in field `Name`, created (unconstrained) if it has none yet.
 BoolValue *getBool(const RecordStorageLocation *Loc, llvm::StringRef Name,

@@ -245,7 +245,7 @@ void transferResultUnwrap(const CallExpr *CE, State &S) {
   RecordStorageLocation *Result = Obj ? objectLoc(*Obj, S.Env) : nullptr;
   if (!Result)
     return;
-  StorageLocation *F = field(*Result, kValue);
+  StorageLocation *F = syntheticField(Result, kValue);
   if (!F)
     return;
   if (CE->isGLValue()) {

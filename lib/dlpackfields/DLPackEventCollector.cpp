@@ -407,16 +407,14 @@ void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
       E.OffsetZeroProven =
           propHolds(Env, fieldValue(R, DLPackField::ByteOffset, Env), kZero);
     Value *T = deviceTypeValueOf(R, Env);
-    RecordStorageLocation *Dev = childRecordOf(R, DLPackField::Device);
-    auto *Guard =
-        Dev ? Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField))
-            : nullptr;
+    StorageLocation *Slot = hostGuardSlot(R);
+    auto *Guard = Slot ? Env.get<BoolValue>(*Slot) : nullptr;
     E.HostProven = isLocal(T) || propHolds(Env, T, kHost) ||
                    (Guard && holds(Env, Guard->formula())) ||
                    (!DryRun &&
                     guardedByCallers(E.FieldRead, CallerTest::HostDevice, Env));
     E.DeviceTypeChecked =
-        hasProp(T, kDeviceType) || (Dev && RC.GuardSite.count(Dev));
+        hasProp(T, kDeviceType) || (Slot && RC.GuardSite.count(Slot));
     Value *St = fieldValue(R, DLPackField::Strides, Env);
     E.StridesConsidered = isLocal(St) ||
                           (St && RC.SeenStrides.contains(originOf(RC, St))) ||

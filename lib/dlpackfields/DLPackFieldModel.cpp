@@ -357,7 +357,8 @@ void heldPointerMade(const CXXConstructExpr *E, FieldState &S) {
   if (!Raw)
     return;
   RecordStorageLocation &Owner = S.Env.getResultObjectLocation(*E);
-  S.Env.setValue(Owner.getSyntheticField(kHeldPointerField), *Raw);
+  if (StorageLocation *Held = syntheticField(&Owner, kHeldPointerField))
+    S.Env.setValue(*Held, *Raw);
 }
 
 /// owner->f, *owner and owner.get(): the raw pointer owner was made from, so
@@ -387,10 +388,8 @@ bool heldPointerRead(const CallExpr *E, FieldState &S) {
     return false;
   auto *Owner =
       dyn_cast_or_null<RecordStorageLocation>(S.Env.getStorageLocation(*Obj));
-  auto *Raw =
-      Owner
-          ? S.Env.get<PointerValue>(Owner->getSyntheticField(kHeldPointerField))
-          : nullptr;
+  StorageLocation *Held = syntheticField(Owner, kHeldPointerField);
+  auto *Raw = Held ? S.Env.get<PointerValue>(*Held) : nullptr;
   if (!Raw)
     return false;
   if (Deref && E->isGLValue())
@@ -480,19 +479,20 @@ bool hostGuard(const CallExpr *E, FieldState &S) {
   if (!G || !G->Arg)
     return false;
   const Expr *Arg = G->Arg;
-  RecordStorageLocation *Dev = nullptr;
+  RecordStorageLocation *Rec = nullptr;
   if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device)
-    Dev = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
+    Rec = dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*Arg));
   else
-    Dev = childRecordOf(tensorArgRecord(Arg, Env), DLPackField::Device);
-  if (!Dev)
+    Rec = tensorArgRecord(Arg, Env);
+  StorageLocation *Slot = hostGuardSlot(Rec);
+  if (!Slot)
     return false;
-  auto *Host = Env.get<BoolValue>(Dev->getSyntheticField(kDeviceHostField));
+  auto *Host = Env.get<BoolValue>(*Slot);
   if (!Host) {
     Host = &Env.makeAtomicBoolValue();
-    Env.setValue(Dev->getSyntheticField(kDeviceHostField), *Host);
+    Env.setValue(*Slot, *Host);
   }
-  S.RC.GuardSite.try_emplace(Dev, E);
+  S.RC.GuardSite.try_emplace(Slot, E);
   if (G->ByName) {
     Env.setValue(*E, *Host);
     return true;
@@ -649,7 +649,8 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   Run.Collector = std::make_unique<DLPackEventCollector>(RC);
   RC.Collector = Run.Collector.get();
   // A host-ness guard over a device (IsHostDevice(t->device)) may name no
-  // field at all, so its result lives on the DLDevice record itself; so does
+  // field at all, so its result lives on the DLDevice record itself (on the
+  // DLTensor record for a guard given the tensor: hostGuardHolder); so does
   // a device type read only through an accessor (device_type_of(t.device)).
   // A smart pointer of a DLPack record holds the raw pointer it was made
   // from (heldPointerMade).
@@ -659,6 +660,8 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
       [BoolTy, IntTy, &Ctx](QualType T) -> llvm::StringMap<QualType> {
         if (classifyDLPackType(T) == DLPackRecord::Device)
           return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
+        if (classifyDLPackType(T) == DLPackRecord::Tensor)
+          return {{kDeviceHostField, BoolTy}};
         if (QualType Held = heldDLPackPointer(T, Ctx); !Held.isNull())
           return {{kHeldPointerField, Held}};
         return {};

@@ -121,12 +121,7 @@ RecordStorageLocation *tensorRecordOf(RecordStorageLocation *R) {
 StorageLocation *deviceTypeLoc(const RecordStorageLocation *Dev) {
   if (StorageLocation *Field = childOf(Dev, DLPackField::DeviceType))
     return Field;
-  if (!Dev)
-    return nullptr;
-  for (const auto &Entry : Dev->synthetic_fields())
-    if (Entry.getKey() == kDeviceTypeField)
-      return Entry.getValue();
-  return nullptr;
+  return syntheticField(Dev, kDeviceTypeField);
 }
 
 Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
@@ -134,6 +129,12 @@ Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
   RecordStorageLocation *Dev = childRecordOf(TensorRec, DLPackField::Device);
   StorageLocation *L = deviceTypeLoc(Dev);
   return L ? Env.getValue(*L) : nullptr;
+}
+
+StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec) {
+  if (RecordStorageLocation *Dev = childRecordOf(Rec, DLPackField::Device))
+    Rec = Dev;
+  return syntheticField(Rec, kDeviceHostField);
 }
 
 /// True when E mentions byte_offset: the field itself, or a variable whose

@@ -58,7 +58,10 @@ inline constexpr llvm::StringLiteral kZero = "interop.zero";
 // ("interop.dt.eq.2" is device_type == kDLCUDA).
 inline constexpr llvm::StringLiteral kDeviceType = "interop.dt";
 inline constexpr llvm::StringLiteral kHost = "interop.dt.host";
-// The synthetic field of a DLDevice record set by host-ness guards.
+// The synthetic field set by host-ness guards: of a DLDevice record, and of
+// a DLTensor record for a tensor whose `device` the function never names
+// (`if (!is_host(t)) return; memcpy(dst, t->data, n);`): the framework
+// models only the fields a function names (hostGuardSlot()).
 inline constexpr llvm::StringLiteral kDeviceHostField = "interop_host";
 // The synthetic field of a DLDevice record holding its device type when the
 // function reads it only through an accessor (interop::dl::device_type_of):
@@ -132,7 +135,7 @@ struct RunContext {
   /// Versioned-tensor parameters the function only reads fields of (an
   /// accessor: the version belongs to whoever hands the tensor in).
   llvm::DenseSet<const ValueDecl *> AccessorParams;
-  /// The host-ness guard call on a device record.
+  /// The host-ness guard call, by the slot it set (hostGuardSlot()).
   llvm::DenseMap<const StorageLocation *, const Expr *> GuardSite;
   /// Strides compared with NULL or tested as a pointer somewhere.
   llvm::DenseSet<const Value *> NullTested;
@@ -184,6 +187,12 @@ StorageLocation *deviceTypeLoc(const RecordStorageLocation *Dev);
 
 Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
                          const Environment &Env);
+
+/// Where host-ness guards record what they proved of a device: the
+/// kDeviceHostField of Rec when it is a DLDevice record; for a DLTensor
+/// record, that of its `device`, or the tensor's own when the function never
+/// names `device`. Null for other records and null Rec.
+StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec);
 
 /// True when E mentions byte_offset: the field itself, or a variable whose
 /// value was read from it (`size_t off = t->byte_offset; ... base + off`).

@@ -51,6 +51,16 @@ BoolValue &nullAtomOf(Value &V, Environment &Env) {
   return B;
 }
 
+StorageLocation *syntheticField(const RecordStorageLocation *Loc,
+                                llvm::StringRef Name) {
+  if (!Loc)
+    return nullptr;
+  for (const auto &Entry : Loc->synthetic_fields())
+    if (Entry.getKey() == Name)
+      return Entry.getValue();
+  return nullptr;
+}
+
 Value *valueOrFresh(const Expr &E, Environment &Env) {
   if (Value *V = Env.getValue(E))
     return V;

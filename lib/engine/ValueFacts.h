@@ -33,6 +33,14 @@ inline constexpr llvm::StringLiteral kNull = "interop.null";
 /// V's kNull atom, made on first use.
 dataflow::BoolValue &nullAtomOf(dataflow::Value &V, dataflow::Environment &Env);
 
+/// The synthetic field Name of Loc, or null when Loc has none (its type is
+/// not one the family's synthetic-field callback names: a record recognised
+/// only later, or reached through a cast). Every family asks here rather
+/// than getSyntheticField(), which asserts.
+dataflow::StorageLocation *
+syntheticField(const dataflow::RecordStorageLocation *Loc,
+               llvm::StringRef Name);
+
 /// The value of the prvalue E, made (and set) when the framework left it
 /// without one (the result of a call it does not model); null for a type
 /// the framework has no values of.

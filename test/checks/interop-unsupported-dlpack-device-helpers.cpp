@@ -97,6 +97,45 @@ float first_readable(const DLTensor &t) {
   return *reinterpret_cast<const float *>(first_element(t));
 }
 
+// Guards given the whole tensor, in functions that never name its `device`:
+// what they prove holds of that tensor's device.
+namespace {
+bool tensor_on_cpu(const DLTensor *t) {
+  return t->device.device_type == kDLCPU;
+}
+bool tensor_not_cuda(const DLTensor &t) {
+  return t.device.device_type != kDLCUDA;
+}
+} // namespace
+bool IsHostTensor(const DLTensor &t);
+
+void copy_tensor_guarded(const DLTensor *t, void *dst, size_t bytes) {
+  if (!tensor_on_cpu(t))
+    return;
+  memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+}
+
+void copy_tensor_named_guard(const DLTensor &t, void *dst, size_t bytes) {
+  if (!IsHostTensor(t))
+    return;
+  memcpy(dst, static_cast<const char *>(t.data) + t.byte_offset, bytes);
+}
+
+void copy_tensor_not_cuda(const DLTensor &t, void *dst, size_t bytes) {
+  if (!tensor_not_cuda(t))
+    return;
+  memcpy(dst, static_cast<const char *>(t.data) + t.byte_offset, bytes);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+
+void copy_other_tensor(const DLTensor &a, const DLTensor &b, void *dst,
+                       size_t bytes) {
+  if (!tensor_on_cpu(&a))
+    return;
+  memcpy(dst, static_cast<const char *>(b.data) + b.byte_offset, bytes);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+
 // --- Findings --------------------------------------------------------------
 
 void copy_on_host(const DLTensor &t, void *dst, size_t bytes) {

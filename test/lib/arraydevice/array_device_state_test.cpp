@@ -107,9 +107,9 @@ TEST(ArrayDeviceState, SyntheticFieldAccessors) {
   RecordStorageLocation &O = X.object(X.ModelledTy);
   RecordStorageLocation &Other = X.object(X.ModelledTy);
   RecordStorageLocation &P = X.object(X.PlainTy);
-  EXPECT_NE(field(O, kSingle), nullptr);
-  EXPECT_EQ(field(O, kPinned), nullptr);
-  EXPECT_EQ(field(P, kSingle), nullptr);
+  EXPECT_NE(syntheticField(&O, kSingle), nullptr);
+  EXPECT_EQ(syntheticField(&O, kPinned), nullptr);
+  EXPECT_EQ(syntheticField(&P, kSingle), nullptr);
 
   // getBool makes a value once; peekBool only reads.
   BoolValue *Single = getBool(&O, kSingle, Env);

@@ -1,7 +1,8 @@
 // Unit tests of lib/engine/ValueFacts.h: `flag == 0` / `flag != 0` of an
 // integer that holds a truth value is that truth (or its negation),
-// valueCases() starts every family's transfer table with that case, and
-// ValueChoices records what a value joined from two arms stands for.
+// valueCases() starts every family's transfer table with that case,
+// ValueChoices records what a value joined from two arms stands for, and
+// syntheticField() answers null where a record has no such field.
 
 #include "lib/engine/ValueFacts.h"
 
@@ -245,6 +246,40 @@ TEST(ValueFacts, AChoiceOfChoicesIsFlattened) {
   Arena &A = F.Base.arena();
   EXPECT_TRUE(Outer.proves(A.makeNot(A.makeAnd(*Of[0].When, *Of[1].When))));
   EXPECT_TRUE(Outer.proves(A.makeNot(A.makeAnd(*Of[0].When, *Of[2].When))));
+}
+
+} // namespace
+
+namespace {
+
+TEST(ValueFacts, SyntheticFieldsOnlyWhereTheCallbackNamesThem) {
+  auto AST = parseWithInputs(R"cpp(
+struct Named { int x; };
+struct Other { int y; };
+void f(Named n, Other o) { (void)n.x; (void)o.y; }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *F = functionNamed(Ctx, "f");
+  DataflowAnalysisContext DACtx{std::make_unique<WatchedLiteralsSolver>()};
+  QualType IntTy = Ctx.IntTy;
+  DACtx.setSyntheticFieldCallback([IntTy](
+                                      QualType T) -> llvm::StringMap<QualType> {
+    if (const auto *RD = T->getAsRecordDecl(); RD && RD->getName() == "Named")
+      return {{"extra", IntTy}};
+    return {};
+  });
+  Environment Env(DACtx);
+  auto &NamedLoc = cast<RecordStorageLocation>(
+      Env.createStorageLocation(F->getParamDecl(0)->getType()));
+  auto &OtherLoc = cast<RecordStorageLocation>(
+      Env.createStorageLocation(F->getParamDecl(1)->getType()));
+  EXPECT_NE(syntheticField(&NamedLoc, "extra"), nullptr);
+  EXPECT_EQ(syntheticField(&NamedLoc, "missing"), nullptr);
+  // Another type, or no location at all: null, where getSyntheticField()
+  // would assert.
+  EXPECT_EQ(syntheticField(&OtherLoc, "extra"), nullptr);
+  EXPECT_EQ(syntheticField(nullptr, "extra"), nullptr);
 }
 
 } // namespace
