@@ -4,20 +4,52 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
-#include "llvm/ADT/StringSwitch.h"
+
+#include <utility>
 
 namespace clang::interop {
 
+/// The record names of the DLPack ABI, every generation.
+static constexpr std::pair<llvm::StringLiteral, DLPackRecord> kRecordNames[] = {
+    {"DLTensor", DLPackRecord::Tensor},
+    {"DLManagedTensor", DLPackRecord::ManagedTensor},
+    {"DLManagedTensorVersioned", DLPackRecord::ManagedTensorVersioned},
+    {"DLDevice", DLPackRecord::Device},
+    {"DLContext", DLPackRecord::Device},
+    {"DLDataType", DLPackRecord::DataType},
+    {"DLPackVersion", DLPackRecord::PackVersion},
+};
+
 DLPackRecord classifyDLPackRecordName(llvm::StringRef Name) {
-  return llvm::StringSwitch<DLPackRecord>(Name)
-      .Case("DLTensor", DLPackRecord::Tensor)
-      .Case("DLManagedTensor", DLPackRecord::ManagedTensor)
-      .Case("DLManagedTensorVersioned", DLPackRecord::ManagedTensorVersioned)
-      .Case("DLDevice", DLPackRecord::Device)
-      .Case("DLContext", DLPackRecord::Device)
-      .Case("DLDataType", DLPackRecord::DataType)
-      .Case("DLPackVersion", DLPackRecord::PackVersion)
-      .Default(DLPackRecord::None);
+  for (const auto &[Known, Kind] : kRecordNames)
+    if (Name == Known)
+      return Kind;
+  return DLPackRecord::None;
+}
+
+/// A record whose tag is not its DLPack name but which a typedef beside it
+/// gives that name: `typedef struct DLDevice_ { ... } DLDevice;` (a copy of
+/// the header edited to allow forward declarations). Only tags starting
+/// with "DL" are looked at, so other records cost one comparison.
+static DLPackRecord classifyByTypedef(const RecordDecl &RD,
+                                      llvm::StringRef Tag) {
+  if (!Tag.starts_with("DL"))
+    return DLPackRecord::None;
+  const DeclContext *DC = RD.getDeclContext()->getRedeclContext();
+  IdentifierTable &Idents = RD.getASTContext().Idents;
+  const Decl *Self = RD.getCanonicalDecl();
+  for (const auto &[Known, Kind] : kRecordNames) {
+    auto It = Idents.find(Known);
+    if (It == Idents.end())
+      continue;
+    for (const NamedDecl *D : DC->lookup(It->getValue()))
+      if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+        if (const RecordDecl *Named =
+                TD->getUnderlyingType()->getAsRecordDecl();
+            Named && Named->getCanonicalDecl() == Self)
+          return Kind;
+  }
+  return DLPackRecord::None;
 }
 
 /// The field of RD named Name, if any.
@@ -81,6 +113,9 @@ DLPackRecord classifyDLPackRecord(const RecordDecl *RD) {
       Name.empty() ? DLPackRecord::None : classifyDLPackRecordName(Name);
   if (ByName != DLPackRecord::None)
     return ByName;
+  if (DLPackRecord ByTypedef = classifyByTypedef(*RD, Name);
+      ByTypedef != DLPackRecord::None)
+    return ByTypedef;
   return classifyManagedLayout(*RD);
 }
 

@@ -33,7 +33,8 @@ DLPackRecord classifyDLPackRecordName(llvm::StringRef Name);
 /// { ... } DLTensor;` the typedef's.
 llvm::StringRef tagName(const TagDecl *D);
 
-/// Classifies a record by the name it goes by (tagName), or, for a
+/// Classifies a record by the name it goes by (tagName) or a typedef beside
+/// it gives it (`typedef struct DLDevice_ { ... } DLDevice;`), or, for a
 /// project's own copy of the managed-tensor ABI under another name
 /// (nanobind's managed_dltensor), by its fields: a `manager_ctx` pointer and
 /// a `deleter` function pointer taking a pointer to the record make a

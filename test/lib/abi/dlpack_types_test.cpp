@@ -28,6 +28,39 @@ TEST(DLPackTypes, RecordsByName) {
   EXPECT_EQ(managedTensorName(DLPackRecord::ManagedTensor), "DLManagedTensor");
 }
 
+TEST(DLPackTypes, TaggedRecordsByTheirTypedef) {
+  // A copy of the header whose structs carry a tag of their own; a record
+  // another typedef names, or whose tag only starts like one, is not one.
+  auto AST = parseWithInputs(R"cpp(
+typedef struct DLDevice_ { int device_type; int device_id; } DLDevice;
+typedef struct DLTensor_ { void *data; DLDevice device; } DLTensor;
+struct DLOther { int x; };
+typedef struct DLOther Unrelated;
+typedef struct DLDevice2_ { int device_type; } DLDevicePair;
+namespace ns {
+typedef struct DLDataType_ { unsigned char code; } DLDataType;
+}
+int f(DLDevice d, const DLTensor &t, DLOther o, DLDevicePair p,
+      ns::DLDataType k) {
+  return d.device_id + t.device.device_id + o.x + p.device_type + k.code;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *F = functionNamed(AST->getASTContext(), "f");
+  auto Kind = [&](unsigned I) {
+    return classifyDLPackType(F->getParamDecl(I)->getType());
+  };
+  EXPECT_EQ(Kind(0), DLPackRecord::Device);
+  EXPECT_EQ(Kind(1), DLPackRecord::Tensor);
+  EXPECT_EQ(Kind(2), DLPackRecord::None);
+  EXPECT_EQ(Kind(3), DLPackRecord::None);
+  EXPECT_EQ(Kind(4), DLPackRecord::DataType);
+  // The canonical record, as the dataflow framework hands it over.
+  EXPECT_EQ(
+      classifyDLPackRecord(F->getParamDecl(0)->getType()->getAsRecordDecl()),
+      DLPackRecord::Device);
+}
+
 TEST(DLPackTypes, TypesFieldsAndDeviceTypes) {
   // C's anonymous struct named by a typedef, references and pointers.
   auto AST = parseWithInputs(R"cpp(
