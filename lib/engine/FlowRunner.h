@@ -224,6 +224,18 @@ FlowResult<Diag> runFlowAnalysisWith(
     Result.Detail = llvm::toString(ACFG.takeError());
     return Result;
   }
+  if (Bridged)
+    if (const InitListExpr *Init = unmodelledInitializer(FD)) {
+      Result.Skipped = SkipReason::Unsupported;
+      Result.Detail =
+          "a brace initializer of the C struct '" +
+          Init->getType().getUnqualifiedType().getAsString(
+              Ctx.getPrintingPolicy()) +
+          "' at line " +
+          std::to_string(Ctx.getSourceManager().getPresumedLineNumber(
+              Init->getBeginLoc()));
+      return Result;
+    }
   unsigned Blocks = ACFG->getCFG().getNumBlockIDs();
   if (Blocks > Bounds.MaxCFGBlocks) {
     Result.Skipped = SkipReason::TooLarge;

@@ -2,6 +2,8 @@
 
 #include "lib/engine/LanguageBridge.h"
 
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 
 namespace clang::interop {
@@ -116,6 +118,33 @@ void settleTruthOperand(const Expr &E, dataflow::Environment &Env,
     return;
   dataflow::BoolValue *B = Truth(E, Env);
   Env.setValue(E, B ? *B : Env.makeAtomicBoolValue());
+}
+
+namespace {
+
+/// Finds the first brace initializer of a record without a C++ class.
+class CInitializerFinder : public RecursiveASTVisitor<CInitializerFinder> {
+public:
+  const InitListExpr *Found = nullptr;
+
+  bool VisitInitListExpr(InitListExpr *E) {
+    const InitListExpr *Semantic =
+        E->isSemanticForm() ? E : E->getSemanticForm();
+    QualType T = Semantic ? Semantic->getType() : QualType();
+    if (!T.isNull() && T->isRecordType() && !T->getAsCXXRecordDecl()) {
+      Found = Semantic;
+      return false;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+const InitListExpr *unmodelledInitializer(const FunctionDecl &FD) {
+  CInitializerFinder Finder;
+  Finder.TraverseStmt(FD.getBody());
+  return Finder.Found;
 }
 
 } // namespace clang::interop

@@ -21,7 +21,11 @@
 //     deleter) reach both edges.
 // Anything else C or Objective-C does (records assigned by value, message
 // sends) is either modelled by the framework as in C++ or left without a
-// value, which the families treat as unknown.
+// value, which the families treat as unknown, but for one construct: a
+// brace initializer of a C struct (`DLDataType dt = {kDLFloat, 32, 1};`,
+// `(DLDevice){kDLCPU, 0}`). The framework initialises records from a brace
+// list through their C++ class, which a C struct does not have, and crashes;
+// such a function is not analysed (unmodelledInitializer()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +82,10 @@ struct TruthOperands {
   bool empty() const { return Operands.empty() && AfterLastElement.empty(); }
 };
 TruthOperands truthOperands(const CFG &G);
+
+/// The first brace initializer in FD's body whose record has no C++ class
+/// (a C struct or union), which the framework cannot model; null if none.
+const InitListExpr *unmodelledInitializer(const FunctionDecl &FD);
 
 /// The boolean an operand C tests for truth stands for: the value it has if
 /// that is already a boolean, else Truth() (the family's answer, may be

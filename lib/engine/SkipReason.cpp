@@ -20,6 +20,8 @@ const char *describeSkip(SkipReason R) {
     return "its control-flow graph could not be built";
   case SkipReason::BoundExceeded:
     return "the analysis exceeded its iteration bound";
+  case SkipReason::Unsupported:
+    return "it uses a construct the flow analysis cannot model";
   }
   return "unknown";
 }

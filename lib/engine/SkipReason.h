@@ -24,6 +24,8 @@ enum class SkipReason {
   TooLarge,      ///< Over FlowBounds::MaxCFGBlocks.
   BuildFailed,   ///< The CFG could not be built.
   BoundExceeded, ///< Over MaxBlockVisits or MaxSATIterations.
+  Unsupported,   ///< A construct the framework would crash on (C's brace
+                 ///< initializers of structs: unmodelledInitializer()).
 };
 
 /// A one-line, lowercase description of a skip reason, for diagnostics.

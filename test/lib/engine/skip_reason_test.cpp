@@ -13,10 +13,10 @@ using namespace clang::interop;
 
 namespace {
 
-const SkipReason All[] = {SkipReason::None,         SkipReason::NoBody,
-                          SkipReason::Dependent,    SkipReason::InvalidCode,
-                          SkipReason::TooLarge,     SkipReason::BuildFailed,
-                          SkipReason::BoundExceeded};
+const SkipReason All[] = {SkipReason::None,          SkipReason::NoBody,
+                          SkipReason::Dependent,     SkipReason::InvalidCode,
+                          SkipReason::TooLarge,      SkipReason::BuildFailed,
+                          SkipReason::BoundExceeded, SkipReason::Unsupported};
 
 TEST(SkipReason, OneLowercaseWordingPerReason) {
   std::set<std::string> Seen;
@@ -49,6 +49,7 @@ TEST(SkipReason, OnlyRealGiveUps) {
   EXPECT_TRUE(isGiveUp(SkipReason::TooLarge));
   EXPECT_TRUE(isGiveUp(SkipReason::BuildFailed));
   EXPECT_TRUE(isGiveUp(SkipReason::BoundExceeded));
+  EXPECT_TRUE(isGiveUp(SkipReason::Unsupported));
 }
 
 } // namespace

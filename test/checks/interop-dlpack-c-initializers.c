@@ -1,0 +1,33 @@
+// C's brace initializers of structs (`DLDataType dt = {kDLFloat, 32, 1};`,
+// `(DLDevice){kDLCPU, 0}`): clang's dataflow framework initialises a record
+// from a brace list through its C++ class, which a C struct has not, and
+// crashed clang-tidy on such functions. They are now not analysed, and
+// reported as such where ReportSkippedFunctions asks; the other functions
+// of the file are analysed as before.
+//
+// RUN: %check_interop %s interop-dlpack-strides,interop-dlpack-version,interop-dlpack-byte-offset %t -- \
+// RUN:   -config="{CheckOptions: {interop-dlpack-strides.ReportSkippedFunctions: true, interop-dlpack-version.ReportSkippedFunctions: true, interop-dlpack-byte-offset.ReportSkippedFunctions: true}}" -- -std=gnu11 -I%S/Inputs/dlpack/v1
+// Not listed: silent, and still no crash.
+// RUN: %check_interop -check-suffix=QUIET %s interop-dlpack-strides,interop-dlpack-version,interop-dlpack-byte-offset,interop-unsupported-dlpack-device,interop-dlpack-deleter-ownership,interop-dlpack-null-deleter,interop-dlpack-capsule-protocol %t -- -- -std=gnu11 -I%S/Inputs/dlpack/v1
+
+#include <dlpack/dlpack.h>
+
+void set_layout(DLTensor *t, int64_t *strides) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: warning: function 'set_layout' was not analysed: it uses a construct the flow analysis cannot model (a brace initializer of the C struct 'DLDataType' at line [[@LINE+1]]) [interop-dlpack-byte-offset,interop-dlpack-strides,interop-dlpack-version]
+  DLDataType dtype = {kDLFloat, 32, 1};
+  t->dtype = dtype;
+  t->strides = strides;
+  t->strides[0] = 1;
+}
+
+void set_device(DLTensor *t) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: warning: function 'set_device' was not analysed: it uses a construct the flow analysis cannot model (a brace initializer of the C struct 'DLDevice' at line [[@LINE+1]]) [interop-dlpack-byte-offset,interop-dlpack-strides,interop-dlpack-version]
+  t->device = (DLDevice){kDLCPU, 0};
+  t->strides[0] = 1;
+}
+
+int64_t first_stride(const DLTensor *t) {
+  return t->strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES-QUIET: :[[@LINE-2]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+}
