@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 6: calls in member-initializer lists and default
+// Calls in member-initializer lists and default
 // member initializers are judged like any other call, whether or not the
 // constructor's body calls anything. The OK-hard case (a constructor that
 // establishes a fact a const member keeps) is at the end.

@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-sharded-cuda-array-interface,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 3: containers. An element checked and then used
+// Containers. An element checked and then used
 // through the same subscript (an unchanged index variable) keeps its facts;
 // a standard algorithm that checks every element (all_of, none_of, any_of)
 // proves what its predicate's body proves for the loop that follows; a

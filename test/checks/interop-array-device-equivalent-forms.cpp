@@ -1,7 +1,7 @@
 // RUN: %check_interop %s interop-tpu-dlpack-memory-kind %t -- -- -std=c++17 -I%S/Inputs
 // RUN: %check_interop -check-suffix=IMPORT %s interop-nonaddressable-dlpack-import %t.import -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 5 (equivalent forms), the platform parts: a shard of
+// Equivalent forms, the platform parts: a shard of
 // an array known to be on TPU is on TPU, in the array's memory kind (each
 // shard shares the array's memory); the devices of an array's sharding are
 // on the array's platform, so `a.sharding().devices().front().platform()`

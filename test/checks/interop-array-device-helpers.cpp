@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-sharded-cuda-array-interface,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 1: helpers defined in the same translation unit.
+// Helpers defined in the same translation unit.
 // What a helper proves or produces is derived from its body (a summary),
 // never from its name: every helper below that proves nothing has a name
 // that sounds as if it did.

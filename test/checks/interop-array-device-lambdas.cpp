@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 2: a guard outside, the call inside a lambda. What is
+// A guard outside, the call inside a lambda. What is
 // proven of a captured variable where the lambda is created holds inside it
 // when the capture cannot have changed: a capture by copy always, a capture
 // by reference when the variable is const (or a reference to const).

@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-nonaddressable-dlpack-import %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capabilities 3 and 5: a std::optional of an array or a device is
+// A std::optional of an array or a device is
 // a range of at most one element. Default-constructed, reset or given
 // std::nullopt it holds nothing, so `*o` proves whatever is asked (reading
 // an empty optional is undefined, not a DLPack problem); given a value it

@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-sharded-dlpack-export,interop-tpu-dlpack-memory-kind %t -- -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 4: switches over num_devices() (case 1:), over a
+// Switches over num_devices() (case 1:), over a
 // sharding kind or a memory kind, and over platform() (a TPU arm with no
 // memory-kind proof is a finding). A case arm knows the value it was entered
 // with, by a case edge or by fallthrough from another arm.

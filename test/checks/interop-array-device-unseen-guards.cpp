@@ -3,7 +3,7 @@
 // RUN:   -config="{CheckOptions: {SingleDevicePredicates: '::interop::Array::is_single_device;::interop::Sharding::is_single_device;::policy::fits', AddressablePredicates: '::interop::Device::is_addressable;::is_local'}}" \
 // RUN:   -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 8: when the only guard on a finding's path is a call
+// When the only guard on a finding's path is a call
 // the analysis cannot see into (no body in this translation unit), a note
 // at that call names the option that would describe it, with the name to
 // add. Listed there, the call is a guard and the finding goes away. No note

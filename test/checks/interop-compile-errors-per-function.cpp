@@ -7,7 +7,7 @@
 // Warnings turned into errors (-Werror) do not make a function "not compile":
 // RUN: %check_interop --allow-compile-errors -check-suffix=WERROR %s interop-dlpack-strides %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1 -DWERROR -Wunused-variable -Werror
 
-// Compile errors are judged per function, for every family (issue 13): a
+// Compile errors are judged per function, for every family: a
 // translation unit with an error (here an unknown namespace, as when a
 // project header or a generated one is missing) still has its other
 // functions analysed; a function whose own body holds an error is skipped,

@@ -1,8 +1,7 @@
 // RUN: %check_interop %s interop-dlpack-byte-offset %t -- -- -std=c++17 -I%S/Inputs/dlpack/v1
 
 // The alignment of the first element is the alignment of data +
-// byte_offset: testing `data` alone tests the allocation. (shared/patterns/
-// fn02; issue 13.)
+// byte_offset: testing `data` alone tests the allocation.
 
 #include <dlpack/dlpack.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
 
 // `data` handed to a call beside shape/stride arrays that a same-TU helper
 // filled from the same tensor: the call wraps the tensor, so `data` is taken
-// as the first element (shared/patterns/fn10; MatX's make_tensor(tensor,
-// const DLManagedTensor), issue 13). What fills the arrays is read from the
+// as the first element (MatX's make_tensor(tensor,
+// const DLManagedTensor)). What fills the arrays is read from the
 // helper's body: a helper without a body here, one that fills them from
 // something else, or arrays filled from another tensor, make no wrapping.
 

@@ -3,7 +3,6 @@
 // An input's `data` stored into another tensor's `data` (zero-copy
 // rebinding) drops its byte_offset: the target keeps its own. Storing the
 // first element's address, or copying byte_offset along, is the fix.
-// (shared/patterns/fn03; issue 13.)
 
 #include <dlpack/dlpack.h>
 

@@ -4,7 +4,7 @@
 // holds; its pattern is not (the dataflow framework needs concrete types), so
 // a header-only library's template that nothing instantiates is not judged
 // (and not listed by ReportSkippedFunctions either). An explicit
-// instantiation in a lint translation unit makes it judged. (shared/patterns/fn07; issue 13.)
+// instantiation in a lint translation unit makes it judged.
 
 #include <dlpack/dlpack.h>
 

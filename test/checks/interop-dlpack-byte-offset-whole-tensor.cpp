@@ -4,7 +4,7 @@
 // (by value, reference or pointer) receives byte_offset too: the callee can
 // add it, as a view that copies the prototype's header does. Only the base
 // pointer passed with the layout alone, or with another tensor, is the bug.
-// (shared/patterns/fp08; tvm-ffi's TVMFFITensorCreateUnsafeView; issue 13.)
+// (tvm-ffi's TVMFFITensorCreateUnsafeView.)
 
 #include <dlpack/dlpack.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-dlpack-capsule-protocol,interop-dlpack-deleter-ownership %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
-// pybind11's consumer side (shared/patterns/fn11): `cap.get_pointer()` reads
+// pybind11's consumer side: `cap.get_pointer()` reads
 // the capsule under its current name, like PyCapsule_GetPointer(c,
 // PyCapsule_GetName(c)): no check unless the code compares `name()` first;
 // `cap.set_name("used_dltensor")` claims the capsule like PyCapsule_SetName.

@@ -4,7 +4,7 @@
 // friends) replaces the exception in flight and leaves an error set from a
 // function that cannot report one. Raising after the exception in flight
 // was saved (and restoring it afterwards) is right, on the paths where it
-// was saved. (shared/patterns/fn01; C files: ...-raising-destructor-c.c.)
+// was saved. (C files: ...-raising-destructor-c.c.)
 
 #include <Python.h>
 #include <dlpack/dlpack.h>

@@ -3,7 +3,7 @@
 // A function that receives a borrowed `const DLManagedTensor *` and calls
 // its deleter (casting the const away) as "borrowing is done" deletes a
 // tensor its caller (a capsule) still owns: it is deleted twice
-// (shared/patterns/fn06, cudf's gdf_from_dlpack). A release function of
+// (cudf's gdf_from_dlpack). A release function of
 // that one tensor, an importer that hands the tensor on, and a deleter
 // deferred in a callback are not borrowing.
 

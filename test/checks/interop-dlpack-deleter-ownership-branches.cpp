@@ -4,10 +4,9 @@
 // - A consumer whose two branches each take the pointer from the same
 //   capsule, import it and claim the capsule: the claim on one branch does
 //   not make the other branch's tensor (never taken on this path) owned.
-//   (shared/patterns/fp06)
 // - An importer that installs a releasing callback only when the caller
 //   passed none does not own the tensor on the path that keeps the
-//   caller's callback (shared/patterns/fp07); one that creates the callback
+//   caller's callback; one that creates the callback
 //   on every path that returns owns it, and leaks it on a path that throws
 //   before.
 

@@ -3,7 +3,7 @@
 // A managed tensor copied by value into a field of a heap record
 // (`s->tensor = *mt`) and later deleted through the field's address
 // (`&s->tensor`) frees the copy's address, not the tensor the producer
-// allocated (shared/patterns/fn13). A record that embeds the tensor the
+// allocated. A record that embeds the tensor the
 // producer itself allocated (nothing copies into the field) is the tensor.
 
 #include <dlpack/dlpack.h>

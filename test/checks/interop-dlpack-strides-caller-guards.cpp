@@ -4,8 +4,8 @@
 // strides is correct when every call of it in the translation unit tests
 // those strides first: it cannot be called from anywhere else. One unguarded
 // call, an address taken, or external linkage and the helper is judged on its
-// own. (shared/patterns/fp09; XLA's GetByteStrides, only called under
-// `if (dl_tensor.strides)`; issue 13.)
+// own. (XLA's GetByteStrides, only called under
+// `if (dl_tensor.strides)`.)
 
 #include <dlpack/dlpack.h>
 

@@ -5,7 +5,7 @@
 // strides), and what the enclosing function proves of a capture that cannot
 // change (a copy, or a reference to const) holds in a lambda it creates:
 // strides read in an immediately invoked lambda after `if (is_compact(t))
-// return` are safe (shared/patterns/fp10, issue 13).
+// return` are safe.
 
 #include <dlpack/dlpack.h>
 

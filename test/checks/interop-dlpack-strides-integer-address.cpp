@@ -3,8 +3,8 @@
 // The address of the data computed as an integer (uintptr_t) and turned back
 // into a pointer is still the tensor's data: a compact copy from it needs
 // the strides checked, and byte_offset added to the integer counts.
-// (shared/patterns/fn05; cudf's from_dlpack computed each column's address
-// through uintptr_t; issue 13.)
+// (cudf's from_dlpack computed each column's address
+// through uintptr_t.)
 
 #include <dlpack/dlpack.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 // NULL), so reading them through the object, `this`, or a local reference
 // or pointer bound to one is no unchecked read of a producer's strides. A
 // DLTensor held as a member or passed in stays a producer's. (tvm-ffi's
-// TensorObj and Tensor::stride, TVM's NDArray::CreateView; issue 13.)
+// TensorObj and Tensor::stride, TVM's NDArray::CreateView.)
 
 #include <dlpack/dlpack.h>
 

@@ -4,8 +4,8 @@
 // check: the inner stride is never compared with 1, yet each column is copied
 // as one compact block. A stride compared or tested, directly or through the
 // local it initialises, or the strides read in a loop over the dimensions,
-// is a check. (shared/patterns/fn04; cudf from_dlpack before 9e004c3be6f,
-// rapidsai/cudf#10754; issue 13.)
+// is a check. (cudf from_dlpack before 9e004c3be6f,
+// rapidsai/cudf#10754.)
 
 #include <dlpack/dlpack.h>
 #include <string.h>

@@ -5,7 +5,6 @@
 // there: NULL strides crash in the view or the copy. Behind a NULL check it
 // is fine; any other argument pairing, and any plain function (which may be a
 // compactness test handling NULL itself), is passing the pointer on.
-// (shared/patterns/fn14; issue 13.)
 
 #include <dlpack/dlpack.h>
 #include <stddef.h>

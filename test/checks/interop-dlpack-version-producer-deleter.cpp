@@ -5,8 +5,8 @@
 // free what the producer allocated, then deletes the tensor. Such a function
 // is no consumer, so its reads need no version check. Told from its body: a
 // versioned parameter used only as a member base, in a NULL test and as the
-// operand of delete or free() is an accessor. (shared/patterns/fp05;
-// Quadrants dlpack_funcs.cpp, issue 13.)
+// operand of delete or free() is an accessor. (Quadrants
+// dlpack_funcs.cpp.)
 
 #include <dlpack/dlpack.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 // a debug-only check once it is named in DebugOnlyAssertMacros. The checks
 // cannot see that on their own: the translation unit is preprocessed in one
 // configuration, and the other definition sits in a skipped #else block.
-// (shared/patterns/fn09; MatX's MATX_ASSERT_STR_EXP; issue 13.)
+// (MatX's MATX_ASSERT_STR_EXP.)
 
 #include <dlpack/dlpack.h>
 

@@ -5,8 +5,8 @@
 // deleting custom deleter) and read through it is the tensor the function
 // received: owner->, *owner and owner.get() give back the raw pointer the
 // smart pointer was made from, and copies of the smart pointer keep it
-// (shared/patterns/fn08; MatX's make_tensor(tensor, DLManagedTensorVersioned
-// *); issue 13).
+// (MatX's make_tensor(tensor, DLManagedTensorVersioned
+// *)).
 
 #include <dlpack/dlpack.h>
 

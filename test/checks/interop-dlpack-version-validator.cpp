@@ -4,7 +4,7 @@
 // A same-TU helper whose body begins with `if (!cond) throw ...;` returns
 // only when its bool argument holds: a version check passed to it is a check
 // on every path after the call (MatX's validate_dlpack_condition, the fix of
-// its MATX_ASSERT_STR_EXP version check; issue 13). Read from the body: a
+// its MATX_ASSERT_STR_EXP version check). Read from the body: a
 // helper that may return on a false condition, or has no body here, proves
 // nothing. (Each function hands the tensor to its deleter: a function that
 // only reads its fields is an accessor, left to its caller.)

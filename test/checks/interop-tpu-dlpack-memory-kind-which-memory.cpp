@@ -2,7 +2,7 @@
 // RUN: %check_interop -check-suffix=USER %s interop-tpu-dlpack-memory-kind %t.user -- \
 // RUN:   -config="{CheckOptions: {DeviceMemoryKinds: ''}}" -- -std=c++17 -I%S/Inputs
 
-// Issue 14, capability 8: when a TPU export always fails, the message says
+// When a TPU export always fails, the message says
 // which memory the array is in on that path: the TPU's own memory
 // (DeviceMemoryKinds) or unpinned host memory (neither that nor pinned
 // host). With DeviceMemoryKinds empty no memory kind is named: the message

@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-unsupported-dlpack-device %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
-// Issue 14, capability 7: the runtime's raw accessor
+// The runtime's raw accessor
 // interop::dl::device_type_of(device) reads the device type like
 // `device.device_type` does, also in a function that never names the field
 // (the field model then keeps the type on the DLDevice record itself).

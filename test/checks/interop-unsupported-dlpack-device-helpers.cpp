@@ -1,6 +1,6 @@
 // RUN: %check_interop %s interop-unsupported-dlpack-device %t -- -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
-// Issue 14, capability 1 (DLPack side): helpers of the same translation unit
+// DLPack helpers of the same translation unit
 // are read from their bodies, never from their names. A bool helper of one
 // DLDevice or tensor is a host guard when one of its results is returned
 // only for host-accessible device types; a helper returning the tensor's

@@ -3,7 +3,7 @@
 // RUN:     interop-unsupported-dlpack-device.PlatformEnums: '::interop::Platform$;::mylib::Backend$'}}" \
 // RUN:   -- -std=c++17 -I%S/Inputs/dlpack/v1
 
-// Issue 14, capability 7. PlatformEnums: the enumerations every enumerator
+// PlatformEnums: the enumerations every enumerator
 // of which is a real platform (default '::interop::Platform$'). A `default:`
 // that maps an unknown device type onto one of them never fails, whether or
 // not a case maps to the same platform. (The default alone is exercised by

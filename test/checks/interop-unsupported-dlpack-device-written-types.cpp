@@ -3,7 +3,7 @@
 // RUN:   -config="{CheckOptions: {interop-unsupported-dlpack-device.SupportedDeviceTypes: 'kDLCPU;kDLCUDA;kDLCUDAHost;kDLROCM;kDLROCMHost;kDLOneAPI;kDLTPUHost'}}" \
 // RUN:   -- -std=c++17 -I%S/Inputs -I%S/Inputs/dlpack/v1
 
-// Issue 14, capability 7: a producer that sets its tensor's device type and
+// A producer that sets its tensor's device type and
 // imports it in the same function makes an import whose outcome is known: a
 // type the importer does not accept always fails. The default
 // SupportedDeviceTypes is what the default importer (the runtime's

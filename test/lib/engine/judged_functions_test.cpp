@@ -70,7 +70,7 @@ TEST(JudgedFunctions, ErrorsSkipOnlyTheFunctionThatHoldsThem) {
   auto AST = parseWithInputs("void f() { undeclared(); }\nvoid g() {}\n");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  // An error in one function no longer skips the others (issue 13).
+  // An error in one function no longer skips the others.
   EXPECT_EQ(whyNotAnalysable(*functionNamed(Ctx, "f")),
             SkipReason::InvalidCode);
   EXPECT_EQ(whyNotAnalysable(*functionNamed(Ctx, "g")), SkipReason::None);

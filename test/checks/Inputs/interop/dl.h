@@ -1,4 +1,4 @@
-// Issue 14 drafts: the interop::dl part of the runtime's interop/dlpack.h
+// The interop::dl part of the runtime's interop/dlpack.h
 // (constants and the raw device-type accessors, with the runtime's bodies),
 // over the DLPack mock headers (Inputs/dlpack/v1 or v06).
 #ifndef INTEROP_MOCK_DL_H

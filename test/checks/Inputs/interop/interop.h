@@ -42,7 +42,7 @@ public:
 };
 template <class T> T &&move(T &t) noexcept;
 
-// Issue 14 drafts: std::optional (declarations) and the quantifiers and
+// std::optional (declarations) and the quantifiers and
 // searches of <algorithm> (minimal bodies: templates taking lambdas must be
 // defined).
 struct nullopt_t {
