@@ -650,7 +650,7 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   RC.Collector = Run.Collector.get();
   // A host-ness guard over a device (IsHostDevice(t->device)) may name no
   // field at all, so its result lives on the DLDevice record itself (on the
-  // DLTensor record for a guard given the tensor: hostGuardHolder); so does
+  // DLTensor record for a guard given the tensor: hostGuardSlot); so does
   // a device type read only through an accessor (device_type_of(t.device)).
   // A smart pointer of a DLPack record holds the raw pointer it was made
   // from (heldPointerMade).
@@ -658,9 +658,10 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   QualType IntTy = Ctx.IntTy;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
       [BoolTy, IntTy, &Ctx](QualType T) -> llvm::StringMap<QualType> {
-        if (classifyDLPackType(T) == DLPackRecord::Device)
+        DLPackRecord Kind = classifyDLPackType(T);
+        if (Kind == DLPackRecord::Device)
           return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
-        if (classifyDLPackType(T) == DLPackRecord::Tensor)
+        if (Kind == DLPackRecord::Tensor)
           return {{kDeviceHostField, BoolTy}};
         if (QualType Held = heldDLPackPointer(T, Ctx); !Held.isNull())
           return {{kHeldPointerField, Held}};

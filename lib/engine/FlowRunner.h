@@ -212,6 +212,20 @@ FlowResult<Diag> runFlowAnalysisWith(
   Result.Skipped = whyNotAnalysable(FD);
   if (Result.Skipped != SkipReason::None)
     return Result;
+  // C's brace initializers of structs crash the framework
+  // (lib/engine/LanguageBridge.h): found before any CFG is built for them.
+  if (!Ctx.getLangOpts().CPlusPlus)
+    if (const InitListExpr *Init = unmodelledInitializer(FD)) {
+      Result.Skipped = SkipReason::Unsupported;
+      Result.Detail =
+          "a brace initializer of the C struct '" +
+          Init->getType().getUnqualifiedType().getAsString(
+              Ctx.getPrintingPolicy()) +
+          "' at line " +
+          std::to_string(Ctx.getSourceManager().getPresumedLineNumber(
+              Init->getBeginLoc()));
+      return Result;
+    }
   // C and Objective-C++ are built as C++ (lib/engine/LanguageBridge.h).
   bool Bridged = false;
   llvm::Expected<dataflow::AdornedCFG> ACFG = [&] {
@@ -224,18 +238,6 @@ FlowResult<Diag> runFlowAnalysisWith(
     Result.Detail = llvm::toString(ACFG.takeError());
     return Result;
   }
-  if (Bridged)
-    if (const InitListExpr *Init = unmodelledInitializer(FD)) {
-      Result.Skipped = SkipReason::Unsupported;
-      Result.Detail =
-          "a brace initializer of the C struct '" +
-          Init->getType().getUnqualifiedType().getAsString(
-              Ctx.getPrintingPolicy()) +
-          "' at line " +
-          std::to_string(Ctx.getSourceManager().getPresumedLineNumber(
-              Init->getBeginLoc()));
-      return Result;
-    }
   unsigned Blocks = ACFG->getCFG().getNumBlockIDs();
   if (Blocks > Bounds.MaxCFGBlocks) {
     Result.Skipped = SkipReason::TooLarge;
