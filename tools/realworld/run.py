@@ -367,6 +367,17 @@ def plugin_problem(clang_tidy, plugin):
     return None
 
 
+CRASH_RE = re.compile(r"PLEASE submit a bug report|Stack dump:|"
+                      r"LLVM ERROR|Segmentation fault|Assertion .* failed")
+
+
+def crashed(returncode, text):
+    """Whether a clang-tidy run crashed (an assertion, a signal): it leaves
+    no findings and often no error line either, so it must fail the entry,
+    never pass it silently."""
+    return returncode < 0 or returncode >= 128 or bool(CRASH_RE.search(text))
+
+
 def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
              options=None, tu=None):
     """clang-tidy with the interop checks on one file; with plugin None, the
@@ -384,11 +395,7 @@ def run_tidy(clang_tidy, plugin, src, args, timeout, report_skipped=False,
     except subprocess.TimeoutExpired:
         return None, "timed out after %ds" % timeout
     text = (r.stdout + r.stderr).decode(errors="replace")
-    # A crash (an assertion, a signal) leaves no findings and often no
-    # error line either: it must fail the entry, never pass it silently.
-    crashed = r.returncode < 0 or r.returncode >= 128 or \
-        "Stack dump:" in text
-    if crashed:
+    if crashed(r.returncode, text):
         why = next((l.strip() for l in text.splitlines()
                     if "Assertion" in l or "LLVM ERROR" in l), "")
         return None, "clang-tidy crashed (exit status %d)%s" % (

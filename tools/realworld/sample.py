@@ -41,14 +41,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import run  # noqa: E402  (find_git_dir, DIAG_RE, PYTHON_INCLUDE, CHECKS)
+import run  # noqa: E402  (find_git_dir, DIAG_RE, PYTHON_INCLUDE, CHECKS, crashed)
 
 # run.DIAG_RE reads warnings and errors; a fatal error (a header not found)
 # is an error too.
 ERROR_RE = re.compile(r"^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): "
                       r"(?:fatal )?error: (?P<msg>.*)$")
-CRASH_RE = re.compile(r"PLEASE submit a bug report|Stack dump:|"
-                      r"LLVM ERROR|Segmentation fault|Assertion .* failed")
 
 
 def snap_dir(scratch, repo, commit):
@@ -168,7 +166,7 @@ def run_unit(opts, scratch, snaps, group, path):
                                  path=where[2], line=int(m.group("line")),
                                  col=int(m.group("col")), check=c,
                                  message=m.group("msg")))
-    crashed = r.returncode < 0 or bool(CRASH_RE.search(text))
+    crashed = run.crashed(r.returncode, text)
     if r.returncode > 0 and not errors and not crashed:
         # Both clang++ and clang-tidy exit non-zero on a compile error.
         errors.append("exit status %d" % r.returncode)
