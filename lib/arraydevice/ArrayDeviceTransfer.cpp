@@ -15,6 +15,7 @@
 #include "lib/arraydevice/ArrayDeviceObjects.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
 
+#include "lib/engine/LocalValues.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"
 
@@ -469,37 +470,47 @@ void transferComparison(const BinaryOperator *BO, State &S) {
     const Expr *Other = Sides[1 - I];
     BinaryOperatorKind SideOp = I == 0 ? Op : mirroredComparison(Op);
     if (auto *One = dyn_cast_or_null<BoolValue>(V->getProperty(kCountIsOne))) {
-      Expr::EvalResult K;
-      if (Other->isValueDependent() ||
-          !Other->EvaluateAsInt(K, Ctx, Expr::SE_AllowSideEffects))
+      // `n != 1`, or `n != limit` with `limit` a local holding constants.
+      std::optional<llvm::SmallVector<llvm::APSInt, 4>> Ks =
+          integerChoices(Other, Ctx);
+      if (!Ks)
         return;
-      Env.setValue(*BO, Env.arena().makeBoolValue(countRelation(
-                            SideOp, K.Val.getInt(), One->formula(), Env)));
+      llvm::SmallVector<const Formula *, 4> PerChoice;
+      for (const llvm::APSInt &K : *Ks)
+        PerChoice.push_back(&countRelation(SideOp, K, One->formula(), Env));
+      Env.setValue(*BO, A.makeBoolValue(oneOfChoices(PerChoice, Env)));
       return;
     }
     if (Op != BO_EQ && Op != BO_NE)
       return;
     // `kPinnedHost == a.memory_kind()`: the enumerator has a value too (see
     // transferEnumerator), so the side that is not an enumerator may be
-    // the second one.
-    const EnumConstantDecl *E = enumerator(Other);
-    if (!E)
+    // the second one. `kind != want`: a local holding enumerators.
+    std::optional<llvm::SmallVector<const Expr *, 4>> Choices =
+        constantChoices(Other, Ctx);
+    if (!Choices ||
+        !llvm::all_of(*Choices, [](const Expr *C) { return enumerator(C); }))
       continue;
     llvm::StringRef Property;
     BoolValue *Fact = linkedFact(*V, &Property);
     if (!Fact || Property == kCountIsOne)
       continue;
-    bool Matches = enumeratorMatches(M, Property, E);
-    const Formula *Eq = &Fact->formula();
-    if (!Matches) {
-      // Another enumerator: equal to it means not the one tracked.
-      const Formula &C = A.makeAtomRef(A.makeAtom());
-      Env.assume(A.makeImplies(C, A.makeNot(Fact->formula())));
-      Eq = &C;
+    llvm::SmallVector<const Formula *, 4> PerChoice;
+    for (const Expr *Choice : *Choices) {
+      const EnumConstantDecl *E = enumerator(Choice);
+      const Formula *Eq = &Fact->formula();
+      if (!enumeratorMatches(M, Property, E)) {
+        // Another enumerator: equal to it means not the one tracked.
+        const Formula &C = A.makeAtomRef(A.makeAtom());
+        Env.assume(A.makeImplies(C, A.makeNot(Fact->formula())));
+        Eq = &C;
+      }
+      if (Property == kIsPinned)
+        compareDeviceMemory(M, *V, E, *Eq, Env);
+      PerChoice.push_back(Eq);
     }
-    if (Property == kIsPinned)
-      compareDeviceMemory(M, *V, E, *Eq, Env);
-    Env.setValue(*BO, A.makeBoolValue(Op == BO_EQ ? *Eq : A.makeNot(*Eq)));
+    const Formula &Eq = oneOfChoices(PerChoice, Env);
+    Env.setValue(*BO, A.makeBoolValue(Op == BO_EQ ? Eq : A.makeNot(Eq)));
     return;
   }
 }

@@ -8,6 +8,7 @@
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
+#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -287,9 +288,10 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       dataFacts(E, *V, Env);
       auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
       const StorageLocation *Owner = TP ? &TP->getPointeeLoc() : nullptr;
+      static const LocalStores NoStores(nullptr);
       if (!Stores)
-        Stores.emplace(Env.getCurrentFunc() ? Env.getCurrentFunc()->getBody()
-                                            : nullptr);
+        Stores = Env.getCurrentFunc() ? &localStoresOf(*Env.getCurrentFunc())
+                                      : &NoStores;
       llvm::SmallVector<const Expr *, 8> Others;
       for (unsigned J = 0; J < Args.size(); ++J)
         if (J != I && Args[J])

@@ -14,6 +14,7 @@
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackFieldValues.h"
 #include "lib/dlpackfields/DLPackLayoutFillers.h"
+#include "lib/engine/LocalValues.h"
 
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/SmallVector.h"
@@ -110,8 +111,9 @@ private:
   bool DryRun = false;
   dlpackfield::RunContext &RC;
   std::optional<DLPackLayoutFillers> Fillers;
-  /// What the function stores into its locals (made on first use).
-  std::optional<LocalStores> Stores;
+  /// What the function stores into its locals (localStoresOf(), asked on
+  /// first use).
+  const LocalStores *Stores = nullptr;
 };
 
 } // namespace clang::interop

@@ -3,6 +3,8 @@
 #include "lib/dlpackfields/DLPackFieldMarks.h"
 
 #include "lib/abi/DLPackTypes.h"
+#include "lib/engine/LocalValues.h"
+#include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -237,6 +239,24 @@ BoolValue *deviceEquals(Value &T, std::int64_t K, const Expr *Site,
   S.RC.AtomSite.try_emplace(&Eq, Site);
   return &Eq;
 }
+
+/// device_type == K, where K may hold several constants (a local chosen
+/// between them: LocalValues.h). Null when K is not known to be a constant.
+BoolValue *deviceEqualsOneOf(Value &T, const Expr *K, const Expr *Site,
+                             FieldState &S) {
+  std::optional<llvm::SmallVector<llvm::APSInt, 4>> Choices =
+      integerChoices(K, S.Ctx);
+  if (!Choices)
+    return nullptr;
+  if (Choices->size() == 1)
+    return deviceEquals(T, Choices->front().getExtValue(), Site, S);
+  llvm::SmallVector<const Formula *, 4> PerChoice;
+  for (const llvm::APSInt &C : *Choices)
+    PerChoice.push_back(&deviceEquals(T, C.getExtValue(), Site, S)->formula());
+  BoolValue &Eq = S.Env.arena().makeBoolValue(oneOfChoices(PerChoice, S.Env));
+  S.RC.AtomSite.try_emplace(&Eq, Site);
+  return &Eq;
+}
 } // namespace
 
 BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
@@ -277,8 +297,9 @@ BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
       return nullptr;
     }
   }
-  if (hasProp(LV, kDeviceType) && C && (Op == BO_EQ || Op == BO_NE))
-    return Result(*deviceEquals(*LV, C->getExtValue(), E, S), Op == BO_EQ);
+  if (hasProp(LV, kDeviceType) && (Op == BO_EQ || Op == BO_NE))
+    if (BoolValue *Eq = deviceEqualsOneOf(*LV, RHS, E, S))
+      return Result(*Eq, Op == BO_EQ);
   if (hasProp(LV, kMajor)) {
     // The comparison is read as "is major the supported version": its truth
     // for major == DLPACK_MAJOR_VERSION (1) decides the polarity. Against a

@@ -3,6 +3,7 @@
 #include "lib/dlpackfields/DLPackSwitchProofs.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
 
@@ -42,7 +43,7 @@ SwitchHostProof::SwitchHostProof(const FunctionDecl &FD, ASTContext &Ctx) {
   // device = kCPU; break;`), then switched on: `case kCPU:` is a host edge
   // when every store of kCPU into the local is one only host edges reach.
   // Every store must be a constant: any other could hold kCPU too.
-  LocalStores Stores(FD.getBody());
+  const LocalStores &Stores = localStoresOf(FD);
   llvm::DenseSet<std::pair<const CFGBlock *, const CFGBlock *>> Mapped;
   for (auto [B, V] : MappedSwitches) {
     const LocalStores::Stores *St = Stores.of(V);

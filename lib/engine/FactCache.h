@@ -112,14 +112,18 @@ private:
 
 /// One answer per declaration of the current translation unit (a callee's
 /// contract read from its body), forgotten with the facts at the next
-/// reset: the declarations point into one AST.
+/// reset, or when asked about a declaration of another AST: the
+/// declarations point into one AST, and a new one may be allocated where
+/// the last one was.
 template <typename T> class DeclMemo {
 public:
   /// The answer for D, computed by Compute() on first use.
   template <typename Fn> const T &get(const Decl *D, Fn Compute) const {
-    if (Generation != FactCache::shared().generation()) {
+    const ASTContext *Ctx = &D->getASTContext();
+    if (Generation != FactCache::shared().generation() || Owner != Ctx) {
       Map.clear();
       Generation = FactCache::shared().generation();
+      Owner = Ctx;
     }
     auto [It, New] = Map.try_emplace(D);
     if (New)
@@ -130,6 +134,7 @@ public:
 private:
   mutable llvm::DenseMap<const Decl *, T> Map;
   mutable unsigned Generation = 0;
+  mutable const ASTContext *Owner = nullptr;
 };
 
 /// The one reset between translation units: forgets every family's facts.

@@ -61,6 +61,25 @@ StorageLocation *syntheticField(const RecordStorageLocation *Loc,
   return nullptr;
 }
 
+const Formula &oneOfChoices(llvm::ArrayRef<const Formula *> PerChoice,
+                            Environment &Env) {
+  assert(!PerChoice.empty() && "a comparison with no choice");
+  if (PerChoice.size() == 1)
+    return *PerChoice.front();
+  Arena &A = Env.arena();
+  const Formula *Some = PerChoice.front();
+  const Formula *SomeFails = &A.makeNot(*Some);
+  for (const Formula *F : PerChoice.drop_front()) {
+    Some = &A.makeOr(*Some, *F);
+    SomeFails = &A.makeOr(*SomeFails, A.makeNot(*F));
+  }
+  const Formula &Truth = A.makeAtomRef(A.makeAtom());
+  DataflowAnalysisContext &DACtx = Env.getDataflowAnalysisContext();
+  DACtx.addInvariant(A.makeImplies(Truth, *Some));
+  DACtx.addInvariant(A.makeImplies(A.makeNot(Truth), *SomeFails));
+  return Truth;
+}
+
 Value *valueOrFresh(const Expr &E, Environment &Env) {
   if (Value *V = Env.getValue(E))
     return V;

@@ -46,6 +46,16 @@ syntheticField(const dataflow::RecordStorageLocation *Loc,
 /// the framework has no values of.
 dataflow::Value *valueOrFresh(const Expr &E, dataflow::Environment &Env);
 
+/// The truth of a comparison whose constant operand may hold any of
+/// several values (a local chosen between constants: LocalValues.h), given
+/// PerChoice, the comparison's truth for each of them. One choice: that
+/// formula itself. Several: a fresh atom whose truth implies one of
+/// PerChoice and whose falsity the failure of one of them, since which
+/// choice the operand holds is not known. PerChoice must not be empty.
+const dataflow::Formula &
+oneOfChoices(llvm::ArrayRef<const dataflow::Formula *> PerChoice,
+             dataflow::Environment &Env);
+
 /// `flag == 0`, `flag != 0`, `0 == flag`: `flag` an integer holding a truth
 /// value (a BoolValue: the C API's predicates return int, as
 /// PyCapsule_IsValid does, and a family models the result as a truth), kept

@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipContracts.h"
 
 #include "lib/abi/DLPackTypes.h"
+#include "lib/engine/LocalValues.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
@@ -147,7 +148,7 @@ std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,
   R.TraverseStmt(const_cast<Stmt *>(Body));
   if (R.Out.empty())
     return Out;
-  LocalStores Stores(Body);
+  const LocalStores &Stores = localStoresOf(FD);
   GivenUpOwners GivenUp;
   GivenUp.TraverseStmt(const_cast<Stmt *>(Body));
   for (const ReturnStmt *Ret : R.Out) {

@@ -6,6 +6,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/engine/LocalValues.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
@@ -176,7 +177,7 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
   S.TraverseStmt(const_cast<Stmt *>(Body));
   if (S.Allocations.empty())
     return Out;
-  LocalStores Locals(Body);
+  const LocalStores &Locals = localStoresOf(FD);
   for (const Expr *A : S.Allocations) {
     ProducedTensor T;
     T.Allocation = A;

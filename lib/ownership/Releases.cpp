@@ -6,6 +6,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
 
@@ -484,7 +485,7 @@ const ValueDecl *releasableHolder(const Stmt *At, const ParmVarDecl *Param,
     return nullptr;
   // The owned parameter, or the local whose one value is the site.
   const ValueDecl *Holder =
-      Param ? Param : LocalStores(Body).holderOf(Site, /*ThroughCasts=*/true);
+      Param ? Param : localStoresOf(FD).holderOf(Site, /*ThroughCasts=*/true);
   if (!Holder)
     return nullptr;
   if (!isManagedPointer(Holder->getType()) ||

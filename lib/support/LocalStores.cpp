@@ -64,8 +64,10 @@ public:
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitVarDecl(VarDecl *VD) {
-    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit())
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit()) {
       Map[VD].Whole.push_back(VD->getInit());
+      bindTo(VD->getType(), VD->getInit());
+    }
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
@@ -83,6 +85,21 @@ public:
       store(OCE->getArg(0), OCE->getArg(1), K != OO_Equal);
     return true;
   }
+  // A non-const reference bound to a scalar local lets code no expression
+  // here shows change it: `read_kind(kind)` with an `int &` parameter,
+  // `std::tie(a, b) = ...`, `int &r = kind;`.
+  bool VisitCallExpr(CallExpr *CE) {
+    // A member operator's object is its first argument, not a parameter.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    bindArguments(FD, CE->arguments(),
+                  isa<CXXOperatorCallExpr>(CE) &&
+                      isa_and_present<CXXMethodDecl>(FD));
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    bindArguments(CE->getConstructor(), CE->arguments(), 0);
+    return true;
+  }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
       bool Element = false;
@@ -95,6 +112,38 @@ public:
   }
 
 private:
+  template <typename Range>
+  void bindArguments(const FunctionDecl *FD, Range Args, unsigned Shift) {
+    if (!FD)
+      return;
+    // A forwarding reference (`template <class U> Result(U &&v)`, the
+    // std::move of a pointer) hands the value on; it is not a place the
+    // callee stores into.
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    unsigned I = 0;
+    for (const Expr *Arg : Args) {
+      unsigned P = I++;
+      if (P < Shift || P - Shift >= FD->getNumParams())
+        continue;
+      P -= Shift;
+      if (Pattern && P < Pattern->getNumParams() &&
+          Pattern->getParamDecl(P)->getType()->isRValueReferenceType())
+        continue;
+      bindTo(FD->getParamDecl(P)->getType(), Arg);
+    }
+  }
+  void bindTo(QualType Target, const Expr *E) {
+    // An rvalue reference takes a value being handed on (`return p;`
+    // moving into the result, `std::move(p)`).
+    if (!Target->isLValueReferenceType() ||
+        Target.getNonReferenceType().isConstQualified())
+      return;
+    // Only scalars: an object handed on by reference (`std::move(holder)`)
+    // keeps the value it was made with, as far as its holders go.
+    if (const VarDecl *VD = LocalStores::localNamed(E);
+        VD && VD->getType()->isScalarType())
+      Map[VD].Opaque = true;
+  }
   void store(const Expr *LHS, const Expr *RHS, bool Compound) {
     bool Element = false;
     const VarDecl *VD = LocalStores::writeTarget(LHS, Element);

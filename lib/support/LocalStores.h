@@ -31,7 +31,8 @@ public:
     /// an element (`v[i] = e`).
     llvm::SmallVector<const Expr *, 2> Partial;
     /// The variable also changes in a way none of the above says: `++v`,
-    /// `v--`, `&v`.
+    /// `v--`, `&v`, or, for a scalar, a non-const reference bound to it (an
+    /// argument for an `int &` parameter, `int &r = v;`).
     bool Opaque = false;
   };
 

@@ -159,6 +159,57 @@ TEST_F(LocalStoresTest, WriteTargets) {
   EXPECT_EQ(LocalStores::localNamed(Assign->getRHS()), nullptr);
 }
 
+TEST(LocalStoresReferences, ANonConstReferenceToAScalarIsOpaque) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+struct Box { Box(int &slot); };
+void fill(int &out);
+void look(const int &in);
+template <class T> T &&pass(T &&v);
+void take(int *&&p);
+struct Obj { int v; };
+void f() {
+  int filled = 0, looked = 0, aliased = 0, boxed = 0, moved = 0;
+  int *handed = nullptr;
+  take(static_cast<int *&&>(handed));
+  fill(filled);
+  look(looked);
+  int &r = aliased;
+  Box b(boxed);
+  pass(moved);
+  Obj o{1};
+  pass(o);
+  (void)r;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *F = functionNamed(AST->getASTContext(), "f");
+  ASSERT_TRUE(F);
+  LocalStores Stores(F->getBody());
+  auto Opaque = [&](llvm::StringRef Name) {
+    const auto *DS = firstNode<DeclStmt>(F->getBody(), [&](const DeclStmt &S) {
+      for (const Decl *D : S.decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
+          return true;
+      return false;
+    });
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
+        return Stores.of(VD) && Stores.of(VD)->Opaque;
+    ADD_FAILURE() << Name.str();
+    return false;
+  };
+  EXPECT_TRUE(Opaque("filled"));
+  EXPECT_FALSE(Opaque("looked"));
+  EXPECT_TRUE(Opaque("aliased"));
+  EXPECT_TRUE(Opaque("boxed"));
+  // A forwarding reference or an rvalue reference hands the value on
+  // (`return Result(p)`, `return p;` moving into the result).
+  EXPECT_FALSE(Opaque("moved"));
+  EXPECT_FALSE(Opaque("handed"));
+  // An object handed on by reference keeps what its holders know of it.
+  EXPECT_FALSE(Opaque("o"));
+}
+
 TEST(LocalStoresHolders, ThroughExplicitCastsOnRequest) {
   std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
 void *make();
