@@ -1,6 +1,7 @@
 //===--- DLPackCallerGuards.cpp - tests every caller makes ----------------===//
 
 #include "lib/dlpackfields/DLPackCallerGuards.h"
+#include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/CallSites.h"
@@ -68,8 +69,10 @@ deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
 bool ownExport(const VarDecl &Root, const ExitConditions *Exits) {
   if (!Exits || !Root.hasLocalStorage() || !Root.getInit())
     return false;
-  const auto *Call = dyn_cast<CallExpr>(Root.getInit()->IgnoreParenImpCasts());
-  return Call && Exits->isTensorSource(Call->getDirectCallee());
+  const auto *Call = dyn_cast<CallExpr>(
+      ignoreTemporaries(Root.getInit())->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && (Exits->isTensorSource(Callee) || returnsOwnTensor(*Callee));
 }
 
 /// Want (the strides, or the tensor) is tested as Test asks around

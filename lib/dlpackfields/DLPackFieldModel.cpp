@@ -424,12 +424,20 @@ void transferCall(const CallExpr *E, FieldState &S) {
     return;
   }
 
-  // A library's own export (TensorSources: `t.ToDLPack()`): the tensor it
-  // returns is the producer's, read where it is made.
-  if (Callee && E->getType()->isPointerType() &&
-      exitConditionsOf(S).isTensorSource(Callee))
-    if (auto *PV = dyn_cast_or_null<PointerValue>(valueOrFresh(*E, Env)))
-      createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S);
+  // A library's own export (TensorSources: `t.ToDLPack()`), or a function
+  // of this file that builds the tensor it returns: the tensor is the
+  // producer's, read where it is made.
+  if (Callee &&
+      (E->getType()->isPointerType() || E->getType()->isRecordType()) &&
+      (exitConditionsOf(S).isTensorSource(Callee) ||
+       returnsOwnTensor(*Callee))) {
+    if (E->getType()->isPointerType()) {
+      if (auto *PV = dyn_cast_or_null<PointerValue>(valueOrFresh(*E, Env)))
+        createdHere(dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()), S);
+    } else if (E->isPRValue() && E->getType()->isRecordType()) {
+      createdHere(&Env.getResultObjectLocation(*E), S);
+    }
+  }
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.

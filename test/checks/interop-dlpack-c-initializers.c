@@ -31,3 +31,27 @@ int64_t first_stride(const DLTensor *t) {
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
   // CHECK-MESSAGES-QUIET: :[[@LINE-2]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
 }
+
+// A producer returning by value the tensor it builds from a zeroed brace
+// initializer (which the flow analysis cannot run on): its caller reads its
+// own export, not an import, as its body says.
+#include <stdio.h>
+#include <stdlib.h>
+
+static void free_data(struct DLManagedTensor *self) { free(self->dl_tensor.data); }
+
+struct DLManagedTensor make_tensor(void) {
+  struct DLManagedTensor m = {0};
+  m.deleter = free_data;
+  m.dl_tensor.device.device_type = kDLCPU;
+  m.dl_tensor.ndim = 1;
+  m.dl_tensor.shape = (int64_t *)malloc(sizeof(int64_t));
+  m.dl_tensor.shape[0] = 4;
+  m.dl_tensor.data = calloc(4, sizeof(float));
+  return m;
+}
+
+void write_tensor(FILE *f) {
+  struct DLManagedTensor m = make_tensor();
+  fwrite(m.dl_tensor.data, sizeof(float), m.dl_tensor.shape[0], f);
+}
