@@ -1,9 +1,9 @@
 //===--- DLPackCallerGuards.cpp - tests every caller makes ----------------===//
 
 #include "lib/dlpackfields/DLPackCallerGuards.h"
-#include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/ReturnedTensors.h"
 #include "lib/engine/CallSites.h"
 #include "lib/engine/ExitConditions.h"
 #include "lib/engine/GuardEngine.h"

@@ -14,7 +14,7 @@
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackFieldValues.h"
 #include "lib/dlpackfields/DLPackLayoutFillers.h"
-#include "lib/engine/LocalValues.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/SmallVector.h"

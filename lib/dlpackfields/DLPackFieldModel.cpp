@@ -15,6 +15,7 @@
 
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/abi/ReturnedTensors.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"

@@ -1,13 +1,10 @@
-//===--- DLPackOwnMembers.cpp - tensors the code builds itself ------------===//
+//===--- DLPackOwnMembers.cpp - tensors a class builds itself -------------===//
 
 #include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/abi/DLPackFields.h"
-#include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/engine/FactCache.h"
-#include "lib/engine/LocalValues.h"
-#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -212,88 +209,6 @@ bool isOwnTensorMember(const FieldDecl &M) {
     return Own;
   });
   return Own.contains(&M);
-}
-
-namespace {
-
-/// The returns of a body and the locals it writes a DLPack field of, not
-/// counting lambdas (their returns are theirs).
-class ReturnsAndBuilt : public RecursiveASTVisitor<ReturnsAndBuilt> {
-public:
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitReturnStmt(ReturnStmt *R) {
-    Returns.push_back(R->getRetValue());
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() != BO_Assign)
-      return true;
-    // `m.dl_tensor.data = p`, `m->deleter = d`: the root of the chain.
-    const Expr *E = BO->getLHS()->IgnoreParenImpCasts();
-    if (dlpackFieldOfMember(E) == DLPackField::None)
-      return true;
-    while (const auto *ME = dyn_cast<MemberExpr>(E))
-      E = ME->getBase()->IgnoreParenImpCasts();
-    if (const VarDecl *V = LocalStores::localNamed(E))
-      Built.insert(V);
-    return true;
-  }
-  llvm::SmallVector<const Expr *, 4> Returns;
-  llvm::SmallPtrSet<const VarDecl *, 4> Built;
-};
-
-/// E makes a fresh record: `new DLManagedTensor...`, `(T *)malloc(...)`.
-bool isAllocation(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (isa<CXXNewExpr>(E))
-    return true;
-  const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
-  return Cast && isRawAllocation(Cast->getSubExpr());
-}
-
-} // namespace
-
-bool returnsOwnTensor(const FunctionDecl &Callee) {
-  const FunctionDecl *Def = Callee.getDefinition();
-  if (!Def || !Def->getBody())
-    return false;
-  QualType RT = Def->getReturnType();
-  bool ByValue = classifyDLPackType(RT) != DLPackRecord::None;
-  if (!ByValue && classifyDLPackPointee(RT) == DLPackRecord::None)
-    return false;
-  static DeclMemo<bool> Memo;
-  return Memo.get(Def->getCanonicalDecl(), [&] {
-    ReturnsAndBuilt Walk;
-    Walk.TraverseStmt(Def->getBody());
-    ASTContext &Ctx = Def->getASTContext();
-    const LocalStores &Stores = localStoresOf(*Def);
-    bool Some = false;
-    for (const Expr *R : Walk.Returns) {
-      if (!R)
-        return false;
-      R = ignoreTemporaries(R)->IgnoreParenImpCasts();
-      if (const auto *Copy = dyn_cast<CXXConstructExpr>(R);
-          Copy && Copy->getNumArgs() == 1)
-        R = Copy->getArg(0)->IgnoreParenImpCasts();
-      if (isNullConstant(R, Ctx))
-        continue;
-      Some = true;
-      if (isAllocation(R))
-        continue;
-      const VarDecl *V = LocalStores::localNamed(R);
-      if (!V || isa<ParmVarDecl>(V) || !Walk.Built.contains(V))
-        return false;
-      if (ByValue)
-        continue;
-      const LocalStores::Stores *S = Stores.of(V);
-      if (!S || S->Opaque || !S->Partial.empty() || S->Whole.empty() ||
-          !llvm::all_of(S->Whole, [&](const Expr *W) {
-            return isAllocation(W) || isNullConstant(W, Ctx);
-          }))
-        return false;
-    }
-    return Some;
-  });
 }
 
 } // namespace clang::interop

@@ -1,4 +1,4 @@
-//===--- DLPackOwnMembers.h - tensors the code builds itself ----*- C++ -*-===//
+//===--- DLPackOwnMembers.h - tensors a class builds itself -----*- C++ -*-===//
 //
 // A DLPack tensor held in a member is, by default, a producer's: a wrapper
 // class keeps whatever tensor it was given, so its strides may be NULL and
@@ -10,9 +10,6 @@
 // when the class also stores a whole tensor handed in into the member: a
 // wrapper that copies the tensor it is given and then replaces its strides
 // only when there are some keeps the producer's NULL ones.
-//
-// Likewise a function of the same translation unit that allocates or fills
-// the tensor it returns: its callers read their own export.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +35,6 @@ const FieldDecl *thisMemberRootOf(const Expr *E);
 /// `delete[] m.data`), as only its owner may. One walk of the class's
 /// methods, memoised per class.
 bool isOwnTensorMember(const FieldDecl &M);
-
-/// True when Callee, defined in this translation unit, returns a DLPack
-/// tensor it builds itself: every return is NULL, a `new` of the record,
-/// or a local the body writes a DLPack field of (`m.dl_tensor.data = ...`,
-/// `m->deleter = ...`) that is either a record of its own (returned by
-/// value) or a pointer only ever set to an allocation (`new`, a cast of
-/// `malloc`) or NULL; and at least one return is not NULL. Its callers'
-/// tensor is then the code's own export, as a TensorSources call's is:
-/// read where it is made, never an import. Memoised per function.
-bool returnsOwnTensor(const FunctionDecl &Callee);
 
 } // namespace clang::interop
 

@@ -3,7 +3,6 @@
 #include "lib/dlpackfields/DLPackSwitchProofs.h"
 
 #include "lib/abi/DLPackFields.h"
-#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
 

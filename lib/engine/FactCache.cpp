@@ -13,6 +13,7 @@ void FactCache::reset() {
   Stores.clear();
   Owner = nullptr;
   ++Generation;
+  forgetDeclMemos();
 }
 
 void resetFactCache() { FactCache::shared().reset(); }

@@ -18,6 +18,7 @@
 #define INTEROP_LIB_ENGINE_FACTCACHE_H
 
 #include "lib/engine/SkipReason.h"
+#include "lib/support/DeclMemo.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -110,34 +111,8 @@ private:
   unsigned Generation = 0;
 };
 
-/// One answer per declaration of the current translation unit (a callee's
-/// contract read from its body), forgotten with the facts at the next
-/// reset, or when asked about a declaration of another AST: the
-/// declarations point into one AST, and a new one may be allocated where
-/// the last one was.
-template <typename T> class DeclMemo {
-public:
-  /// The answer for D, computed by Compute() on first use.
-  template <typename Fn> const T &get(const Decl *D, Fn Compute) const {
-    const ASTContext *Ctx = &D->getASTContext();
-    if (Generation != FactCache::shared().generation() || Owner != Ctx) {
-      Map.clear();
-      Generation = FactCache::shared().generation();
-      Owner = Ctx;
-    }
-    auto [It, New] = Map.try_emplace(D);
-    if (New)
-      It->second = Compute();
-    return It->second;
-  }
-
-private:
-  mutable llvm::DenseMap<const Decl *, T> Map;
-  mutable unsigned Generation = 0;
-  mutable const ASTContext *Owner = nullptr;
-};
-
-/// The one reset between translation units: forgets every family's facts.
+/// The one reset between translation units: forgets every family's facts
+/// and every DeclMemo's answers (lib/support/DeclMemo.h).
 /// Checks call it at the start of each translation unit (a new ASTContext
 /// may be allocated where the last one was); tests whenever they parse.
 void resetFactCache();

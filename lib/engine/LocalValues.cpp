@@ -2,21 +2,12 @@
 
 #include "lib/engine/LocalValues.h"
 
-#include "lib/engine/FactCache.h"
 #include "lib/support/AstHelpers.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
-#include <memory>
-
 namespace clang::interop {
-
-const LocalStores &localStoresOf(const FunctionDecl &FD) {
-  static DeclMemo<std::unique_ptr<LocalStores>> Memo;
-  return *Memo.get(&FD,
-                   [&] { return std::make_unique<LocalStores>(FD.getBody()); });
-}
 
 namespace {
 

@@ -7,7 +7,8 @@
 // MemoryKind::kPinnedHost;`. Every family asks here which constants an
 // operand can hold, instead of recognising constants only where they are
 // written inline. The stores into a function's locals are scanned once per
-// function and translation unit (LocalStores), and shared by every reader.
+// function and translation unit (localStoresOf), and shared by every
+// reader.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +26,6 @@
 #include <optional>
 
 namespace clang::interop {
-
-/// The stores into the locals of FD's body, scanned on first use and kept
-/// until the next translation unit (FactCache's reset).
-const LocalStores &localStoresOf(const FunctionDecl &FD);
 
 /// The constant expressions E can take its value from, or nullopt when
 /// some value it can hold is not a constant. E itself when it is an integer

@@ -3,7 +3,6 @@
 #include "lib/ownership/OwnershipContracts.h"
 
 #include "lib/abi/DLPackTypes.h"
-#include "lib/engine/LocalValues.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"

@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackTypes.h"
+#include "lib/abi/ReturnedTensors.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -119,9 +120,13 @@ public:
           KeptParams.insert(P);
     // guard.release(); with the result dropped disarms a guard whose
     // tensor was already handed on: nothing is obtained.
+    // A producer's call: named by TensorSources, or a function of the file
+    // that hands over a fresh managed tensor (ReturnedTensors.h).
+    const FunctionDecl *Callee = Call->getDirectCallee();
     if (!InLambda && isManagedPointer(Call->getType()) &&
         !Discarded.contains(Call) &&
-        RC.sources().matches(Call->getDirectCallee())) {
+        (RC.sources().matches(Callee) ||
+         (Callee && returnedTensorOf(*Callee).Fresh))) {
       add(Site::Produced, Call);
     }
     return true;

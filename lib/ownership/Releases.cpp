@@ -6,7 +6,6 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
-#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
 

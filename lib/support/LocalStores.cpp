@@ -2,8 +2,12 @@
 
 #include "lib/support/LocalStores.h"
 
+#include "lib/support/DeclMemo.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include <memory>
 
 namespace clang::interop {
 
@@ -189,6 +193,12 @@ const VarDecl *LocalStores::holderOf(const Expr *E, bool ThroughCasts) const {
     if (const Expr *Only = onlyValue(VD); Only && Strip(Only) == Want)
       return VD;
   return nullptr;
+}
+
+const LocalStores &localStoresOf(const FunctionDecl &FD) {
+  static DeclMemo<std::unique_ptr<LocalStores>> Memo;
+  return *Memo.get(&FD,
+                   [&] { return std::make_unique<LocalStores>(FD.getBody()); });
 }
 
 } // namespace clang::interop

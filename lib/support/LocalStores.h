@@ -69,6 +69,11 @@ private:
   llvm::DenseMap<const VarDecl *, Stores> Map;
 };
 
+/// The stores into the locals of FD's body, scanned on first use and kept
+/// until the next translation unit (DeclMemo): every reader of a function
+/// shares one scan.
+const LocalStores &localStoresOf(const FunctionDecl &FD);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_SUPPORT_LOCALSTORES_H

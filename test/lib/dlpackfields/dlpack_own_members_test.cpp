@@ -6,7 +6,6 @@
 
 #include "ast_search.h"
 #include "dlpack_snippets.h"
-#include "snippet_annotations.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -141,82 +140,6 @@ struct S {
 };
 )cpp"),
             "no member");
-}
-
-} // namespace
-
-namespace {
-
-/// returnsOwnTensor() of each function named in Names, in order: "own" or
-/// "not own"; or why it could not be asked.
-std::string returned(llvm::StringRef Code,
-                     std::initializer_list<const char *> Names) {
-  auto AST = parseDLPackCode(std::string(DLPackPrelude) +
-                             "#include <stdlib.h>\n" + Code.str());
-  if (!AST)
-    return "did not parse";
-  ASTContext &Ctx = AST->getASTContext();
-  if (Ctx.getDiagnostics().hasErrorOccurred())
-    return "compile errors";
-  std::string Out;
-  for (const char *Name : Names) {
-    const FunctionDecl *F = functionNamed(Ctx, Name);
-    if (!F)
-      return std::string("no function ") + Name;
-    Out += std::string(Out.empty() ? "" : ", ") +
-           (returnsOwnTensor(*F) ? "own" : "not own");
-  }
-  return Out;
-}
-
-TEST(DLPackOwnMembers, AFunctionThatBuildsTheTensorItReturns) {
-  EXPECT_EQ(returned(R"cpp(
-DLManagedTensor *made_new() {
-  auto *m = new DLManagedTensor();
-  m->dl_tensor.data = calloc(4, 4);
-  return m;
-}
-DLManagedTensor *made_malloc(bool ok) {
-  auto *m = (DLManagedTensor *)malloc(sizeof(DLManagedTensor));
-  if (!ok) return nullptr;
-  m->deleter = nullptr;
-  return m;
-}
-DLManagedTensor by_value() {
-  DLManagedTensor m{};
-  m.dl_tensor.ndim = 1;
-  return m;
-}
-DLManagedTensor *direct() { return new DLManagedTensor(); }
-)cpp",
-                     {"made_new", "made_malloc", "by_value", "direct"}),
-            "own, own, own, own");
-}
-
-TEST(DLPackOwnMembers, AFunctionThatReturnsATensorItWasGiven) {
-  EXPECT_EQ(returned(R"cpp(
-DLManagedTensor *given(DLManagedTensor *in) { return in; }
-DLManagedTensor *relabelled(DLManagedTensor *in) {
-  DLManagedTensor *m = in;
-  m->dl_tensor.ndim = 1;
-  return m;
-}
-DLManagedTensor *either(DLManagedTensor *in, bool fresh) {
-  if (!fresh) return in;
-  auto *m = new DLManagedTensor();
-  m->dl_tensor.ndim = 1;
-  return m;
-}
-DLManagedTensor copied(const DLManagedTensor &in) {
-  DLManagedTensor m = in;
-  return m;
-}
-DLManagedTensor *none() { return nullptr; }
-int not_a_tensor() { return 0; }
-)cpp",
-                     {"given", "relabelled", "either", "copied", "none",
-                      "not_a_tensor"}),
-            "not own, not own, not own, not own, not own, not own");
 }
 
 } // namespace
