@@ -18,6 +18,18 @@ using namespace interop_test;
 
 namespace {
 
+/// The local variable of F's body declared with Name, or null.
+const VarDecl *localNamed(const FunctionDecl *F, llvm::StringRef Name) {
+  const VarDecl *Found = nullptr;
+  firstNode<DeclStmt>(F->getBody(), [&](const DeclStmt &S) {
+    for (const Decl *D : S.decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
+        Found = VD;
+    return Found != nullptr;
+  });
+  return Found;
+}
+
 const char *Code = R"cpp(
 template <class T, unsigned long N> struct arr {
   T v[N];
@@ -63,18 +75,7 @@ protected:
     ASSERT_TRUE(F);
     Stores.emplace(F->getBody());
   }
-  const VarDecl *var(llvm::StringRef Name) {
-    const auto *DS = firstNode<DeclStmt>(F->getBody(), [&](const DeclStmt &S) {
-      for (const Decl *D : S.decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
-          return true;
-      return false;
-    });
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
-        return VD;
-    return nullptr;
-  }
+  const VarDecl *var(llvm::StringRef Name) { return localNamed(F, Name); }
   std::unique_ptr<ASTUnit> AST;
   const FunctionDecl *F = nullptr;
   std::optional<LocalStores> Stores;
@@ -145,8 +146,8 @@ TEST_F(LocalStoresTest, HolderOfItsOnlyValue) {
 }
 
 TEST_F(LocalStoresTest, WriteTargets) {
-  const auto *Assign = firstNode<BinaryOperator>(
-      F->getBody(), [](const BinaryOperator &B) {
+  const auto *Assign =
+      firstNode<BinaryOperator>(F->getBody(), [](const BinaryOperator &B) {
         return B.getOpcode() == BO_Assign &&
                isa<ArraySubscriptExpr>(B.getLHS()->IgnoreParenImpCasts());
       });
@@ -186,17 +187,10 @@ void f() {
   ASSERT_TRUE(F);
   LocalStores Stores(F->getBody());
   auto Opaque = [&](llvm::StringRef Name) {
-    const auto *DS = firstNode<DeclStmt>(F->getBody(), [&](const DeclStmt &S) {
-      for (const Decl *D : S.decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
-          return true;
-      return false;
-    });
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getName() == Name)
-        return Stores.of(VD) && Stores.of(VD)->Opaque;
-    ADD_FAILURE() << Name.str();
-    return false;
+    const VarDecl *VD = localNamed(F, Name);
+    if (!VD)
+      ADD_FAILURE() << Name.str();
+    return VD && Stores.of(VD) && Stores.of(VD)->Opaque;
   };
   EXPECT_TRUE(Opaque("filled"));
   EXPECT_FALSE(Opaque("looked"));
