@@ -1,5 +1,4 @@
-//===--- ReturnedTensors.h - tensors a function builds and returns -*- C++
-//-*-===//
+//===--- ReturnedTensors.h - tensors a function returns ---------*- C++ -*-===//
 //
 // A callee contract read from a body of the translation unit: a function
 // that allocates or fills the DLPack tensor it returns is a producer, like

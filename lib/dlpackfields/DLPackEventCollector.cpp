@@ -8,7 +8,6 @@
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
-#include "lib/engine/LocalValues.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -288,15 +287,15 @@ void DLPackEventCollector::called(const Expr *Call, const FunctionDecl *Callee,
       dataFacts(E, *V, Env);
       auto *TP = dyn_cast_or_null<PointerValue>(V->getProperty(kDataTensor));
       const StorageLocation *Owner = TP ? &TP->getPointeeLoc() : nullptr;
-      static const LocalStores NoStores(nullptr);
-      if (!Stores)
-        Stores = Env.getCurrentFunc() ? &localStoresOf(*Env.getCurrentFunc())
-                                      : &NoStores;
       llvm::SmallVector<const Expr *, 8> Others;
       for (unsigned J = 0; J < Args.size(); ++J)
         if (J != I && Args[J])
           Others.push_back(Args[J]);
-      const LocalStores &Locals = *Stores;
+      // One scan per function and TU (localStoresOf memoises it).
+      static const LocalStores NoStores(nullptr);
+      const LocalStores &Locals = Env.getCurrentFunc()
+                                      ? localStoresOf(*Env.getCurrentFunc())
+                                      : NoStores;
       besideData(E, Others, Owner, Locals, Env);
       // `std::shared_ptr<void> p{t->data, del}; make_view(p, shape)`: the
       // object holding the pointer is what goes with the layout; so is one

@@ -111,9 +111,6 @@ private:
   bool DryRun = false;
   dlpackfield::RunContext &RC;
   std::optional<DLPackLayoutFillers> Fillers;
-  /// What the function stores into its locals (localStoresOf(), asked on
-  /// first use).
-  const LocalStores *Stores = nullptr;
 };
 
 } // namespace clang::interop
