@@ -12,9 +12,9 @@
 #include "lib/arraydevice/ArrayDeviceContainers.h"
 
 #include "lib/arraydevice/ArrayDeviceEquivalentForms.h"
+#include "lib/arraydevice/ArrayDeviceObjects.h"
 #include "lib/arraydevice/ArrayDeviceState.h"
 #include "lib/arraydevice/ArrayDeviceSummaries.h"
-#include "lib/arraydevice/ArrayDeviceSwitches.h"
 #include "lib/arraydevice/ArrayDeviceTransfer.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -49,7 +49,6 @@ struct ArrayDeviceModel::Context {
   /// Collecting mode: per sink call, its last visit.
   llvm::MapVector<const CallExpr *, PendingSink> Pending;
   TransferContext Transfer;
-  SwitchArms Switches;
   /// RecordReturns mode: per return statement, its last visit.
   bool RecordReturns = false;
   llvm::MapVector<const ReturnStmt *,
@@ -245,10 +244,8 @@ ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
   Per->Transfer.Summaries = Summaries;
   Per->Transfer.SummaryDepth = Depth;
   Per->RecordReturns = RecordReturns;
-  if (CFG) {
-    Per->Switches.collect(CFG->getCFG());
+  if (CFG)
     Per->Graph = &CFG->getCFG();
-  }
   if (const FunctionDecl *FD = Env.getCurrentFunc())
     if (Stmt *Body = FD->getBody())
       RangeForCollector(Per->Transfer).TraverseStmt(Body);
@@ -310,16 +307,79 @@ void ArrayDeviceModel::transfer(const CFGElement &Elt, ArrayDeviceLattice &L,
     for (const VarDecl *Var : Per->Seeds->CurrentProcess)
       setCurrentProcessIndex(*Var, Env);
   }
-  if (Per->Switches.empty()) {
-    transferElement(Elt, L, Env);
-    return;
-  }
-  // An arm's first element starts from what its labels prove; a switch
-  // condition's value is known once its own transfer has run.
-  State S{L, Env, Per->Transfer, Model, getASTContext()};
-  Per->Switches.enterArm(Elt, S);
   transferElement(Elt, L, Env);
-  Per->Switches.noteCondition(Elt, S);
+}
+
+const Formula *ArrayDeviceModel::caseFormula(const SwitchStmt &Sw,
+                                             const SwitchCase *Label, Value &V,
+                                             Environment &Env) {
+  llvm::StringRef Property;
+  BoolValue *Fact = linkedFact(V, &Property);
+  if (!Fact)
+    return nullptr;
+  Arena &A = Env.arena();
+  const Formula &F = Fact->formula();
+  const Formula &Nothing = A.makeLiteral(true);
+  ASTContext &Ctx = getASTContext();
+  auto CountOf = [&](const CaseStmt &C) -> std::optional<llvm::APSInt> {
+    if (C.getRHS())
+      return std::nullopt; // a GNU case range
+    Expr::EvalResult R;
+    if (!C.getLHS() || C.getLHS()->isValueDependent() ||
+        !C.getLHS()->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt();
+  };
+  auto EnumOf = [](const CaseStmt &C) -> const EnumConstantDecl * {
+    return C.getRHS() || !C.getLHS() ? nullptr
+                                     : enumerator(C.getLHS()->IgnoreImplicit());
+  };
+  if (const auto *C = dyn_cast_or_null<CaseStmt>(Label)) {
+    if (Property == kCountIsOne) {
+      std::optional<llvm::APSInt> K = CountOf(*C);
+      if (!K)
+        return &Nothing;
+      if (*K == 1)
+        return &F;
+      return K->isSigned() && K->isNegative() ? &A.makeLiteral(false)
+             : K->isZero()                    ? &A.makeLiteral(false)
+                                              : &A.makeNot(F);
+    }
+    const EnumConstantDecl *E = EnumOf(*C);
+    if (!E)
+      return &Nothing;
+    return enumeratorMatches(Model, Property, E) ? &F : &A.makeNot(F);
+  }
+  // default, written or implicit: none of the listed labels. It refutes the
+  // fact when every value meaning the fact is listed (`case 1:` for a
+  // count; every TPU enumerator for a platform).
+  bool AllListed = false;
+  const EnumDecl *Enum = nullptr;
+  llvm::SmallPtrSet<const EnumConstantDecl *, 4> Listed;
+  for (const SwitchCase *SC = Sw.getSwitchCaseList(); SC;
+       SC = SC->getNextSwitchCase()) {
+    const auto *C = dyn_cast<CaseStmt>(SC);
+    if (!C)
+      continue;
+    if (Property == kCountIsOne) {
+      std::optional<llvm::APSInt> K = CountOf(*C);
+      AllListed |= K && *K == 1;
+    } else if (const EnumConstantDecl *E = EnumOf(*C)) {
+      Listed.insert(E);
+      Enum = dyn_cast<EnumDecl>(E->getDeclContext());
+    }
+  }
+  if (Enum) {
+    AllListed = false;
+    for (const EnumConstantDecl *E : Enum->enumerators()) {
+      if (!enumeratorMatches(Model, Property, E))
+        continue;
+      AllListed = Listed.count(E);
+      if (!AllListed)
+        break;
+    }
+  }
+  return AllListed ? &A.makeNot(F) : &Nothing;
 }
 
 void ArrayDeviceModel::transferElement(const CFGElement &Elt,

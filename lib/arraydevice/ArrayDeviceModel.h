@@ -54,9 +54,8 @@ public:
   /// provePending(). This yields the facts ArrayDeviceDiagnoser computes
   /// without the extra pass over every block that the framework's diagnosis
   /// callbacks cost.
-  /// `CFG`: the CFG the framework runs on, when the caller has it: case
-  /// arms of switches over a fact are understood only with it
-  /// (ArrayDeviceSwitches.h).
+  /// `CFG`: the CFG the framework runs on, when the caller has it: a
+  /// lambda's captures are seeded only with it (seedCaptures()).
   /// `Summaries`: same-TU helpers are read through their summaries
   /// (ArrayDeviceSummaries.h); `Depth`: how many helpers deep this run is.
   /// `RecordReturns`: keep the state at each return statement (a helper
@@ -72,6 +71,16 @@ public:
   /// proved of its captures (set before the run); `RecordLambdas`: keep the
   /// state where each lambda is created (an enclosing function's run).
   void seedCaptures(const arraydevice::CaptureFacts *Seeds);
+
+  /// What entering a case arm through Label proves of a switch over a value
+  /// that encodes a fact (num_devices(), platform(), memory_kind(),
+  /// Sharding::kind(): ArrayDeviceState.h's linked values); the engine
+  /// decides which labels enter where (lib/engine/SwitchArms.h). Null when
+  /// V encodes no fact.
+  const dataflow::Formula *caseFormula(const SwitchStmt &Sw,
+                                       const SwitchCase *Label,
+                                       dataflow::Value &V,
+                                       dataflow::Environment &Env);
   void recordLambdas();
   /// RecordLambdas mode, after the fixpoint: the last state at each lambda.
   using LambdaState = arraydevice::LambdaState;

@@ -4,9 +4,8 @@
 
 #include "lib/abi/TranslationUnitNames.h"
 #include "lib/dlpackfields/DLPackFieldModel.h"
-#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackFieldSyntaxProofs.h"
-#include "lib/dlpackfields/DLPackSwitchProofs.h"
+#include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/engine/FactPipeline.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -70,25 +69,7 @@ void DLPackFieldFamily::collect(Run &, Analysis &A,
 }
 
 void DLPackFieldFamily::postProcess(Run &R, std::vector<DLPackEvent> &Events) {
-  const FunctionDecl &FD = R.FD;
   ASTContext &Ctx = R.Ctx;
-  // Proofs the flow condition cannot carry: switch cases.
-  std::unique_ptr<SwitchHostProof> Switches;
-  std::unique_ptr<SupportedMajorCases> MajorCases;
-  for (DLPackEvent &E : Events) {
-    if ((E.K == DLPackEvent::DataDeref || E.K == DLPackEvent::DataCallArg) &&
-        !E.HostProven) {
-      if (!Switches)
-        Switches = std::make_unique<SwitchHostProof>(FD, Ctx);
-      const Stmt *At = E.K == DLPackEvent::DataCallArg ? E.Call : E.Use;
-      E.HostProven = Switches->proves(At);
-    }
-    if (E.K == DLPackEvent::VersionedAccess && !E.MajorChecked) {
-      if (!MajorCases)
-        MajorCases = std::make_unique<SupportedMajorCases>(FD, Ctx);
-      E.MajorChecked = MajorCases->contains(E.Use);
-    }
-  }
   // The diagnoser runs once per CFG element after the fixpoint, but an
   // element can be reported from both a Before and an After state in other
   // configurations; keep one event per (kind, use).

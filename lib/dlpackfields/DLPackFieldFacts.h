@@ -10,8 +10,8 @@
 //   syntactic proof   DLPackFieldSyntaxProofs.h (a function it proves has no
 //                     event any check could report: BySyntax, no events)
 //   flow analysis     DLPackFieldModel.h, judged by DLPackEventCollector.h
-//   post-processing   DLPackSwitchProofs.h, one event per (kind, use),
-//                     source order
+//   post-processing   one event per (kind, use), source order (switch
+//                     cases are the flow's: lib/engine/SwitchArms.h)
 //
 //===----------------------------------------------------------------------===//
 

@@ -321,6 +321,47 @@ BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
   return nullptr;
 }
 
+const Formula *caseFormula(const SwitchStmt &Sw, const SwitchCase *Label,
+                           Value &V, FieldState &S) {
+  bool Device = hasProp(&V, kDeviceType), Major = hasProp(&V, kMajor);
+  if ((!Device && !Major) || isLocal(&V))
+    return nullptr;
+  Arena &A = S.Env.arena();
+  auto ConstantOf = [&](const SwitchCase *L) -> std::optional<llvm::APSInt> {
+    const auto *C = dyn_cast_or_null<CaseStmt>(L);
+    if (!C || C->getRHS())
+      return std::nullopt; // default, or a GNU case range
+    return integerConstant(C->getLHS(), S.Ctx);
+  };
+  if (isa_and_nonnull<CaseStmt>(Label)) {
+    std::optional<llvm::APSInt> K = ConstantOf(Label);
+    if (!K)
+      return &A.makeLiteral(true);
+    if (Device)
+      return &deviceEquals(V, K->getExtValue(), cast<CaseStmt>(Label)->getLHS(),
+                           S)
+                  ->formula();
+    const Formula &Ok = atomProp(V, kMajorOk, S.Env).formula();
+    return K->getExtValue() == 1 ? &Ok : &A.makeNot(Ok);
+  }
+  // default, written or implicit: none of the listed constants.
+  const Formula *None = &A.makeLiteral(true);
+  for (const SwitchCase *L = Sw.getSwitchCaseList(); L;
+       L = L->getNextSwitchCase()) {
+    std::optional<llvm::APSInt> K = ConstantOf(L);
+    if (!K)
+      continue;
+    if (Device)
+      None = &A.makeAnd(*None,
+                        A.makeNot(deviceEquals(V, K->getExtValue(),
+                                               cast<CaseStmt>(L)->getLHS(), S)
+                                      ->formula()));
+    else if (K->getExtValue() == 1)
+      return &A.makeNot(atomProp(V, kMajorOk, S.Env).formula());
+  }
+  return None;
+}
+
 BoolValue *truthValue(Value &V, FieldState &S) {
   Environment &Env = S.Env;
   if (isLocal(&V))

@@ -69,6 +69,16 @@ void assignment(const Expr *LHS, FieldState &S);
 /// `device_type == kDLCPU`), or null when it compares nothing tracked.
 dataflow::BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S);
 
+/// What entering a case arm through Label (null: the implicit default)
+/// proves of a switch over V: `case K:` over a device type, that it is K
+/// (so host memory or not); `default:`, that it is none of the listed
+/// types; over a version's major, `case 1:` that it is supported and
+/// another label that it is not. The literal true when the label proves
+/// nothing; null when V is neither a device type nor a major.
+const dataflow::Formula *caseFormula(const SwitchStmt &Sw,
+                                     const SwitchCase *Label,
+                                     dataflow::Value &V, FieldState &S);
+
 /// The truth of a tracked value tested as a condition (`if (t->strides)`).
 dataflow::BoolValue *truthValue(dataflow::Value &V, FieldState &S);
 /// The same for the operand of a truth test (C++'s bool conversion of it,

@@ -696,6 +696,13 @@ BoolValue *DLPackFieldModel::truthOfOperand(const Expr &E, Environment &Env) {
   return operandTruth(&E, S);
 }
 
+const Formula *DLPackFieldModel::caseFormula(const SwitchStmt &Sw,
+                                             const SwitchCase *Label, Value &V,
+                                             Environment &Env) {
+  FieldState S{Env, RC, getASTContext()};
+  return dlpackfield::caseFormula(Sw, Label, V, S);
+}
+
 void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,
                             const Value &V2, const Environment &E2,
                             Value &Joined, Environment &JoinedEnv) {

@@ -68,6 +68,14 @@ public:
   dataflow::BoolValue *truthOfOperand(const Expr &E,
                                       dataflow::Environment &Env);
 
+  /// What entering a case arm through Label proves of a switch over a
+  /// device type or a version's major (lib/engine/SwitchArms.h decides
+  /// which labels enter where); null when V is neither.
+  const dataflow::Formula *caseFormula(const SwitchStmt &Sw,
+                                       const SwitchCase *Label,
+                                       dataflow::Value &V,
+                                       dataflow::Environment &Env);
+
   /// Keeps the model's facts on values joined at merge points (a pointer
   /// reassigned on one branch and copied on the other).
   void join(QualType, const dataflow::Value &V1,

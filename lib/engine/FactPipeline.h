@@ -14,8 +14,7 @@
 //   4. the bounded flow analysis (FlowRunner.h), whose recorded states the
 //      family judges into events once the fixpoint is reached (and, for a
 //      family that judges exits, the state at each exit);
-//   5. post-processing: what the flow condition cannot carry, one event per
-//      place, source order;
+//   5. post-processing: one event per place, source order;
 //   6. the facts, cached per function, role and configuration
 //      (FactCache.h).
 //
@@ -172,7 +171,8 @@ FactQuery<Family>::compute(FamilyStore<Family> &S, const FunctionDecl &FD,
       FD, Ctx,
       [&Run](ASTContext &C, dataflow::Environment &Env,
              const dataflow::AdornedCFG &CFG) {
-        // A family whose analysis reads the CFG (switch arms) receives it.
+        // A family whose analysis reads the CFG (a lambda's seeds) receives
+        // it.
         if constexpr (std::is_invocable_v<decltype(&Family::makeAnalysis),
                                           ASTContext &, dataflow::Environment &,
                                           typename Family::Run &,

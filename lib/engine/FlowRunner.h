@@ -12,9 +12,11 @@
 #ifndef INTEROP_LIB_ENGINE_FLOWRUNNER_H
 #define INTEROP_LIB_ENGINE_FLOWRUNNER_H
 
+#include "lib/engine/AnalysisBridge.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/engine/LanguageBridge.h"
 #include "lib/engine/SkipReason.h"
+#include "lib/engine/SwitchArms.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -269,14 +271,57 @@ FlowResult<Diag> runFlowAnalysisWith(
   dataflow::CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = Wrap(Diagnoser.Before);
   Callbacks.After = Wrap(Diagnoser.After);
+  // The engine's steps around each transfer (lib/engine/AnalysisBridge.h).
+  AnalysisBridge Bridge(Analysis);
   // C's truth tests get booleans to branch on.
-  std::optional<TruthBridge<AnalysisT>> Bridge;
   if (Bridged)
     if (TruthOperands Ops = truthOperands(ACFG->getCFG()); !Ops.empty())
-      Bridge.emplace(Analysis, std::move(Ops));
+      Bridge.after([&Analysis, Ops = std::move(Ops)](
+                       const CFGElement &Elt, dataflow::Environment &Env) {
+        std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>();
+        if (!CS)
+          return;
+        auto Truth =
+            [&Analysis](const Expr &E,
+                        dataflow::Environment &Env) -> dataflow::BoolValue * {
+          if constexpr (HasTruthOfOperand<AnalysisT>::value)
+            return Analysis.truthOfOperand(E, Env);
+          (void)Analysis;
+          return nullptr;
+        };
+        const Stmt *S = CS->getStmt();
+        if (const auto *E = llvm::dyn_cast<Expr>(S);
+            E && Ops.Operands.contains(E))
+          settleTruthOperand(*E, Env, Truth);
+        if (const Expr *Cond = Ops.AfterLastElement.lookup(S))
+          settleTruthOperand(*Cond, Env, Truth);
+      });
+  // Case arms know what their labels prove.
+  SwitchArms Switches;
+  Switches.collect(ACFG->getCFG(), FD, Ctx);
+  if (!Switches.empty()) {
+    Bridge.before([&Analysis, &Switches](const CFGElement &Elt,
+                                         dataflow::Environment &Env) {
+      Switches.enter(
+          Elt, Env,
+          [&Analysis](const SwitchStmt &Sw, const SwitchCase *L,
+                      dataflow::Value &V,
+                      dataflow::Environment &Env) -> const dataflow::Formula * {
+            if constexpr (HasCaseFormula<AnalysisT>::value)
+              return Analysis.caseFormula(Sw, L, V, Env);
+            (void)Analysis;
+            return nullptr;
+          });
+    });
+    Bridge.after(
+        [&Switches](const CFGElement &Elt, dataflow::Environment &Env) {
+          Switches.note(Elt, Env);
+        });
+  }
   dataflow::TypeErasedDataflowAnalysis &Runs =
-      Bridge ? static_cast<dataflow::TypeErasedDataflowAnalysis &>(*Bridge)
-             : Analysis;
+      Bridge.empty()
+          ? static_cast<dataflow::TypeErasedDataflowAnalysis &>(Analysis)
+          : Bridge;
   auto States = dataflow::runTypeErasedDataflowAnalysis(
       *ACFG, Runs, Env, Callbacks, Bounds.MaxBlockVisits);
   llvm::Error Err = States ? llvm::Error::success() : States.takeError();

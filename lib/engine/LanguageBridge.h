@@ -14,7 +14,8 @@
 // So the engine does two things, for every family at once:
 //   - LanguageWindow lets the framework take such a function, by presenting
 //     the translation unit as C++ while it builds the CFG;
-//   - TruthBridge gives each operand C tests for truth a boolean value: the
+//   - settleTruthOperand gives each operand C tests for truth a boolean
+//     value (after each element, through lib/engine/AnalysisBridge.h): the
 //     family's own (truthOfOperand, the same answer it gives for C++'s
 //     conversion of that operand), else a fresh atom, so every branch has a
 //     condition and the family's facts (a NULL test of strides, of the
@@ -104,90 +105,6 @@ struct HasTruthOfOperand<
                    std::declval<const Expr &>(),
                    std::declval<dataflow::Environment &>()))>>
     : std::true_type {};
-
-/// The family's analysis as the framework sees it, with C's truth operands
-/// settled after each element (settleTruthOperand). A family whose
-/// analysis has `BoolValue *truthOfOperand(const Expr &, Environment &)`
-/// gives its own answer there; any other gets atoms.
-template <typename AnalysisT>
-class TruthBridge : public dataflow::TypeErasedDataflowAnalysis {
-public:
-  TruthBridge(AnalysisT &Inner, TruthOperands Ops)
-      : TypeErasedDataflowAnalysis(
-            dataflow::DataflowAnalysisOptions{Inner.builtinOptions()}),
-        Inner(Inner), Ops(std::move(Ops)) {}
-
-  ASTContext &getASTContext() override { return Inner.getASTContext(); }
-  dataflow::TypeErasedLattice typeErasedInitialElement() override {
-    return Inner.typeErasedInitialElement();
-  }
-  dataflow::TypeErasedLattice
-  joinTypeErased(const dataflow::TypeErasedLattice &A,
-                 const dataflow::TypeErasedLattice &B) override {
-    return Inner.joinTypeErased(A, B);
-  }
-  dataflow::LatticeEffect
-  widenTypeErased(dataflow::TypeErasedLattice &Current,
-                  const dataflow::TypeErasedLattice &Previous) override {
-    return Inner.widenTypeErased(Current, Previous);
-  }
-  bool isEqualTypeErased(const dataflow::TypeErasedLattice &A,
-                         const dataflow::TypeErasedLattice &B) override {
-    return Inner.isEqualTypeErased(A, B);
-  }
-  void transferTypeErased(const CFGElement &Elt, dataflow::TypeErasedLattice &L,
-                          dataflow::Environment &Env) override {
-    Inner.transferTypeErased(Elt, L, Env);
-    std::optional<CFGStmt> CS = Elt.getAs<CFGStmt>();
-    if (!CS)
-      return;
-    const Stmt *S = CS->getStmt();
-    if (const auto *E = llvm::dyn_cast<Expr>(S); E && Ops.Operands.contains(E))
-      settleTruthOperand(*E, Env, truth());
-    if (const Expr *Cond = Ops.AfterLastElement.lookup(S))
-      settleTruthOperand(*Cond, Env, truth());
-  }
-  void transferBranchTypeErased(bool Branch, const Stmt *Cond,
-                                dataflow::TypeErasedLattice &L,
-                                dataflow::Environment &Env) override {
-    Inner.transferBranchTypeErased(Branch, Cond, L, Env);
-  }
-
-  dataflow::ComparisonResult compare(QualType T, const dataflow::Value &V1,
-                                     const dataflow::Environment &E1,
-                                     const dataflow::Value &V2,
-                                     const dataflow::Environment &E2) override {
-    return Inner.compare(T, V1, E1, V2, E2);
-  }
-  void join(QualType T, const dataflow::Value &V1,
-            const dataflow::Environment &E1, const dataflow::Value &V2,
-            const dataflow::Environment &E2, dataflow::Value &Joined,
-            dataflow::Environment &JoinedEnv) override {
-    Inner.join(T, V1, E1, V2, E2, Joined, JoinedEnv);
-  }
-  std::optional<dataflow::WidenResult>
-  widen(QualType T, dataflow::Value &Prev, const dataflow::Environment &PrevEnv,
-        dataflow::Value &Current, dataflow::Environment &CurrentEnv) override {
-    return Inner.widen(T, Prev, PrevEnv, Current, CurrentEnv);
-  }
-
-private:
-  /// The family's answer, or none.
-  dataflow::BoolValue *truthOf(const Expr &E, dataflow::Environment &Env) {
-    if constexpr (HasTruthOfOperand<AnalysisT>::value)
-      return Inner.truthOfOperand(E, Env);
-    else
-      return nullptr;
-  }
-  auto truth() {
-    return [this](const Expr &E, dataflow::Environment &Env) {
-      return truthOf(E, Env);
-    };
-  }
-
-  AnalysisT &Inner;
-  TruthOperands Ops;
-};
 
 } // namespace clang::interop
 

@@ -202,7 +202,8 @@ void device_memory_arm(const Array &a) {
   }
 }
 
-// An arm without a statement of its own knows nothing after the switch.
+// An arm without a statement of its own: the code after the switch, where
+// only it leads, knows what it proved.
 void empty_arm(const Array &a) {
   switch (a.num_devices()) {
   case 1:
@@ -211,7 +212,52 @@ void empty_arm(const Array &a) {
     return;
   }
   auto t = to_dlpack(a);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'a' is not proven
+}
+
+// Arms meet again after the switch: an empty arm and one with a statement,
+// or the implicit default of a switch without `default:`.
+void empty_arms_meet(const Array &a, int &k) {
+  switch (a.num_devices()) {
+  case 2:
+    break;
+  case 3:
+    ++k;
+    break;
+  default:
+    return;
+  }
+  auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'a' is sharded over more than one device on this path; the call will always fail [interop-sharded-dlpack-export]
+}
+
+void past_implicit_default(const Array &a) {
+  switch (a.num_devices()) {
+  case 1:
+    return;
+  }
+  auto t = to_dlpack(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to_dlpack' needs an array on a single device, but 'a' is sharded over more than one device on this path; the call will always fail [interop-sharded-dlpack-export]
+}
+
+// A local of constants, set where the count was known, then switched on.
+void mapped_count(const Array &a) {
+  int layout;
+  switch (a.num_devices()) {
+  case 1:
+    layout = 0;
+    break;
+  default:
+    layout = 1;
+    break;
+  }
+  switch (layout) {
+  case 0: {
+    auto t = to_dlpack(a);
+    break;
+  }
+  default:
+    break;
+  }
 }
 
 // A loop back into an arm: the arm is also entered from its own statements.

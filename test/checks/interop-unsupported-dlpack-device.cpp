@@ -270,6 +270,7 @@ void copy_checked(const DLTensor *t, void *dst, size_t bytes) {
   memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
 }
 
+void fail_with_log(const char *);
 void copy_by_switch(const DLTensor *t, void *dst, size_t bytes) {
   const char *src = static_cast<const char *>(t->data) + t->byte_offset;
   switch (t->device.device_type) {
@@ -294,6 +295,67 @@ void copy_after_switch(const DLTensor *t, void *dst, size_t bytes) {
     return;
   }
   memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+}
+
+// Host arms without statements of their own meet after the switch: the
+// code there knows one of them was taken.
+void copy_after_host_arms(const DLTensor *t, void *dst, size_t bytes) {
+  switch (t->device.device_type) {
+  case kDLCPU:
+    break;
+  case kDLCUDAHost:
+    break;
+  default:
+    return;
+  }
+  memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+}
+// A default arm that goes on meets them too.
+void copy_after_logged_default(const DLTensor *t, void *dst, size_t bytes) {
+  switch (t->device.device_type) {
+  case kDLCPU:
+    break;
+  default:
+    fail_with_log("not a host tensor");
+    break;
+  }
+  memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: data of an imported DLTensor accessed from the host on a path where its device type may not be host memory [interop-unsupported-dlpack-device]
+}
+// An if on some paths, a switch on others.
+void note_pinned();
+void copy_if_or_switch(const DLTensor *t, void *dst, size_t bytes, bool fast) {
+  if (fast) {
+    if (t->device.device_type != kDLCPU)
+      return;
+  } else {
+    switch (t->device.device_type) {
+    case kDLCUDAHost:
+      note_pinned();
+      break;
+    default:
+      return;
+    }
+  }
+  memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+}
+// An empty arm has no statement to carry what it proved past a join with
+// other paths: a limitation (see the check's page).
+void copy_if_or_empty_arm(const DLTensor *t, void *dst, size_t bytes,
+                          bool fast) {
+  if (fast) {
+    if (t->device.device_type != kDLCPU)
+      return;
+  } else {
+    switch (t->device.device_type) {
+    case kDLCUDAHost:
+      break;
+    default:
+      return;
+    }
+  }
+  memcpy(dst, static_cast<const char *>(t->data) + t->byte_offset, bytes);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: data of an imported DLTensor accessed from the host on a path where its device type may not be host memory [interop-unsupported-dlpack-device]
 }
 
 // Checked once, kept in a local, relied on later.

@@ -4,6 +4,8 @@
 
 #include "lib/dlpackfields/DLPackFieldMarks.h"
 
+#include "lib/dlpackfields/DLPackFieldFacts.h"
+
 #include "ast_search.h"
 #include "dlpack_snippets.h"
 #include "snippet_annotations.h"
@@ -211,6 +213,131 @@ TEST(DLPackFieldMarks, CastsKeepWhatAValueCarries) {
   EXPECT_EQ(cloneTracked(*F.Values["s"], Ctx.LongTy, *F.S), nullptr);
   EXPECT_EQ(cloneTracked(F.Env.makeAtomicBoolValue(), Ctx.LongTy, *F.S),
             nullptr);
+}
+
+/// Per event of kind K in FD, in source order: the flag Flag says of it.
+std::vector<bool> eventFlags(const FunctionDecl &FD, ASTContext &Ctx,
+                             DLPackEvent::Kind K, bool DLPackEvent::*Flag) {
+  std::vector<bool> Out;
+  for (const DLPackEvent &E : getDLPackFieldFacts(FD, Ctx).Events)
+    if (E.K == K)
+      Out.push_back(E.*Flag);
+  return Out;
+}
+
+const char *const Switches = R"cpp(
+float by_device(const DLTensor *t) {
+  float x = 0;
+  switch (t->device.device_type) {
+  case kDLCPU:
+    x += static_cast<const float *>(t->data)[0];
+    break;
+  case kDLCUDA:
+    x += static_cast<const float *>(t->data)[0];
+    break;
+  default:
+    x += static_cast<const float *>(t->data)[0];
+  }
+  return x + static_cast<const float *>(t->data)[0];
+}
+float host_arms_meet(const DLTensor *t) {
+  switch (t->device.device_type) {
+  case kDLCPU:
+    break;
+  case kDLCUDAHost:
+    break;
+  default:
+    return 0;
+  }
+  return static_cast<const float *>(t->data)[0];
+}
+float default_of_host_types(const DLTensor *t) {
+  switch (t->device.device_type) {
+  case kDLCUDA:
+  case kDLROCM:
+    return 0;
+  default:
+    return static_cast<const float *>(t->data)[0];
+  }
+}
+enum Own { Host, Gpu };
+float mapped(const DLTensor *t) {
+  Own d;
+  switch (t->device.device_type) {
+  case kDLCPU: d = Host; break;
+  case kDLCUDA: d = Gpu; break;
+  default: return 0;
+  }
+  switch (d) {
+  case Host: return static_cast<const float *>(t->data)[0];
+  case Gpu: break;
+  }
+  return 0;
+}
+float mapped_from_elsewhere(const DLTensor *t, Own from) {
+  Own d = from;
+  switch (t->device.device_type) {
+  case kDLCPU: d = Host; break;
+  default: break;
+  }
+  switch (d) {
+  case Host: return static_cast<const float *>(t->data)[0];
+  default: break;
+  }
+  return 0;
+}
+struct Imported;
+Imported *keep(DLManagedTensorVersioned *mt, int64_t ndim);
+Imported *by_major(DLManagedTensorVersioned *mt) {
+  switch (mt->version.major) {
+  case 1:
+    return keep(mt, mt->dl_tensor.ndim);
+  case 2:
+  case 3:
+    return keep(mt, mt->dl_tensor.ndim);
+  }
+  return keep(mt, mt->dl_tensor.ndim);
+}
+Imported *major_chained(DLManagedTensorVersioned *mt) {
+  switch (mt->version.major) {
+  case 2:
+  case 1:
+    return keep(mt, mt->dl_tensor.ndim);
+  default:
+    mt->deleter(mt);
+    return nullptr;
+  }
+}
+)cpp";
+
+TEST(DLPackFieldMarks, SwitchCases) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Switches);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  auto Host = [&](const char *Name) {
+    return eventFlags(*functionNamed(Ctx, Name), Ctx, DLPackEvent::DataDeref,
+                      &DLPackEvent::HostProven);
+  };
+  // `case kDLCPU:` is host memory; CUDA, another type and the join after
+  // the switch are not.
+  EXPECT_EQ(Host("by_device"), (std::vector<bool>{true, false, false, false}));
+  // Two empty host arms meet past the switch.
+  EXPECT_EQ(Host("host_arms_meet"), (std::vector<bool>{true}));
+  // A default proves only what is not listed: any other type.
+  EXPECT_EQ(Host("default_of_host_types"), (std::vector<bool>{false}));
+  // The device type mapped onto a local enumeration of the code's own, then
+  // switched on; not when the local may hold Host from elsewhere.
+  EXPECT_EQ(Host("mapped"), (std::vector<bool>{true}));
+  EXPECT_EQ(Host("mapped_from_elsewhere"), (std::vector<bool>{false}));
+  // `case 1:` of a switch over the major version is the supported one;
+  // grouped with another, it is not proven.
+  auto Major = [&](const char *Name) {
+    return eventFlags(*functionNamed(Ctx, Name), Ctx,
+                      DLPackEvent::VersionedAccess, &DLPackEvent::MajorChecked);
+  };
+  EXPECT_EQ(Major("by_major"), (std::vector<bool>{true, false, false}));
+  EXPECT_EQ(Major("major_chained"), (std::vector<bool>{false}));
 }
 
 } // namespace

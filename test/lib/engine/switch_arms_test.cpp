@@ -1,9 +1,10 @@
-// Unit tests of lib/arraydevice/ArrayDeviceSwitches.h: which arms of a
-// switch SwitchArms collects, and what each arm knows when entered through
-// its labels (a count of one, a platform, a sharding kind), read from the
-// flow analysis alone at the sinks inside the arms.
+// Unit tests of lib/engine/SwitchArms.h: which arms of a switch SwitchArms
+// collects, and what each arm knows when entered through its labels (with
+// arraydevice's answers: a count of one, a platform, a sharding kind), where
+// arms meet again, and switches over a local of constants; read from the
+// flow analysis alone at the sinks.
 
-#include "lib/arraydevice/ArrayDeviceSwitches.h"
+#include "lib/engine/SwitchArms.h"
 
 #include "arraydevice/array_device_snippets.h"
 #include "snippet_annotations.h"
@@ -20,7 +21,6 @@
 
 using namespace clang;
 using namespace clang::interop;
-using namespace clang::interop::arraydevice;
 using interop_test::proofName;
 
 namespace {
@@ -110,7 +110,7 @@ void other_value(const Array &a, int k) {
 }
 )cpp";
 
-TEST(ArrayDeviceSwitches, CountArms) {
+TEST(SwitchArms, CountArms) {
   auto AST = interop_test::parseInteropCode(Counts);
   ASSERT_TRUE(AST);
   ASSERT_FALSE(AST->getASTContext().getDiagnostics().hasErrorOccurred());
@@ -130,7 +130,7 @@ TEST(ArrayDeviceSwitches, CountArms) {
             (Sinks{"holds"}));
 }
 
-TEST(ArrayDeviceSwitches, ArmsEnteredOtherwiseKnowNothing) {
+TEST(SwitchArms, ArmsEnteredOtherwiseKnowNothing) {
   auto AST = interop_test::parseInteropCode(Counts);
   ASSERT_TRUE(AST);
   // Also entered from `case 2`'s statement, or by a goto.
@@ -143,7 +143,7 @@ TEST(ArrayDeviceSwitches, ArmsEnteredOtherwiseKnowNothing) {
             (Sinks{"unknown"}));
 }
 
-TEST(ArrayDeviceSwitches, EnumeratorArms) {
+TEST(SwitchArms, EnumeratorArms) {
   auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 using namespace interop;
 void platform(const Array &a) {
@@ -180,6 +180,137 @@ void kind(const Array &a) {
             (Sinks{"holds", "refuted", "refuted"}));
 }
 
+TEST(SwitchArms, WhereArmsMeet) {
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
+using namespace interop;
+void implicit_default(const Array &a) {
+  switch (a.num_devices()) {
+  case 1:
+    return;
+  }
+  (void)to_dlpack(a);
+}
+void empty_arm_meets_another(const Array &a, int &k) {
+  switch (a.num_devices()) {
+  case 2:
+    break;
+  case 3:
+    ++k;
+    break;
+  default:
+    return;
+  }
+  (void)to_dlpack(a);
+}
+void one_way_proves_nothing(const Array &a, int &k) {
+  switch (a.num_devices()) {
+  case 1:
+    break;
+  case 2:
+    ++k;
+    break;
+  }
+  (void)to_dlpack(a);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASSERT_FALSE(AST->getASTContext().getDiagnostics().hasErrorOccurred());
+  // Past a switch without `default:` that leaves on `case 1`, the count is
+  // not one.
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "implicit_default", single),
+            (Sinks{"refuted"}));
+  // An empty arm and an arm with a statement meet: two or three devices.
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "empty_arm_meets_another", single),
+            (Sinks{"refuted"}));
+  // One device, two, or any other count (the implicit default).
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "one_way_proves_nothing", single),
+            (Sinks{"unknown"}));
+}
+
+TEST(SwitchArms, LocalOfConstants) {
+  auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
+using namespace interop;
+void mapped(const Array &a) {
+  int kind;
+  switch (a.num_devices()) {
+  case 1:
+    kind = 0;
+    break;
+  default:
+    kind = 1;
+    break;
+  }
+  switch (kind) {
+  case 0:
+    (void)to_dlpack(a);
+    break;
+  default:
+    (void)to_dlpack(a);
+  }
+}
+void mapped_by_if(const Array &a) {
+  int kind = 1;
+  if (a.num_devices() == 1)
+    kind = 0;
+  switch (kind) {
+  case 0:
+    (void)to_dlpack(a);
+    break;
+  case 1:
+    (void)to_dlpack(a);
+    break;
+  }
+}
+void initial_value(const Array &a) {
+  int kind = 0;
+  if (a.num_devices() != 1)
+    kind = 2;
+  switch (kind) {
+  case 0:
+    (void)to_dlpack(a);
+    break;
+  }
+}
+void not_only_constants(const Array &a, int n) {
+  int kind = n;
+  if (a.num_devices() == 1)
+    kind = 0;
+  switch (kind) {
+  case 0:
+    (void)to_dlpack(a);
+    break;
+  }
+}
+void changed_otherwise(const Array &a) {
+  int kind = 1;
+  if (a.num_devices() == 1)
+    kind = 0;
+  ++kind;
+  switch (kind) {
+  case 1:
+    (void)to_dlpack(a);
+    break;
+  }
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASSERT_FALSE(AST->getASTContext().getDiagnostics().hasErrorOccurred());
+  // `case 0:` is reached only through the store of 0, made where the count
+  // was one; the default arm knows nothing.
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "mapped", single),
+            (Sinks{"holds", "unknown"}));
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "mapped_by_if", single),
+            (Sinks{"holds", "unknown"}));
+  // The initial 0 was stored before anything was known.
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "initial_value", single),
+            (Sinks{"unknown"}));
+  // A store that is not a constant, a change no store says.
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "not_only_constants", single),
+            (Sinks{"unknown"}));
+  EXPECT_EQ(interop_test::flowAtSinks(AST, "changed_otherwise", single),
+            (Sinks{"unknown"}));
+}
+
 /// Whether SwitchArms collects an arm in the function Name.
 bool collectsArms(ASTContext &Ctx, llvm::StringRef Name) {
   const FunctionDecl *FD = interop_test::functionNamed(Ctx, Name);
@@ -190,11 +321,11 @@ bool collectsArms(ASTContext &Ctx, llvm::StringRef Name) {
   EXPECT_TRUE(G);
   SwitchArms Arms;
   if (G)
-    Arms.collect(*G);
+    Arms.collect(*G, *FD, Ctx);
   return !Arms.empty();
 }
 
-TEST(ArrayDeviceSwitches, CollectedArms) {
+TEST(SwitchArms, CollectedArms) {
   auto AST = interop_test::parseInteropCode(R"cpp(#include "interop/interop.h"
 using namespace interop;
 void no_switch(const Array &a) { (void)to_dlpack(a); }
@@ -207,6 +338,12 @@ void empty_arms(const Array &a) {
   }
   (void)to_dlpack(a);
 }
+void empty_arm_alone(const Array &a) {
+  switch (a.num_devices()) {
+  case 1:
+    break;
+  }
+}
 void one_arm(int k) {
   switch (k) {
   case 1:
@@ -218,9 +355,10 @@ void one_arm(int k) {
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
   EXPECT_FALSE(collectsArms(Ctx, "no_switch"));
-  // An arm without a statement of its own has no first element to assume
-  // anything at.
-  EXPECT_FALSE(collectsArms(Ctx, "empty_arms"));
+  // Arms without a statement of their own: what they prove is assumed
+  // where they meet again, if anything follows.
+  EXPECT_TRUE(collectsArms(Ctx, "empty_arms"));
+  EXPECT_FALSE(collectsArms(Ctx, "empty_arm_alone"));
   // Arms are collected whatever the condition; what it encodes is asked
   // only when the arm is entered.
   EXPECT_TRUE(collectsArms(Ctx, "one_arm"));
