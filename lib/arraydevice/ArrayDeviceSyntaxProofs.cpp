@@ -129,7 +129,7 @@ class GuardProver {
 public:
   GuardProver(const ApiModel &M, const FunctionDecl &FD,
               const llvm::DenseSet<const VarDecl *> &Written)
-      : M(M), Guards(FD, Written) {}
+      : M(M), Ctx(FD.getASTContext()), Guards(FD, Written) {}
 
   /// True when `Want` holds for `Subject` at the call on every path.
   bool proves(const Expr *Subject, const FoundSink &Sink, Fact Want) {
@@ -194,7 +194,8 @@ private:
   bool isGuard(const Expr *C, bool Value) {
     if (const auto *BO = dyn_cast<BinaryOperator>(C))
       return (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) &&
-             Value == (BO->getOpcode() == BO_EQ) && isPinnedTest(*BO);
+             Value == (BO->getOpcode() == BO_EQ) &&
+             (isPinnedTest(*BO) || isCountOfOne(*BO));
     if (const auto *CE = dyn_cast<CallExpr>(C))
       return Value && isGuardOnV(*CE);
     return false;
@@ -211,6 +212,23 @@ private:
       const auto *CE = dyn_cast<CallExpr>(ignoreTemporaries(Call));
       if (E && CE && M.isPinnedHostMemoryKind(E) &&
           isCallOnV(*CE, FnRole::MemoryKindOf))
+        return true;
+    }
+    return false;
+  }
+
+  /// `v.num_devices() == 1` (either way round, or through the sharding)
+  /// when the fact wanted is a single device: the count the flow analysis
+  /// links to it (ArrayDeviceState.h, kCountIsOne), spelt another way.
+  bool isCountOfOne(const BinaryOperator &BO) {
+    if (Want != Fact::SingleDevice)
+      return false;
+    for (auto [Call, Count] : {std::pair(BO.getLHS(), BO.getRHS()),
+                               std::pair(BO.getRHS(), BO.getLHS())}) {
+      const auto *CE = dyn_cast<CallExpr>(ignoreTemporaries(Call));
+      std::optional<llvm::APSInt> K =
+          CE ? integerConstant(Count, Ctx) : std::nullopt;
+      if (K && *K == 1 && isCallOnV(*CE, FnRole::DeviceCount))
         return true;
     }
     return false;
@@ -251,6 +269,7 @@ private:
   }
 
   const ApiModel &M;
+  const ASTContext &Ctx;
   GuardProof Guards;
   Fact Want = Fact::SingleDevice;
   const VarDecl *V = nullptr;

@@ -233,6 +233,33 @@ void flow_case_inside_block(const Array &a, int k) {
             "");
 }
 
+TEST(ArrayDeviceSyntaxProofs, ACountOfOne) {
+  // `num_devices() == 1` is the single-device fact spelt as a count, either
+  // way round, on the array or its sharding; another count is not.
+  EXPECT_EQ(runSnippet(R"cpp(
+void proven_count(const Array &a) {
+  if (a.num_devices() != 1)
+    return;
+  keep(to_dlpack(a));
+}
+void proven_count_reversed(const Array &a) {
+  if (1 == a.sharding().num_devices())
+    keep(to_dlpack(a));
+}
+void flow_count_of_two(const Array &a) {
+  if (a.num_devices() != 2)
+    return;
+  keep(to_dlpack(a));
+}
+void flow_count_of_another(const Array &a, const Array &b) {
+  if (b.num_devices() != 1)
+    return;
+  keep(to_dlpack(a));
+}
+)cpp"),
+            "");
+}
+
 TEST(ArrayDeviceSyntaxProofs, ConnectivesAndStoredGuards) {
   EXPECT_EQ(runSnippet(R"cpp(
 void proven_or_exit(const Array &a, const Array &b, bool verbose) {
