@@ -248,10 +248,10 @@ const Formula *SwitchArms::labelFormula(const SwitchStmt &Sw,
     for (const auto &[S, Stored] : It->second.Stores) {
       if (!llvm::APSInt::isSameValue(Stored, *K))
         continue;
-      auto Cond = StoreConditions.find(S);
-      if (Cond == StoreConditions.end() || !Cond->second)
+      std::optional<Atom> Cond = StoreConditions.lookup(S);
+      if (!Cond)
         return nullptr; // not transferred yet: after the switch, in a loop
-      const Formula &F = A.makeAtomRef(*Cond->second);
+      const Formula &F = A.makeAtomRef(*Cond);
       Reached = Reached ? &A.makeOr(*Reached, F) : &F;
     }
     return Reached;
