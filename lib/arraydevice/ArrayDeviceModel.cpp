@@ -324,11 +324,7 @@ const Formula *ArrayDeviceModel::caseFormula(const SwitchStmt &Sw,
   auto CountOf = [&](const CaseStmt &C) -> std::optional<llvm::APSInt> {
     if (C.getRHS())
       return std::nullopt; // a GNU case range
-    Expr::EvalResult R;
-    if (!C.getLHS() || C.getLHS()->isValueDependent() ||
-        !C.getLHS()->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    return R.Val.getInt();
+    return integerConstant(C.getLHS(), Ctx);
   };
   auto EnumOf = [](const CaseStmt &C) -> const EnumConstantDecl * {
     return C.getRHS() || !C.getLHS() ? nullptr

@@ -6,6 +6,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 
+#include <optional>
+
 namespace clang::interop {
 
 LanguageWindow::LanguageWindow(ASTContext &Ctx) {
