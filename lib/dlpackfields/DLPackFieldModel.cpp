@@ -134,10 +134,13 @@ void createdHere(RecordStorageLocation *R, FieldState &S, int Depth = 0);
 /// variable that holds it.
 constexpr llvm::StringLiteral kRawAllocation = "interop.rawalloc";
 
-/// `(DLManagedTensorVersioned *)ptr` where ptr is a raw allocation made
-/// here: the record is the producer's own, as `new` would make it.
+/// `(DLManagedTensorVersioned *)ptr` or `(ctx_t *)ptr` where ptr is a raw
+/// allocation made here: the record, or the DLPack records it holds (a
+/// context struct with the managed tensor inside), is the producer's own,
+/// as `new` would make it.
 void adoptAllocation(const CastExpr *E, FieldState &S) {
-  if (classifyDLPackPointee(E->getType()) == DLPackRecord::None)
+  QualType Pointee = E->getType()->getPointeeType();
+  if (Pointee.isNull() || !Pointee->isRecordType())
     return;
   Value *Sub = S.Env.getValue(*E->getSubExpr());
   if (!Sub || !Sub->getProperty(kRawAllocation))

@@ -56,3 +56,69 @@ int64_t import_foreign_block(void) {
   return mt->dl_tensor.ndim;
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
 }
+
+/* A context block the function allocated holds the tensor by value (with
+   what the deleter frees, or a union of the two ABIs): the tensor in it is
+   the function's own too. */
+typedef struct {
+  DLManagedTensorVersioned managed;
+  int64_t shape[4];
+} export_ctx;
+int fill_tensor(DLTensor *out);
+static void free_ctx(DLManagedTensorVersioned *self) { free(self->manager_ctx); }
+
+DLManagedTensorVersioned *export_in_context(void) {
+  export_ctx *ctx = (export_ctx *)malloc(sizeof(*ctx));
+  if (!ctx)
+    return NULL;
+  DLTensor *dl = &ctx->managed.dl_tensor;
+  if (fill_tensor(dl) != 0) {
+    free(ctx);
+    return NULL;
+  }
+  ctx->managed.version.major = DLPACK_MAJOR_VERSION;
+  ctx->managed.manager_ctx = ctx;
+  ctx->managed.deleter = free_ctx;
+  return &ctx->managed;
+}
+
+typedef struct {
+  union {
+    DLManagedTensorVersioned versioned;
+    DLManagedTensor legacy;
+  } managed;
+  int is_versioned;
+} either_ctx;
+
+void *export_either(int versioned) {
+  either_ctx *ctx = (either_ctx *)PyMem_Malloc(sizeof(*ctx));
+  if (!ctx)
+    return NULL;
+  ctx->is_versioned = versioned;
+  DLTensor *dl = versioned ? &ctx->managed.versioned.dl_tensor
+                           : &ctx->managed.legacy.dl_tensor;
+  if (fill_tensor(dl) != 0) {
+    PyMem_Free(ctx);
+    return NULL;
+  }
+  return versioned ? (void *)&ctx->managed.versioned
+                   : (void *)&ctx->managed.legacy;
+}
+
+/* A block that only points at an imported tensor does not make it the
+   function's own. */
+typedef struct {
+  DLManagedTensorVersioned *imported;
+} import_ctx;
+
+int64_t import_into_context(PyObject *capsule) {
+  import_ctx *ctx = (import_ctx *)malloc(sizeof(*ctx));
+  if (!ctx)
+    return -1;
+  ctx->imported = (DLManagedTensorVersioned *)PyCapsule_GetPointer(
+      capsule, "dltensor_versioned");
+  if (!ctx->imported)
+    return -1;
+  return ctx->imported->dl_tensor.ndim;
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
+}
