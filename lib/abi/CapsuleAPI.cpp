@@ -244,6 +244,10 @@ const Expr *pointerDestructorOf(const CXXConstructExpr &E) {
   return nullptr;
 }
 
+bool makesCapsuleWithDestructor(const CXXConstructExpr &E) {
+  return isPybindCapsuleNew(E) || pointerDestructorOf(E);
+}
+
 DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast) {
   DLPackRecord As =
       classifyDLPackPointee(Cast ? Cast->getType() : Get.getType());
@@ -592,7 +596,7 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    if (isPybindCapsuleNew(*E) || pointerDestructorOf(*E))
+    if (makesCapsuleWithDestructor(*E))
       Sites.CapsuleConstructs.push_back(E);
     return true;
   }

@@ -125,6 +125,11 @@ const FunctionDecl *installedDestructor(const CXXConstructExpr &E);
 /// construction.
 const Expr *pointerDestructorOf(const CXXConstructExpr &E);
 
+/// True when E makes a pybind11 or nanobind capsule with a destructor of
+/// either kind (isPybindCapsuleNew, pointerDestructorOf): the constructions
+/// a capsule site is made of, for the site walk and the pre-filters alike.
+bool makesCapsuleWithDestructor(const CXXConstructExpr &E);
+
 /// A consumer's use of one capsule in one function, found syntactically.
 struct CapsuleConsumption {
   const CallExpr *GetPointer = nullptr; // with an unconsumed name

@@ -400,7 +400,7 @@ bool mentionsOwnershipIn(const Stmt *Body) {
       return !Found;
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      if (isPybindCapsuleNew(*E))
+      if (makesCapsuleWithDestructor(*E))
         Found = true;
       return !Found;
     }

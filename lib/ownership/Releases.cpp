@@ -59,8 +59,8 @@ public:
       // handle_dec_ref((Handle *)t->manager_ctx).
       if (isManagerCtx(Arg) && names(managerCtxOwner(Arg)))
         return note(true);
-    if (isRawDeallocation(Call) && Call->getNumArgs() == 1 && P &&
-        names(Call->getArg(0)))
+    if (isRawDeallocation(Call) && Call->getNumArgs() == 1 &&
+        freesTensor(Call->getArg(0)))
       return note(true);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || Call->getNumArgs() != 1 || !names(Call->getArg(0)))
@@ -81,7 +81,7 @@ public:
     const Expr *Arg = E->getArgument();
     if (isManagerCtx(Arg) && names(managerCtxOwner(Arg)))
       return note(true);
-    if (P && names(Arg))
+    if (freesTensor(Arg))
       return note(true);
     return true;
   }
@@ -107,6 +107,14 @@ private:
     if (!P)
       return true;
     return referencedDecl(E) == P;
+  }
+  /// `free(E)` or `delete E` frees the tensor judged: the parameter; with
+  /// none, any managed tensor (a destructor that frees the struct itself
+  /// instead of calling its deleter still releases it).
+  bool freesTensor(const Expr *E) const {
+    if (P)
+      return names(E);
+    return E && isManagedPointer(E->IgnoreParenImpCasts()->getType());
   }
   bool note(bool Releases) {
     if (Releases)

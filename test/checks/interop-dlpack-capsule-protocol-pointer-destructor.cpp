@@ -52,3 +52,32 @@ py::capsule checked(DLManagedTensor *t) {
       mt->deleter(mt);
   });
 }
+
+// A destructor that frees the struct itself (and its shape) instead of
+// calling the deleter deletes the tensor all the same: after a consumer
+// took it, the consumer's deleter call reads freed memory.
+py::capsule export_freeing_lambda(DLManagedTensor *t) {
+  return py::capsule(t, "dltensor", [](void *p) {
+    const auto *mt = static_cast<DLManagedTensor *>(p);
+    delete[] mt->dl_tensor.shape;
+    delete mt;
+  });
+  // CHECK-MESSAGES: :[[@LINE-5]]:10: warning: capsule holding a DLPack tensor made with a destructor of the pointer alone
+  // CHECK-MESSAGES: :[[@LINE-6]]:37: note: give the capsule a destructor of the capsule (PyObject *)
+}
+
+// Freeing only what the tensor points at (its shape) is not freeing it.
+py::capsule export_shape_only(DLManagedTensor *t) {
+  return py::capsule(t, "dltensor", [](void *p) {
+    delete[] static_cast<DLManagedTensor *>(p)->dl_tensor.shape;
+  });
+}
+
+// A named destructor: the function making the capsule mentions no deleter
+// and no capsule call, and is judged all the same.
+static void free_managed(void *p) { delete static_cast<DLManagedTensor *>(p); }
+py::capsule export_named_destructor(DLManagedTensor *t) {
+  return py::capsule(t, "dltensor", free_managed);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: capsule holding a DLPack tensor made with a destructor of the pointer alone
+  // CHECK-MESSAGES: :[[@LINE-2]]:37: note: give the capsule a destructor of the capsule (PyObject *)
+}
