@@ -725,26 +725,9 @@ void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,
       Joined.setProperty(Marker, *M1);
   }
   for (llvm::StringRef Name : {kNull, kZero, kHost, kMajorOk, kMajorAssertOk,
-                               kReadOnly, kNonZero, kDataOffset}) {
-    BoolValue *B1 = boolProp(&V1, Name), *B2 = boolProp(&V2, Name);
-    if (!B1 || !B2)
-      continue;
-    // Copies of one value share their facts: no new atom, no constraint
-    // for the solver.
-    if (B1 == B2) {
-      Joined.setProperty(Name, *B1);
-      continue;
-    }
-    Arena &A = JoinedEnv.arena();
-    BoolValue &J = JoinedEnv.makeAtomicBoolValue();
-    const Formula &JF = J.formula();
-    JoinedEnv.assume(
-        A.makeOr(A.makeAnd(A.makeAtomRef(E1.getFlowConditionToken()),
-                           A.makeEquals(JF, B1->formula())),
-                 A.makeAnd(A.makeAtomRef(E2.getFlowConditionToken()),
-                           A.makeEquals(JF, B2->formula()))));
-    Joined.setProperty(Name, J);
-  }
+                               kReadOnly, kNonZero, kDataOffset})
+    joinBoolProperty(Name, V1, E1, V2, E2, Joined, JoinedEnv,
+                     /*NeedBoth=*/true);
   // The tensor a data pointer belongs to survives a join only when both
   // sides agree.
   for (llvm::StringRef Name : {kDataTensor, kDataManaged}) {

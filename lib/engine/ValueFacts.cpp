@@ -51,6 +51,29 @@ BoolValue &nullAtomOf(Value &V, Environment &Env) {
   return B;
 }
 
+void joinBoolProperty(llvm::StringRef Name, const Value &V1,
+                      const Environment &E1, const Value &V2,
+                      const Environment &E2, Value &Joined,
+                      Environment &JoinedEnv, bool NeedBoth) {
+  auto *B1 = dyn_cast_or_null<BoolValue>(V1.getProperty(Name));
+  auto *B2 = dyn_cast_or_null<BoolValue>(V2.getProperty(Name));
+  if (NeedBoth ? !B1 || !B2 : !B1 && !B2)
+    return;
+  if (B1 == B2) {
+    Joined.setProperty(Name, *B1);
+    return;
+  }
+  Arena &A = JoinedEnv.arena();
+  BoolValue &J = JoinedEnv.makeAtomicBoolValue();
+  auto Side = [&](const Environment &E, BoolValue *B) -> const Formula & {
+    const Formula &Token = A.makeAtomRef(E.getFlowConditionToken());
+    return B ? A.makeAnd(Token, A.makeEquals(J.formula(), B->formula()))
+             : Token;
+  };
+  JoinedEnv.assume(A.makeOr(Side(E1, B1), Side(E2, B2)));
+  Joined.setProperty(Name, J);
+}
+
 StorageLocation *syntheticField(const RecordStorageLocation *Loc,
                                 llvm::StringRef Name) {
   if (!Loc)

@@ -33,6 +33,18 @@ inline constexpr llvm::StringLiteral kNull = "interop.null";
 /// V's kNull atom, made on first use.
 dataflow::BoolValue &nullAtomOf(dataflow::Value &V, dataflow::Environment &Env);
 
+/// At a join: Joined's boolean property Name (a fact such as kNull) is V1's
+/// on E1's paths and V2's on E2's. One value when both sides share it (no
+/// new atom, no constraint for the solver); else a fresh atom equal to each
+/// side's. A side without the property leaves the fact free on its paths
+/// (a pointer NULL on one arm of an if and an export's result on the
+/// other); with NeedBoth, such a join keeps no fact at all.
+void joinBoolProperty(llvm::StringRef Name, const dataflow::Value &V1,
+                      const dataflow::Environment &E1,
+                      const dataflow::Value &V2,
+                      const dataflow::Environment &E2, dataflow::Value &Joined,
+                      dataflow::Environment &JoinedEnv, bool NeedBoth);
+
 /// The synthetic field Name of Loc, or null when Loc has none (its type is
 /// not one the family's synthetic-field callback names: a record recognised
 /// only later, or reached through a cast). Every family asks here rather

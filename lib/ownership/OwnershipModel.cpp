@@ -153,8 +153,9 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   if (!V || !isa<PointerValue>(V))
     return nullptr;
   // Only pointers the model cares about: tensors, their deleters, capsule
-  // pointers, capsule names.
-  bool Relevant = siteOf(E, Own) >= 0 || Own.RC.CapsuleResults.contains(V) ||
+  // pointers, capsule names, and values whose NULL-ness a join kept.
+  bool Relevant = siteOf(E, Own) >= 0 || V->getProperty(kNull) ||
+                  Own.RC.CapsuleResults.contains(V) ||
                   Own.RC.NameResults.count(V) ||
                   Own.RC.ExportResults.contains(V) ||
                   dlpackFieldOfMember(S) == DLPackField::Deleter;
@@ -189,9 +190,32 @@ void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
                              : A.makeAnd(Old->formula(), A.makeNot(*When))));
 }
 
+/// Calls F(I, Taken) for every other site I that took its tensor from
+/// S's capsule, with the condition that I took it on this path:
+/// PyCapsule_GetPointer returns the capsule's one pointer each time, so
+/// what happens to the tensor through one of them happens through all (a
+/// consumer that reads the tensor once to validate it and again to store
+/// it).
+template <typename Fn>
+void forEachAlias(unsigned S, OwnState &Own, const Formula *When, Fn F) {
+  int C = Own.RC.Sites[S].CapsuleId;
+  if (C < 0 || Own.RC.Sites[S].From != Site::Capsule)
+    return;
+  Arena &A = Own.Env.arena();
+  for (unsigned I = 0; I < Own.RC.Sites.size(); ++I) {
+    const Site &Other = Own.RC.Sites[I];
+    if (I == S || Other.CapsuleId != C || Other.From != Site::Capsule)
+      continue;
+    auto *Taken = Own.Env.get<BoolValue>(*Other.Taken);
+    if (!Taken)
+      continue;
+    F(I, When ? A.makeAnd(*When, Taken->formula()) : Taken->formula());
+  }
+}
+
 void handOff(unsigned S, const Stmt *Where, OwnState &Own,
              const FunctionDecl *Callee, bool Strong = true,
-             const Formula *When = nullptr) {
+             const Formula *When = nullptr, bool OfAlias = false) {
   Environment &Env = Own.Env;
   Site &St = Own.RC.Sites[S];
   // Any escape ends this function's duty to delete (precision: the callee
@@ -213,6 +237,10 @@ void handOff(unsigned S, const Stmt *Where, OwnState &Own,
     if (!C.TakingImportCall)
       C.TakingImportCall = Where;
   }
+  if (!OfAlias)
+    forEachAlias(S, Own, When, [&](unsigned I, const Formula &Taken) {
+      handOff(I, Where, Own, Callee, Strong, &Taken, /*OfAlias=*/true);
+    });
 }
 
 void deleted(unsigned S, const Stmt *Where, OwnState &Own) {
@@ -222,6 +250,13 @@ void deleted(unsigned S, const Stmt *Where, OwnState &Own) {
   setGhost(Env, St.Deleted, true);
   if (!St.FirstDelete)
     St.FirstDelete = Where;
+  forEachAlias(S, Own, nullptr, [&](unsigned I, const Formula &Taken) {
+    Site &Other = Own.RC.Sites[I];
+    setGhostWhen(Env, Other.Live, false, &Taken);
+    setGhostWhen(Env, Other.Deleted, true, &Taken);
+    if (!Other.FirstDelete)
+      Other.FirstDelete = Where;
+  });
 }
 
 void claim(int C, const Stmt *Where, bool IsRename, OwnState &Own) {
@@ -766,6 +801,11 @@ void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,
                           Value &Joined, Environment &JoinedEnv) {
   if (!isa<PointerValue>(Joined))
     return;
+  // Whether the pointer is NULL survives the join: a capsule variable
+  // assigned an export's result in one arm of an if and still NULL after
+  // the other is tested NULL to retry the export.
+  joinBoolProperty(kNull, V1, E1, V2, E2, Joined, JoinedEnv,
+                   /*NeedBoth=*/false);
   RC.Choices.join(V1, E1, V2, E2, Joined, JoinedEnv, [&](const Value &V) {
     return siteOfValue(RC, V) >= 0;
   });
