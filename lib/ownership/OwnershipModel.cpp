@@ -190,27 +190,14 @@ void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
                              : A.makeAnd(Old->formula(), A.makeNot(*When))));
 }
 
-/// Calls F(I, Taken) for every other site I that took its tensor from
-/// S's capsule, with the condition that I took it on this path:
-/// PyCapsule_GetPointer returns the capsule's one pointer each time, so
-/// what happens to the tensor through one of them happens through all (a
-/// consumer that reads the tensor once to validate it and again to store
-/// it).
+/// Calls F(I, Taken) for every alias I of site S (RunContext::aliasesOf),
+/// Taken the condition that I took the tensor on this path.
 template <typename Fn>
 void forEachAlias(unsigned S, OwnState &Own, const Formula *When, Fn F) {
-  int C = Own.RC.Sites[S].CapsuleId;
-  if (C < 0 || Own.RC.Sites[S].From != Site::Capsule)
-    return;
   Arena &A = Own.Env.arena();
-  for (unsigned I = 0; I < Own.RC.Sites.size(); ++I) {
-    const Site &Other = Own.RC.Sites[I];
-    if (I == S || Other.CapsuleId != C || Other.From != Site::Capsule)
-      continue;
-    auto *Taken = Own.Env.get<BoolValue>(*Other.Taken);
-    if (!Taken)
-      continue;
-    F(I, When ? A.makeAnd(*When, Taken->formula()) : Taken->formula());
-  }
+  for (unsigned I : Own.RC.aliasesOf(S))
+    if (auto *Taken = Own.Env.get<BoolValue>(*Own.RC.Sites[I].Taken))
+      F(I, When ? A.makeAnd(*When, Taken->formula()) : Taken->formula());
 }
 
 void handOff(unsigned S, const Stmt *Where, OwnState &Own,
@@ -590,22 +577,6 @@ void transferCast(const CastExpr *E, OwnState &Own) {
   if (From && From != V)
     if (Value *N = From->getProperty(kNull))
       V->setProperty(kNull, *N);
-}
-
-/// The pointer whose managed tensor E copies as a whole (`*p`, a copy or
-/// move of it), or null.
-const Expr *copiedManagedTensor(const Expr *E) {
-  if (!isManagedTensor(classifyDLPackType(E->getType())))
-    return nullptr;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-      C && C->getNumArgs() == 1 &&
-      C->getConstructor()->isCopyOrMoveConstructor())
-    E = C->getArg(0)->IgnoreParenImpCasts();
-  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-    E = M->getSubExpr()->IgnoreParenImpCasts();
-  const auto *UO = dyn_cast<UnaryOperator>(E);
-  return UO && UO->getOpcode() == UO_Deref ? UO->getSubExpr() : nullptr;
 }
 
 void transferReturn(const ReturnStmt *E, OwnState &Own) {

@@ -382,6 +382,32 @@ std::vector<const CallExpr *> borrowedTensorDeletions(const FunctionDecl &FD) {
 
 namespace clang::interop::ownership {
 
+const Expr *copiedManagedTensor(const Expr *E) {
+  if (!isManagedTensor(classifyDLPackType(E->getType())))
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+      C && C->getNumArgs() == 1 &&
+      C->getConstructor()->isCopyOrMoveConstructor())
+    E = C->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  const auto *UO = dyn_cast<UnaryOperator>(E);
+  return UO && UO->getOpcode() == UO_Deref ? UO->getSubExpr() : nullptr;
+}
+
+llvm::SmallVector<unsigned, 2> RunContext::aliasesOf(unsigned S) const {
+  llvm::SmallVector<unsigned, 2> Out;
+  const Site &Of = Sites[S];
+  if (Of.CapsuleId < 0 || Of.From != Site::Capsule)
+    return Out;
+  for (unsigned I = 0; I < Sites.size(); ++I)
+    if (I != S && Sites[I].CapsuleId == Of.CapsuleId &&
+        Sites[I].From == Site::Capsule)
+      Out.push_back(I);
+  return Out;
+}
+
 bool mentionsOwnershipIn(const Stmt *Body) {
   class Finder : public RecursiveASTVisitor<Finder> {
   public:

@@ -117,6 +117,12 @@ struct RunContext {
     auto It = CapsuleOfRoot.find(capsuleRootOf(E));
     return It == CapsuleOfRoot.end() ? -1 : int(It->second);
   }
+  /// The other sites that took their tensor from site S's capsule:
+  /// PyCapsule_GetPointer returns the capsule's one pointer each time, so
+  /// what happens to the tensor through one of them happens through all (a
+  /// consumer that reads the tensor once to validate it and again to store
+  /// it).
+  llvm::SmallVector<unsigned, 2> aliasesOf(unsigned S) const;
   llvm::DenseMap<const Value *, unsigned> SiteOfValue;
   llvm::DenseMap<const StorageLocation *, unsigned> SiteOfLoc;
   StorageLocation *Saved = nullptr;    // destructor: exception saved
@@ -218,6 +224,10 @@ void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx);
 /// capsule API (what the model can report on). A function that only reads
 /// fields is not analysed.
 bool mentionsOwnershipIn(const Stmt *Body);
+
+/// The pointer whose managed tensor E copies as a whole (`*p`, a copy or
+/// move of it), or null.
+const Expr *copiedManagedTensor(const Expr *E);
 
 } // namespace clang::interop::ownership
 
