@@ -215,6 +215,11 @@ Use useOf(const Expr *E, llvm::ArrayRef<const Stmt *> Parents) {
       return L ? Use{UseKind::StoredInLocal, L} : Use{UseKind::Used};
     } else if (const auto *Call = dyn_cast<CallExpr>(P)) {
       return {isInspection(*Call) ? UseKind::Inspected : UseKind::Used};
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      // cond ? obj.__dlpack__() : nullptr: the choice's value is where the
+      // capsule goes (values through a conditional operator).
+      if (CO->getCond() == Child)
+        return {UseKind::Inspected};
     } else if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))

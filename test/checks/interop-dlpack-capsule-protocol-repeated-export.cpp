@@ -216,3 +216,23 @@ PyObject *export_twice_after_join(PyObject *obj, bool first) {
   Py_XDECREF(fn);
   return capsule;
 }
+
+// A capsule chosen by a conditional operator is the capsule stored: asked
+// again while it may be unused drops it; asked again only when it is NULL
+// does not.
+PyObject *export_chosen_then_again(PyObject *obj, bool first) {
+  PyObject *fn = PyObject_GetAttrString(obj, "__dlpack__");
+  PyObject *capsule = first ? PyObject_CallObject(fn, nullptr) : nullptr;
+  capsule = PyObject_CallObject(fn, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: '__dlpack__' of 'obj' called again while the capsule of an earlier call may be unused
+  // CHECK-MESSAGES: :[[@LINE-3]]:31: note: the earlier call; use its capsule, or ask once
+  return capsule;
+}
+
+PyObject *export_chosen_or_retried(PyObject *obj, bool first) {
+  PyObject *fn = PyObject_GetAttrString(obj, "__dlpack__");
+  PyObject *capsule = first ? PyObject_CallObject(fn, nullptr) : nullptr;
+  if (!capsule)
+    capsule = PyObject_CallObject(fn, nullptr);
+  return capsule;
+}
