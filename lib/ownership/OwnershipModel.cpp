@@ -230,20 +230,18 @@ void handOff(unsigned S, const Stmt *Where, OwnState &Own,
     });
 }
 
-void deleted(unsigned S, const Stmt *Where, OwnState &Own) {
+void deleted(unsigned S, const Stmt *Where, OwnState &Own,
+             const Formula *When = nullptr, bool OfAlias = false) {
   Environment &Env = Own.Env;
   Site &St = Own.RC.Sites[S];
-  setGhost(Env, St.Live, false);
-  setGhost(Env, St.Deleted, true);
+  setGhostWhen(Env, St.Live, false, When);
+  setGhostWhen(Env, St.Deleted, true, When);
   if (!St.FirstDelete)
     St.FirstDelete = Where;
-  forEachAlias(S, Own, nullptr, [&](unsigned I, const Formula &Taken) {
-    Site &Other = Own.RC.Sites[I];
-    setGhostWhen(Env, Other.Live, false, &Taken);
-    setGhostWhen(Env, Other.Deleted, true, &Taken);
-    if (!Other.FirstDelete)
-      Other.FirstDelete = Where;
-  });
+  if (!OfAlias)
+    forEachAlias(S, Own, When, [&](unsigned I, const Formula &Taken) {
+      deleted(I, Where, Own, &Taken, /*OfAlias=*/true);
+    });
 }
 
 void claim(int C, const Stmt *Where, bool IsRename, OwnState &Own) {
