@@ -229,6 +229,16 @@ Value *JoinedFields::valueAt(StorageLocation &L, Environment &Env) const {
   return V;
 }
 
+bool ValueChoices::cast(const Value &From, const Value &To) {
+  auto It = Map.find(&From);
+  if (It == Map.end() || &From == &To)
+    return false;
+  // Copied first: inserting To may move the map's storage.
+  llvm::SmallVector<Choice, 2> Same = It->second;
+  Map[&To] = std::move(Same);
+  return true;
+}
+
 llvm::ArrayRef<ValueChoices::Choice>
 ValueChoices::of(const Value &V) const {
   auto It = Map.find(&V);

@@ -103,6 +103,11 @@ public:
   /// What V stands for, each with its condition; empty when V is no choice.
   llvm::ArrayRef<Choice> of(const dataflow::Value &V) const;
 
+  /// To is From under another static type (`static_cast<DLManagedTensor *>
+  /// (payload)` of a joined `void *`): the framework gives the cast a new
+  /// value, which stands for the same choices. False when From is none.
+  bool cast(const dataflow::Value &From, const dataflow::Value &To);
+
 private:
   llvm::DenseMap<const dataflow::Value *, llvm::SmallVector<Choice, 2>> Map;
 };

@@ -141,10 +141,12 @@ int siteOf(const Expr *E, OwnState &Own) {
 }
 
 /// The sites E stands for (sitesOfExpr).
-llvm::SmallVector<std::pair<unsigned, const Formula *>, 2>
-sitesOf(const Expr *E, OwnState &Own) {
+SiteChoices sitesOf(const Expr *E, OwnState &Own) {
   return sitesOfExpr(Own.RC, E, Own.Env);
 }
+
+void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
+                  const Formula *When);
 
 BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   Environment &Env = Own.Env;
@@ -154,7 +156,7 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
     return nullptr;
   // Only pointers the model cares about: tensors, their deleters, capsule
   // pointers, capsule names, and values whose NULL-ness a join kept.
-  bool Relevant = siteOf(E, Own) >= 0 || V->getProperty(kNull) ||
+  bool Relevant = !sitesOf(E, Own).empty() || V->getProperty(kNull) ||
                   Own.RC.CapsuleResults.contains(V) ||
                   Own.RC.NameResults.count(V) ||
                   Own.RC.ExportResults.contains(V) ||
@@ -162,32 +164,39 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   if (!Relevant)
     return nullptr;
   BoolValue *B = &nullAtomOf(*V, Env);
-  // Keep the test on the site's ghosts too.
-  if (dlpackFieldOfMember(S) == DLPackField::Deleter) {
-    int Site = siteOf(cast<MemberExpr>(S)->getBase(), Own);
-    if (Site >= 0)
-      setGhost(Env, Own.RC.Sites[Site].DeleterNull, *B);
-  } else if (int Site = siteOf(E, Own); Site >= 0) {
-    setGhost(Env, Own.RC.Sites[Site].PtrNull, *B);
+  // Keep the test on the site's ghosts too (on each site a joined pointer
+  // chose between, where it chose it).
+  bool OfDeleter = dlpackFieldOfMember(S) == DLPackField::Deleter;
+  for (auto [Site, When] :
+       sitesOf(OfDeleter ? cast<MemberExpr>(S)->getBase() : E, Own)) {
+    StorageLocation *G =
+        OfDeleter ? Own.RC.Sites[Site].DeleterNull : Own.RC.Sites[Site].PtrNull;
+    setGhostWhen(Env, G, B->formula(), When);
   }
   return B;
 }
 
-/// Sets the ghost at L to V where When holds (every path when null) and
+/// Sets the ghost at L to F where When holds (every path when null) and
 /// leaves it elsewhere.
-void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
+void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
                   const Formula *When) {
+  Arena &A = Env.arena();
   if (!When) {
-    setGhost(Env, L, V);
+    setGhost(Env, L, A.makeBoolValue(F));
     return;
   }
   auto *Old = Env.get<BoolValue>(*L);
   if (!Old)
     return;
+  setGhost(
+      Env, L,
+      A.makeBoolValue(A.makeOr(A.makeAnd(*When, F),
+                               A.makeAnd(A.makeNot(*When), Old->formula()))));
+}
+void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
+                  const Formula *When) {
   Arena &A = Env.arena();
-  setGhost(Env, L,
-           A.makeBoolValue(V ? A.makeOr(Old->formula(), *When)
-                             : A.makeAnd(Old->formula(), A.makeNot(*When))));
+  setGhostWhen(Env, L, V ? A.makeLiteral(true) : A.makeLiteral(false), When);
 }
 
 /// Calls F(I, Taken) for every alias I of site S (RunContext::aliasesOf),
@@ -285,11 +294,14 @@ bool isRelease(const CallExpr &E, OwnState &Own) {
          (isRawDeallocation(&E) && E.getNumArgs() == 1);
 }
 void transferRelease(const CallExpr *E, OwnState &Own) {
-  int S = siteOf(E->getArg(0), Own);
-  if (S < 0)
-    S = adoptUnowned(E->getArg(0), Own);
-  if (S >= 0)
-    deleted(S, E, Own);
+  // A pointer assigned from two imports in the arms of an if is released
+  // once after it: each import on the paths that chose it.
+  auto Sites = sitesOf(E->getArg(0), Own);
+  if (Sites.empty())
+    if (int S = adoptUnowned(E->getArg(0), Own); S >= 0)
+      Sites.push_back({static_cast<unsigned>(S), nullptr});
+  for (auto [S, When] : Sites)
+    deleted(S, E, Own, When);
 }
 
 /// PyCapsule_GetPointer(capsule, name): the tensor, owned here only by a
@@ -446,21 +458,18 @@ void transferOtherCall(const CallExpr *E, OwnState &Own) {
   const FunctionDecl *Callee = E->getDirectCallee();
   for (unsigned I = 0; I < E->getNumArgs(); ++I) {
     const Expr *Arg = E->getArg(I);
-    int S = siteOf(Arg, Own);
+    SiteChoices Sites = sitesOf(Arg, Own);
     // consume(&mt): the callee may take the pointer out of the variable.
-    if (S < 0)
+    if (Sites.empty())
       if (const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts()))
         if (UO->getOpcode() == UO_AddrOf)
-          S = siteOf(UO->getSubExpr(), Own);
+          Sites = sitesOf(UO->getSubExpr(), Own);
     // handle_dec_ref((Handle *)t->manager_ctx): the producer's own
     // bookkeeping takes the tensor.
-    if (S < 0 && isManagerCtx(Arg))
-      S = siteOf(cast<MemberExpr>(Arg->IgnoreParenCasts())->getBase(), Own);
-    if (S >= 0) {
-      handOff(S, E, Own, Callee, /*Strong=*/false);
-      continue;
-    }
-    for (auto [J, When] : sitesOf(Arg, Own))
+    if (Sites.empty() && isManagerCtx(Arg))
+      Sites =
+          sitesOf(cast<MemberExpr>(Arg->IgnoreParenCasts())->getBase(), Own);
+    for (auto [J, When] : Sites)
       handOff(J, E, Own, Callee, /*Strong=*/false, When);
   }
 }
@@ -524,9 +533,8 @@ bool obtainedAt(const Expr *E, OwnState &Own) {
 }
 
 void transferDelete(const CXXDeleteExpr *E, OwnState &Own) {
-  int S = siteOf(E->getArgument(), Own);
-  if (S >= 0)
-    deleted(S, E, Own);
+  for (auto [S, When] : sitesOf(E->getArgument(), Own))
+    deleted(S, E, Own, When);
 }
 
 /// What a pointer or an integer tested for truth stands for (C++'s bool
@@ -563,15 +571,22 @@ void transferCast(const CastExpr *E, OwnState &Own) {
     return;
   // Casts keep the site: static_cast<DLManagedTensor *>(PyCapsule_GetPointer
   // (...)) names the same tensor.
+  if (!E->isPRValue())
+    return;
   int S = siteOf(E->getSubExpr(), Own);
-  if (S < 0 || !E->isPRValue())
+  Value *From = Env.getValue(*stripIdentityCasts(E->getSubExpr()));
+  // A pointer a join chose between imports stays that choice.
+  bool Choice = S < 0 && From && !Own.RC.Choices.of(*From).empty();
+  if (S < 0 && !Choice)
     return;
   Value *V = valueOrFresh(*E, Env);
   if (!V)
     return;
-  mapValue(V, S, Own);
+  if (Choice)
+    Own.RC.Choices.cast(*From, *V);
+  else
+    mapValue(V, S, Own);
   // The null atom belongs to the pointer, whatever its static type.
-  Value *From = Env.getValue(*stripIdentityCasts(E->getSubExpr()));
   if (From && From != V)
     if (Value *N = From->getProperty(kNull))
       V->setProperty(kNull, *N);
@@ -647,19 +662,10 @@ void transferLambda(const LambdaExpr *E, OwnState &Own) {
     const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
     if (!VD)
       continue;
-    Value *V = Env.getValue(*VD);
-    if (!V)
-      continue;
-    auto It = Own.RC.SiteOfValue.find(V);
-    int S = It == Own.RC.SiteOfValue.end() ? -1 : int(It->second);
-    if (S < 0)
-      if (auto *PV = dyn_cast<PointerValue>(V)) {
-        auto L = Own.RC.SiteOfLoc.find(&PV->getPointeeLoc());
-        if (L != Own.RC.SiteOfLoc.end())
-          S = static_cast<int>(L->second);
-      }
-    if (S >= 0)
-      handOff(S, E, Own, nullptr);
+    // A capture of a pointer joined from several imports hands on each.
+    if (Value *V = Env.getValue(*VD))
+      for (auto [S, When] : sitesOfValue(Own.RC, *V))
+        handOff(S, E, Own, nullptr, /*Strong=*/true, When);
   }
 }
 

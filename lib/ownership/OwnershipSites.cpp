@@ -42,21 +42,25 @@ int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
   return -1;
 }
 
-llvm::SmallVector<std::pair<unsigned, const Formula *>, 2>
-sitesOfExpr(const RunContext &RC, const Expr *E, const Environment &Env) {
-  llvm::SmallVector<std::pair<unsigned, const Formula *>, 2> Out;
-  if (int S = siteOfExpr(RC, E, Env); S >= 0) {
+SiteChoices sitesOfValue(const RunContext &RC, const Value &V) {
+  SiteChoices Out;
+  if (int S = siteOfValue(RC, V); S >= 0) {
     Out.push_back({static_cast<unsigned>(S), nullptr});
     return Out;
   }
-  const Expr *X = E ? stripIdentityCasts(E) : nullptr;
-  Value *V = X ? Env.getValue(*X) : nullptr;
-  if (!V)
-    return Out;
-  for (const ValueChoices::Choice &C : RC.Choices.of(*V))
+  for (const ValueChoices::Choice &C : RC.Choices.of(V))
     if (int S = siteOfValue(RC, *C.V); S >= 0)
       Out.push_back({static_cast<unsigned>(S), C.When});
   return Out;
+}
+
+SiteChoices sitesOfExpr(const RunContext &RC, const Expr *E,
+                        const Environment &Env) {
+  if (int S = siteOfExpr(RC, E, Env); S >= 0)
+    return {{static_cast<unsigned>(S), nullptr}};
+  const Expr *X = E ? stripIdentityCasts(E) : nullptr;
+  Value *V = X ? Env.getValue(*X) : nullptr;
+  return V ? sitesOfValue(RC, *V) : SiteChoices();
 }
 
 namespace {

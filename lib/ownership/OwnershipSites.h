@@ -211,11 +211,16 @@ int siteOfExpr(const RunContext &RC, const Expr *E, const Environment &Env);
 /// tensor), or -1.
 int siteOfValue(const RunContext &RC, const Value &V);
 
-/// The sites E stands for, each with the paths on which it does (null:
-/// every path): its own site, or those of a pointer joined from several
-/// (RunContext::Choices).
-llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2>
-sitesOfExpr(const RunContext &RC, const Expr *E, const Environment &Env);
+/// The sites a value stands for, each with the paths on which it does
+/// (null: every path): its own site, or those of a pointer joined from
+/// several (RunContext::Choices).
+using SiteChoices =
+    llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2>;
+SiteChoices sitesOfValue(const RunContext &RC, const Value &V);
+
+/// The sites E stands for (sitesOfValue, through identity casts).
+SiteChoices sitesOfExpr(const RunContext &RC, const Expr *E,
+                        const Environment &Env);
 
 /// Finds FD's sites and capsules into RC (whose configuration is set).
 void findSites(RunContext &RC, const FunctionDecl &FD, ASTContext &Ctx);
