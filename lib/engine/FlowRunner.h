@@ -13,6 +13,7 @@
 #define INTEROP_LIB_ENGINE_FLOWRUNNER_H
 
 #include "lib/engine/AnalysisBridge.h"
+#include "lib/engine/CDCLSolver.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/engine/LanguageBridge.h"
 #include "lib/engine/SkipReason.h"
@@ -24,7 +25,6 @@
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
-#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Errc.h"
@@ -144,9 +144,10 @@ using ExitStateCallback = std::function<void(
     const CFGBlock &, const dataflow::TypeErasedDataflowAnalysisState &)>;
 
 namespace detail {
-/// The framework's solver with the FlowBounds budget: its iteration limit,
-/// plus a deadline after which every query answers "timed out" (and the run
-/// is reported as over its bound).
+/// The engine's solver (CDCLSolver.h, after quickSolve) with the FlowBounds
+/// budget: its work limit (MaxSATIterations), plus a deadline after which
+/// every query answers "timed out" (and the run is reported as over its
+/// bound).
 class BoundedSolver : public dataflow::Solver {
 public:
   BoundedSolver(std::int64_t MaxIterations, std::int64_t MaxMilliseconds);
@@ -157,7 +158,7 @@ public:
   bool outOfTime() const { return OutOfTime; }
 
 private:
-  dataflow::WatchedLiteralsSolver Inner;
+  CDCLSolver Inner;
   std::chrono::steady_clock::time_point Deadline;
   bool HasDeadline;
   bool OutOfTime = false;

@@ -3,6 +3,8 @@
 
 #include "lib/engine/QuickSolver.h"
 
+#include "random_formulas.h"
+
 #include "clang/Analysis/FlowSensitive/Arena.h"
 #include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
 
@@ -16,55 +18,8 @@ using clang::interop::quickSolve;
 
 namespace {
 
-bool evaluate(const Formula &F,
-              const llvm::DenseMap<Atom, Solver::Result::Assignment> &M) {
-  auto Op = [&](unsigned I) { return evaluate(*F.operands()[I], M); };
-  switch (F.kind()) {
-  case Formula::AtomRef: {
-    auto It = M.find(F.getAtom());
-    EXPECT_NE(It, M.end()) << "the model leaves an atom out";
-    return It != M.end() &&
-           It->second == Solver::Result::Assignment::AssignedTrue;
-  }
-  case Formula::Literal:
-    return F.literal();
-  case Formula::Not:
-    return !Op(0);
-  case Formula::And:
-    return Op(0) && Op(1);
-  case Formula::Or:
-    return Op(0) || Op(1);
-  case Formula::Implies:
-    return !Op(0) || Op(1);
-  case Formula::Equal:
-    return Op(0) == Op(1);
-  }
-  return false;
-}
-
-const Formula &randomFormula(Arena &A, std::mt19937 &Rng,
-                             llvm::ArrayRef<const Formula *> Atoms,
-                             unsigned Depth) {
-  unsigned Pick = Rng() % (Depth == 0 ? 2 : 8);
-  if (Pick == 0)
-    return *Atoms[Rng() % Atoms.size()];
-  if (Pick == 1)
-    return Rng() % 8 ? *Atoms[Rng() % Atoms.size()] : A.makeLiteral(Rng() % 2);
-  auto Sub = [&] { return std::cref(randomFormula(A, Rng, Atoms, Depth - 1)); };
-  switch (Pick) {
-  case 2:
-    return A.makeNot(Sub());
-  case 3:
-  case 4:
-    return A.makeAnd(Sub(), Sub());
-  case 5:
-    return A.makeOr(Sub(), Sub());
-  case 6:
-    return A.makeImplies(Sub(), Sub());
-  default:
-    return A.makeEquals(Sub(), Sub());
-  }
-}
+using interop_test::evaluate;
+using interop_test::randomFormula;
 
 TEST(QuickSolver, AgreesWithTheCNFSolverOnRandomFormulas) {
   std::mt19937 Rng(20261130);
