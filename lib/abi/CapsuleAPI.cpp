@@ -263,6 +263,7 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
   if (!FD || !FD->getBody())
     return false;
   const CapsuleRoots Roots(FD->getBody());
+  Root = Roots.of(V.Capsule);
   class Compares : public RecursiveASTVisitor<Compares> {
   public:
     Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx,
@@ -328,7 +329,8 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
 namespace {
 class ConsumptionFinder : public RecursiveASTVisitor<ConsumptionFinder> {
 public:
-  explicit ConsumptionFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+  ConsumptionFinder(ASTContext &Ctx, const Stmt *Body)
+      : Ctx(Ctx), Roots(Body) {}
 
   bool VisitCallExpr(CallExpr *Call) {
     CapsuleCallView V = viewCapsuleCall(Call);
@@ -340,16 +342,16 @@ public:
           (V.CurrentName &&
            (MemberDLPackReads.contains(Call) ||
             memberReadAs(*Call, nullptr) != DLPackRecord::None)))
-        Gets.push_back({Call, capsuleRoot(V.Capsule)});
+        Gets.push_back({Call, Roots.of(V.Capsule)});
       return true;
     case CapsuleCall::SetName:
       if (V.Name && isUsedName(classifyCapsuleName(V.Name, Ctx)))
-        Claimed.insert(capsuleRoot(V.Capsule));
+        Claimed.insert(Roots.of(V.Capsule));
       return true;
     case CapsuleCall::SetDestructor:
       if (Call->getNumArgs() == 2 &&
           classifyCapsuleName(Call->getArg(1), Ctx) == CapsuleName::Null)
-        Claimed.insert(capsuleRoot(Call->getArg(0)));
+        Claimed.insert(Roots.of(Call->getArg(0)));
       return true;
     case CapsuleCall::None:
       break;
@@ -389,6 +391,8 @@ public:
   }
 
   ASTContext &Ctx;
+  /// A capsule's identity through `PyObject *c = capsule.ptr();`.
+  const CapsuleRoots Roots;
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
@@ -403,17 +407,17 @@ public:
 
 private:
   template <typename Range> void passes(const Expr &By, Range Args) {
-    llvm::SmallVector<const ValueDecl *, 2> Roots;
+    llvm::SmallVector<const ValueDecl *, 2> Beside;
     // The capsule itself, or a copy or move of it (`std::move(capsule)`).
     for (const Expr *Arg : Args) {
       const ValueDecl *R = namedVar(Arg);
       if (!R)
-        R = capsuleRoot(Arg);
+        R = Roots.of(Arg);
       if (R)
-        Roots.push_back(R);
+        Beside.push_back(R);
     }
     for (const Expr *Arg : Args)
-      Passed.push_back({Arg, &By, Roots});
+      Passed.push_back({Arg, &By, Beside});
   }
 };
 
@@ -452,7 +456,7 @@ std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
   std::vector<CapsuleConsumption> Out;
   if (!Body)
     return Out;
-  ConsumptionFinder F(Ctx);
+  ConsumptionFinder F(Ctx, Body);
   F.TraverseStmt(const_cast<Stmt *>(Body));
   if (F.Gets.empty())
     return Out;
@@ -541,12 +545,13 @@ const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
   // The names the destructor reads its own capsule under.
   class Reads : public RecursiveASTVisitor<Reads> {
   public:
-    Reads(const ParmVarDecl *Self, llvm::StringRef Created, ASTContext &Ctx)
-        : Self(Self), Created(Created), Ctx(Ctx) {}
+    Reads(const ParmVarDecl *Self, llvm::StringRef Created, ASTContext &Ctx,
+          const Stmt *Body)
+        : Self(Self), Created(Created), Ctx(Ctx), Roots(Body) {}
     bool VisitCallExpr(CallExpr *Call) {
       CapsuleCall K = classifyCapsuleCall(Call);
       if ((K != CapsuleCall::GetPointer && K != CapsuleCall::IsValid) ||
-          Call->getNumArgs() != 2 || capsuleRoot(Call->getArg(0)) != Self)
+          Call->getNumArgs() != 2 || Roots.of(Call->getArg(0)) != Self)
         return true;
       // NULL and PyCapsule_GetName(self) accept any name.
       CapsuleName Kind = classifyCapsuleName(Call->getArg(1), Ctx);
@@ -565,9 +570,10 @@ const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
     const ParmVarDecl *Self;
     llvm::StringRef Created;
     ASTContext &Ctx;
+    const CapsuleRoots Roots;
     bool ReadsCreated = false;
     const CallExpr *Get = nullptr, *Valid = nullptr;
-  } R(Self, Created, Ctx);
+  } R(Self, Created, Ctx, Def->getBody());
   R.TraverseStmt(Def->getBody());
   if (R.ReadsCreated)
     return nullptr;

@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -99,6 +100,22 @@ DLTensor alias_reassigned(const py::capsule &caps, PyObject *other,
   mt = caps.get_pointer<DLManagedTensor>();
   // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: pointer taken from the capsule without checking its name; a consumed ('used_dltensor') or foreign capsule is read as a live tensor [interop-dlpack-capsule-protocol]
   return mt->dl_tensor;
+}
+
+// The same alias claims the capsule that get_pointer() consumed: renamed
+// and its destructor cleared through the C API (LichtFeld's from_dlpack).
+struct Kept {
+  std::shared_ptr<DLManagedTensor> keep;
+};
+Kept alias_claimed(const py::capsule &caps) {
+  if (std::strcmp(caps.name(), "dltensor") != 0)
+    throw std::runtime_error("invalid capsule");
+  auto *mt = caps.get_pointer<DLManagedTensor>();
+  PyObject *capsule = caps.ptr();
+  PyCapsule_SetName(capsule, "used_dltensor");
+  PyCapsule_SetDestructor(capsule, nullptr);
+  return Kept{std::shared_ptr<DLManagedTensor>(
+      mt, [](DLManagedTensor *m) { m->deleter(m); })};
 }
 
 // The conversion operator (`DLManagedTensor *t = cap;`, or `*capsule` for a
