@@ -522,7 +522,7 @@ void DLPackEventCollector::besideData(DLPackEvent &E,
     // pointer), the whole tensor the data came from: byte_offset is in
     // it (tvm-ffi's views, which copy their prototype's header). The
     // tensor as an opaque `void *` (a deleter's context) is not read.
-    if (mentionsByteOffset(Arg, Env) ||
+    if (mentionsByteOffset(Arg, Env, &Locals) ||
         (Owner && receivesTensor(Arg) && tensorArgRecord(Arg, Env) == Owner))
       E.OffsetApplied = true;
   }

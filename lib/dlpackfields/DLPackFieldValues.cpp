@@ -137,69 +137,69 @@ StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec) {
   return syntheticField(Rec, kDeviceHostField);
 }
 
-/// True when E mentions byte_offset: the field itself, or a variable whose
-/// value was read from it (`size_t off = t->byte_offset; ... base + off`).
-bool mentionsByteOffset(const Expr *E, const Environment &Env) {
-  if (!E)
-    return false;
-  E = E->IgnoreParens();
-  if (dlpackFieldOfMember(E) == DLPackField::ByteOffset)
-    return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (hasProp(Env.getValue(*VD), kByteOffset))
-        return true;
-  for (const Stmt *Child : E->children())
-    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsByteOffset(CE, Env))
-        return true;
-  return false;
-}
-
-/// True when E mentions the layout of a DLTensor (shape, ndim, strides,
-/// dtype), directly or through a local initialised from one.
 namespace {
+/// True when E mentions a field Wanted accepts, directly or through locals:
+/// one initialised from it (unless Stores is null and InitsOnly false), and
+/// with Stores (the function's LocalStores) one assigned, multiplied up or
+/// filled element by element from it; with Env, also a variable whose value
+/// a read of such a field flowed into (Prop).
 bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
-                    bool ShapeOnly) {
+                    llvm::function_ref<bool(DLPackField)> Wanted,
+                    bool InitsOnly = true, const Environment *Env = nullptr,
+                    llvm::StringRef Prop = {}) {
   if (!E || Depth > 4)
     return false;
   E = E->IgnoreParens();
-  switch (dlpackFieldOfMember(E)) {
-  case DLPackField::Shape:
-  case DLPackField::NDim:
-    return true;
-  case DLPackField::Strides:
-  case DLPackField::DType:
-    return !ShapeOnly;
-  default:
-    break;
-  }
+  if (DLPackField F = dlpackFieldOfMember(E); F != DLPackField::None)
+    if (Wanted(F))
+      return true;
+  auto Again = [&](const Expr *X, int D) {
+    return mentionsFields(X, Stores, D, Wanted, InitsOnly, Env, Prop);
+  };
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && VD->hasLocalStorage()) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (Env && !Prop.empty() && hasProp(Env->getValue(*VD), Prop))
+        return true;
+      if (!VD->hasLocalStorage() || (!Stores && !InitsOnly))
+        return false;
       const LocalStores::Stores *S = Stores ? Stores->of(VD) : nullptr;
       if (!S)
-        return VD->getInit() && mentionsFields(VD->getInit(), Stores, Depth + 1, ShapeOnly);
+        return VD->getInit() && Again(VD->getInit(), Depth + 1);
       for (const auto *List : {&S->Whole, &S->Partial})
         for (const Expr *V : *List)
-          if (mentionsFields(V, Stores, Depth + 1, ShapeOnly))
+          if (Again(V, Depth + 1))
             return true;
       return false;
     }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsFields(CE, Stores, Depth, ShapeOnly))
+      if (Again(CE, Depth))
         return true;
   return false;
 }
+
+bool isLayoutField(DLPackField F) {
+  return F == DLPackField::Shape || F == DLPackField::NDim ||
+         F == DLPackField::Strides || F == DLPackField::DType;
+}
+bool isShapeField(DLPackField F) {
+  return F == DLPackField::Shape || F == DLPackField::NDim;
+}
 } // namespace
 
+bool mentionsByteOffset(const Expr *E, const Environment &Env,
+                        const LocalStores *Stores) {
+  return mentionsFields(
+      E, Stores, 0, [](DLPackField F) { return F == DLPackField::ByteOffset; },
+      /*InitsOnly=*/false, &Env, kByteOffset);
+}
+
 bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {
-  return mentionsFields(E, Stores, Depth, /*ShapeOnly=*/false);
+  return mentionsFields(E, Stores, Depth, isLayoutField);
 }
 
 bool mentionsShape(const Expr *E, const LocalStores *Stores) {
-  return mentionsFields(E, Stores, 0, /*ShapeOnly=*/true);
+  return mentionsFields(E, Stores, 0, isShapeField);
 }
 
 bool receivesTensor(const Expr *Arg) {

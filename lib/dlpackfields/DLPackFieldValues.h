@@ -194,9 +194,12 @@ Value *deviceTypeValueOf(RecordStorageLocation *TensorRec,
 /// names `device`. Null for other records and null Rec.
 StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec);
 
-/// True when E mentions byte_offset: the field itself, or a variable whose
-/// value was read from it (`size_t off = t->byte_offset; ... base + off`).
-bool mentionsByteOffset(const Expr *E, const Environment &Env);
+/// True when E mentions byte_offset: the field itself, a variable whose
+/// value was read from it (`size_t off = t->byte_offset; ... base + off`),
+/// or, with Stores only, a local computed from it (`int64_t elems = es > 0 ?
+/// t.byte_offset / es : 0;`): values through variables.
+bool mentionsByteOffset(const Expr *E, const Environment &Env,
+                        const LocalStores *Stores = nullptr);
 
 /// True when E mentions the layout of a DLTensor (shape, ndim, strides,
 /// dtype), directly or through locals: one initialised from it, and with

@@ -40,6 +40,27 @@ Tensor with_offset(DLManagedTensor *mt) {
   return Tensor(storage, static_cast<long>(t.byte_offset), shape);
 }
 
+// The offset converted to elements in a local first (torchcodec's
+// fromDLPack: `offset = es > 0 ? byte_offset / es : 0`) goes along too.
+Tensor with_offset_in_elements(DLManagedTensor *mt) {
+  DLTensor &t = mt->dl_tensor;
+  std::vector<long> shape(t.shape, t.shape + t.ndim);
+  std::shared_ptr<void> storage{t.data, [mt](void *) { mt->deleter(mt); }};
+  long es = t.dtype.bits / 8;
+  long elems = es > 0 ? static_cast<long>(t.byte_offset) / es : 0;
+  return Tensor(storage, elems, shape);
+}
+
+// A local that only looks like one is not the offset.
+Tensor with_other_offset(DLManagedTensor *mt, long skip) {
+  DLTensor &t = mt->dl_tensor;
+  std::vector<long> shape(t.shape, t.shape + t.ndim);
+  std::shared_ptr<void> storage{t.data, [mt](void *) { mt->deleter(mt); }};
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+  long elems = skip / (t.dtype.bits / 8);
+  return Tensor(storage, elems, shape);
+}
+
 // A holder made in place and handed straight to the call that takes the
 // layout (OneFlow's storage: `set(unique_ptr(data, free), bytes)`).
 struct Storage {

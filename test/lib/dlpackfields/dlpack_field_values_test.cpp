@@ -155,9 +155,13 @@ TEST(DLPackFieldValues, LayoutAndByteOffsetMentions) {
   EnvFixture F;
   EXPECT_TRUE(mentionsByteOffset(Args[3], F.Env));
   EXPECT_FALSE(mentionsByteOffset(Args[0], F.Env));
-  // `base` is initialised from it, but only the expression is looked at.
+  // `base` is initialised from it, but without the function's stores only
+  // the expression is looked at.
   const Expr *Base = Args[8]; // (long)base
   EXPECT_FALSE(mentionsByteOffset(Base, F.Env));
+  // With the function's stores, a local computed from it does.
+  EXPECT_TRUE(mentionsByteOffset(Base, F.Env, &Stores));
+  EXPECT_FALSE(mentionsByteOffset(Args[9], F.Env, &Stores)); // count
   // A variable whose value was read from byte_offset.
   const Expr *OffArg = Args[7];
   const auto *Off = cast<DeclRefExpr>(OffArg->IgnoreImpCasts());
