@@ -20,7 +20,44 @@ bool typeCannotThrow(QualType T) {
   return FPT && FPT->canThrow() == CT_Cannot;
 }
 
-bool calleeCannotThrow(const FunctionDecl *FD) {
+bool callCannotThrow(const CallExpr &CE, unsigned Depth);
+
+/// How deep a callee's body is read for calls that may throw, and how many
+/// statements of each body: a setter or `release()` of a scoped holder is a
+/// few assignments.
+constexpr unsigned kBodyDepth = 2;
+constexpr unsigned kBodyStatements = 64;
+
+/// FD's definition is in this translation unit and nothing in it can throw:
+/// no throw expression, and every call it makes cannot throw (the same
+/// rules, Depth - 1 bodies deeper). A virtual function may run another
+/// body; a body over the bound is not read.
+bool bodyCannotThrow(const FunctionDecl &FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth == 0 || !FD.hasBody(Def) || !Def || !Def->getBody())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
+    return false;
+  struct Walk : RecursiveASTVisitor<Walk> {
+    unsigned Depth;
+    unsigned Left = kBodyStatements;
+    bool Throws = false;
+    explicit Walk(unsigned Depth) : Depth(Depth) {}
+    // A lambda's body runs when it is called, not here.
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitStmt(Stmt *S) {
+      if (Left-- == 0 || isa<CXXThrowExpr>(S))
+        Throws = true;
+      else if (const auto *CE = dyn_cast<CallExpr>(S))
+        Throws = !callCannotThrow(*CE, Depth);
+      return !Throws;
+    }
+  } W(Depth - 1);
+  W.TraverseStmt(Def->getBody());
+  return !W.Throws;
+}
+
+bool calleeCannotThrow(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
     return false;
   // A C function (the CPython, CUDA and C library APIs) never throws, and
@@ -32,18 +69,18 @@ bool calleeCannotThrow(const FunctionDecl *FD) {
   // (ptr)` are rarely declared noexcept and practically never throw; taking
   // them at their declared word would make every accessor a path.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (MD && MD->getParent()->isLambda())
-    return typeCannotThrow(FD->getType()); // a local function, not an observer
+  if (MD && MD->getParent()->isLambda()) // a local function, not an observer
+    return typeCannotThrow(FD->getType()) || bodyCannotThrow(*FD, Depth);
   if (MD && (MD->isConst() || isa<CXXConversionDecl>(MD)))
     return true;
   if (FD->isOverloadedOperator())
     return true;
-  return typeCannotThrow(FD->getType());
+  return typeCannotThrow(FD->getType()) || bodyCannotThrow(*FD, Depth);
 }
 
-bool callCannotThrow(const CallExpr &CE) {
+bool callCannotThrow(const CallExpr &CE, unsigned Depth) {
   if (const FunctionDecl *FD = CE.getDirectCallee())
-    return calleeCannotThrow(FD);
+    return calleeCannotThrow(FD, Depth);
   const Expr *Callee = CE.getCallee()->IgnoreParenImpCasts();
   if (typeCannotThrow(Callee->getType()))
     return true;
@@ -92,7 +129,7 @@ bool mayThrow(const Stmt &S) {
   if (isa<CXXThrowExpr>(S))
     return true;
   if (const auto *CE = dyn_cast<CallExpr>(&S))
-    return !callCannotThrow(*CE);
+    return !callCannotThrow(*CE, kBodyDepth);
   // Constructions and new-expressions: what they can throw is running out
   // of memory, which no family models (a capsule that could not be created
   // is left aside the same way).

@@ -26,8 +26,10 @@ namespace clang::interop {
 /// an extern "C" struct), and, by convention, const member functions,
 /// conversions and overloaded operators (observers such as `r.ok()` and
 /// `p->x`, which are rarely declared noexcept and practically never
-/// throw). Running out of memory is not modelled: constructions and
-/// new-expressions do not count.
+/// throw), and a callee whose body this translation unit holds and in which
+/// nothing can throw (read two calls deep, at most 64 statements each: a
+/// setter, a scoped holder's `release()`). Running out of memory is not
+/// modelled: constructions and new-expressions do not count.
 bool mayThrow(const Stmt &S);
 
 /// The calls and throw expressions of FD's body (not of the

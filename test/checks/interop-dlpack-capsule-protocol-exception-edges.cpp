@@ -31,6 +31,42 @@ PyObject *throw_between(PyObject *capsule) {
   return wrap(t);
 }
 
+// A callee whose body is in this file and cannot throw (a scoped holder's
+// release(), nanobind's import) is no path; one whose body calls what may
+// throw is.
+struct Scratch {
+  long *p = nullptr;
+  long *release() {
+    long *t = p;
+    p = nullptr;
+    return t;
+  }
+  void grow(long n) { p = static_cast<long *>(reserve(n)); }
+  static void *reserve(long n);
+};
+PyObject *body_cannot_throw(PyObject *capsule, Scratch &s) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (!mt)
+    return nullptr;
+  Tensor t = fromDLPack(mt);
+  mt->dl_tensor.strides = s.release();
+  PyCapsule_SetName(capsule, "used_dltensor");
+  return wrap(t);
+}
+PyObject *body_may_throw(PyObject *capsule, Scratch &s) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (!mt)
+    return nullptr;
+  Tensor t = fromDLPack(mt);
+  s.grow(mt->dl_tensor.ndim);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: this call can throw after the capsule's tensor was handed on and before the capsule is renamed; if it does, the capsule's destructor deletes the tensor its new owner deletes too [interop-dlpack-capsule-protocol]
+  PyCapsule_SetName(capsule, "used_dltensor");
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the capsule is renamed only here; rename it right after the import succeeds
+  return wrap(t);
+}
+
 // PyTorch's order: renamed right after the import, then anything may throw.
 PyObject *rename_first(PyObject *capsule) {
   auto *mt =

@@ -32,6 +32,24 @@ struct Obj {
 };
 void (*fp)(int);
 void (*nfp)(int) noexcept;
+// Bodies this unit holds: a holder's release() and a setter cannot throw;
+// one that calls a function that may, or that throws, can; so can a
+// virtual one (an override may run instead).
+struct Holder {
+  int *p = nullptr;
+  int *release() { int *t = p; p = nullptr; return t; }
+  void reset(int v) { c_api(v); *p = v; }
+  void fill(int v) { *p = may(v); }
+  void check(int v) { if (v < 0) throw v; }
+  virtual void hook() {}
+};
+void uses_bodies(Holder &h) {
+  h.release();
+  h.reset(1);
+  h.fill(2);
+  h.check(3);
+  h.hook();
+}
 void uses(Obj &o, DLManagedTensor *t) {
   c_api(1);
   may(2);
@@ -76,6 +94,20 @@ TEST(ExceptionEdges, WhatCanThrow) {
   // c_api, may, never, get, set, bool, +, fp, nfp, deleter, new
   std::vector<bool> Want = {false, true,  false, false, true, false,
                             false, true,  false, false, false};
+  EXPECT_EQ(Throws, Want);
+}
+
+TEST(ExceptionEdges, CalleeBodies) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  std::vector<bool> Throws;
+  for (const Stmt *S :
+       cast<CompoundStmt>(functionNamed(Ctx, "uses_bodies")->getBody())->body())
+    Throws.push_back(mayThrow(*cast<Expr>(S)->IgnoreImplicit()));
+  // release, reset, fill, check, hook
+  std::vector<bool> Want = {false, false, true, true, true};
   EXPECT_EQ(Throws, Want);
 }
 
