@@ -641,17 +641,19 @@ void transferBinaryOperator(const BinaryOperator *E, OwnState &Own) {
   if (const auto *DRE =
           dyn_cast<DeclRefExpr>(E->getLHS()->IgnoreParenImpCasts()))
     resetVar(DRE->getDecl(), Own);
-  int S = siteOf(E->getRHS(), Own);
-  if (S < 0)
+  SiteChoices Sites = sitesOf(E->getRHS(), Own);
+  if (Sites.empty())
     return;
   // Copying into a local pointer keeps the site; storing anywhere else
-  // (a field, a global, through a pointer) hands it on.
+  // (a field, a global, through a pointer) hands it on: each import a
+  // joined pointer chose, on the paths that chose it.
   if (const auto *DRE =
           dyn_cast<DeclRefExpr>(E->getLHS()->IgnoreParenImpCasts()))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
         return;
-  handOff(S, E, Own, nullptr);
+  for (auto [S, When] : Sites)
+    handOff(S, E, Own, nullptr, /*Strong=*/true, When);
 }
 
 void transferLambda(const LambdaExpr *E, OwnState &Own) {

@@ -138,3 +138,27 @@ void import_either_one_release(PyObject *capsule, bool versioned) {
   }
   PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor");
 }
+
+// Stored into the handle that owns it from now on (nanobind's import:
+// each generation into its own field), then the capsule's destructor is
+// cleared.
+struct Handle {
+  DLManagedTensorVersioned *versioned = nullptr;
+  DLManagedTensor *legacy = nullptr;
+};
+Handle *import_into_handle(PyObject *capsule, bool versioned) {
+  void *managed;
+  if (versioned)
+    managed = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+  else
+    managed = PyCapsule_GetPointer(capsule, "dltensor");
+  if (!managed)
+    return nullptr;
+  Handle *h = new Handle{};
+  if (versioned)
+    h->versioned = static_cast<DLManagedTensorVersioned *>(managed);
+  else
+    h->legacy = static_cast<DLManagedTensor *>(managed);
+  PyCapsule_SetDestructor(capsule, nullptr);
+  return h;
+}
