@@ -3,7 +3,9 @@
 #include "lib/dlpackfields/DLPackFieldValues.h"
 
 #include "lib/abi/DeleterCalls.h"
+#include "lib/engine/JudgedFunctions.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LocalStores.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -138,6 +140,47 @@ StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec) {
 }
 
 namespace {
+bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
+                    llvm::function_ref<bool(DLPackField)> Wanted,
+                    bool InitsOnly = true, const Environment *Env = nullptr,
+                    llvm::StringRef Prop = {});
+
+/// Returns of a helper's body, lambdas aside; at most this many (a helper
+/// that computes a count returns once or twice).
+constexpr unsigned kMaxHelperReturns = 8;
+
+/// A call of a helper of this translation unit that is passed a tensor and
+/// returns what it reads of it (`size_t n = calc_size(&t);`, whose every
+/// return is computed from `t->shape`): a callee's contract read from its
+/// body, through its own locals.
+bool helperReturnsFields(const CallExpr &CE, int Depth,
+                         llvm::function_ref<bool(DLPackField)> Wanted) {
+  const FunctionDecl *Callee = CE.getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def ||
+      !isSameTUHelper(*Def, Def->getASTContext().getSourceManager()) ||
+      llvm::none_of(CE.arguments(),
+                    [](const Expr *A) { return receivesTensor(A); }))
+    return false;
+  struct Returns : RecursiveASTVisitor<Returns> {
+    llvm::SmallVector<const ReturnStmt *, 2> Found;
+    bool Over = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      Over |= Found.size() == kMaxHelperReturns;
+      Found.push_back(R);
+      return !Over;
+    }
+  } R;
+  R.TraverseStmt(Def->getBody());
+  if (R.Over || R.Found.empty())
+    return false;
+  const LocalStores &Stores = localStoresOf(*Def);
+  return llvm::all_of(R.Found, [&](const ReturnStmt *Ret) {
+    return mentionsFields(Ret->getRetValue(), &Stores, Depth + 1, Wanted);
+  });
+}
+
 /// True when E mentions a field Wanted accepts, directly or through locals:
 /// one initialised from it (unless Stores is null and InitsOnly false), and
 /// with Stores (the function's LocalStores) one assigned, multiplied up or
@@ -145,13 +188,16 @@ namespace {
 /// a read of such a field flowed into (Prop).
 bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
                     llvm::function_ref<bool(DLPackField)> Wanted,
-                    bool InitsOnly = true, const Environment *Env = nullptr,
-                    llvm::StringRef Prop = {}) {
+                    bool InitsOnly, const Environment *Env,
+                    llvm::StringRef Prop) {
   if (!E || Depth > 4)
     return false;
   E = E->IgnoreParens();
   if (DLPackField F = dlpackFieldOfMember(E); F != DLPackField::None)
     if (Wanted(F))
+      return true;
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (helperReturnsFields(*CE, Depth, Wanted))
       return true;
   auto Again = [&](const Expr *X, int D) {
     return mentionsFields(X, Stores, D, Wanted, InitsOnly, Env, Prop);

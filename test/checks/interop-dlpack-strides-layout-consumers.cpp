@@ -96,3 +96,36 @@ owning_view<float> view_owning(DLManagedTensor *mt) {
   // CHECK-MESSAGES: :[[@LINE-6]]:29: note: non-NULL 'strides' may be non-compact (transposed, broadcast, sliced); compare them with the compact strides or reject them
                             [mt](float *) { mt->deleter(mt); });
 }
+
+// The byte count computed by a helper of this file from the tensor it is
+// passed (every return of its body is made from `shape` and `dtype`) is the
+// shape too: the project's own copy routine reads a compact block of it
+// (FastGC-icecake's put_dltensor_to_device_memory, before it read strides).
+unsigned long bytes_of(const DLTensor *t) {
+  unsigned long size = 1;
+  for (int i = 0; i < t->ndim; ++i)
+    size *= t->shape[i];
+  return size * ((t->dtype.bits * t->dtype.lanes + 7) / 8);
+}
+int device_id_of(const DLTensor *t) { return t->device.device_id; }
+unsigned long bytes_elsewhere(const DLTensor *t);
+void write_block(const char *meta, unsigned long meta_len, const char *raw,
+                 unsigned long raw_len);
+
+void store_compact(DLManagedTensor *mt) {
+  unsigned long n = bytes_of(&mt->dl_tensor);
+  write_block(nullptr, 0, static_cast<const char *>(mt->dl_tensor.data), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: tensor data passed to 'write_block' with the tensor's shape, as one compact block, but its 'strides' are never checked [interop-dlpack-strides]
+  mt->deleter(mt);
+}
+
+// A helper that returns something else of the tensor, or whose body is not
+// in this file, says nothing of the shape.
+void store_tagged(DLManagedTensor *mt) {
+  write_block(nullptr, 0, static_cast<const char *>(mt->dl_tensor.data),
+              device_id_of(&mt->dl_tensor));
+  write_block(nullptr, 0, static_cast<const char *>(mt->dl_tensor.data),
+              bytes_elsewhere(&mt->dl_tensor));
+  mt->deleter(mt);
+}
