@@ -154,6 +154,14 @@ void DLPackCapsuleProtocolCheck::checkCapsuleConstruct(
        DiagnosticIDs::Note);
 }
 
+void DLPackCapsuleProtocolCheck::checkObjectCast(const ExplicitCastExpr &Cast,
+                                                 ASTContext &) {
+  diag(Cast.getBeginLoc(),
+       "Python object cast to '%0'; a DLPack tensor is a capsule's pointer "
+       "(PyCapsule_GetPointer), never the object itself")
+      << Cast.getType().getAsString() << Cast.getSourceRange();
+}
+
 void DLPackCapsuleProtocolCheck::checkPointerCast(const ExplicitCastExpr &Cast,
                                                   const CallExpr &GetPointer,
                                                   ASTContext &Ctx) {

@@ -25,6 +25,7 @@ private:
                         ASTContext &Ctx) override;
   void checkCapsuleConstruct(const CXXConstructExpr &E,
                              ASTContext &Ctx) override;
+  void checkObjectCast(const ExplicitCastExpr &Cast, ASTContext &Ctx) override;
   void checkPointerCast(const ExplicitCastExpr &Cast,
                         const CallExpr &GetPointer, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,

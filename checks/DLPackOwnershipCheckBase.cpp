@@ -162,6 +162,9 @@ void DLPackOwnershipCheckBase::onEndOfTranslationUnit() {
     for (auto [Cast, Call] : Sites[I].PointerCasts)
       if (Judged.insert(Cast).second)
         checkPointerCast(*Cast, *Call, *Ctx);
+    for (const ExplicitCastExpr *Cast : Sites[I].ObjectCasts)
+      if (Judged.insert(Cast).second)
+        checkObjectCast(*Cast, *Ctx);
     bool IsDestructor = Destructors.contains(FD.getCanonicalDecl());
     // A lambda given to code that does not compile may be a capsule
     // destructor or not, when it has that shape: judged as neither.

@@ -57,6 +57,8 @@ protected:
   /// An explicit cast of a PyCapsule_GetPointer call.
   virtual void checkPointerCast(const ExplicitCastExpr &Cast,
                                 const CallExpr &GetPointer, ASTContext &Ctx) {}
+  /// An explicit cast of a capsule object itself to a managed tensor.
+  virtual void checkObjectCast(const ExplicitCastExpr &Cast, ASTContext &Ctx) {}
   /// Every collected function at the end of the translation unit, before
   /// its facts: for findings that need no flow analysis.
   virtual void checkFunction(const FunctionDecl &FD, bool IsCapsuleDestructor,

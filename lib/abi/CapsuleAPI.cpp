@@ -618,8 +618,11 @@ public:
     return true;
   }
   bool VisitExplicitCastExpr(ExplicitCastExpr *Cast) {
-    const auto *Call =
-        dyn_cast<CallExpr>(Cast->getSubExpr()->IgnoreParenImpCasts());
+    const Expr *Operand = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (isPyObjectPointer(Operand->getType()) &&
+        isManagedPointer(Cast->getType()))
+      Sites.ObjectCasts.push_back(Cast);
+    const auto *Call = dyn_cast<CallExpr>(Operand);
     if (!Call)
       return true;
     CapsuleCallView V = viewCapsuleCall(Call);

@@ -217,6 +217,9 @@ struct CapsuleSites {
   /// reads the capsule's pointer as.
   std::vector<std::pair<const ExplicitCastExpr *, const CallExpr *>>
       PointerCasts;
+  /// Explicit casts of a PyObject pointer (a capsule object) to a managed
+  /// tensor pointer: the object is not its payload.
+  std::vector<const ExplicitCastExpr *> ObjectCasts;
   /// Lambdas passed to an expression that does not compile (a recovery
   /// expression: `py::capsule c(p, name, [](PyObject *o) {...})` where `p`
   /// does not compile): whether they are capsule destructors is unknown.

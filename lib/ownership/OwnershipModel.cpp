@@ -145,8 +145,28 @@ SiteChoices sitesOf(const Expr *E, OwnState &Own) {
   return sitesOfExpr(Own.RC, E, Own.Env);
 }
 
+/// Sets the ghost at L to F where When holds (every path when null) and
+/// leaves it elsewhere.
 void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
-                  const Formula *When);
+                  const Formula *When) {
+  Arena &A = Env.arena();
+  if (!When) {
+    setGhost(Env, L, A.makeBoolValue(F));
+    return;
+  }
+  auto *Old = Env.get<BoolValue>(*L);
+  if (!Old)
+    return;
+  setGhost(
+      Env, L,
+      A.makeBoolValue(A.makeOr(A.makeAnd(*When, F),
+                               A.makeAnd(A.makeNot(*When), Old->formula()))));
+}
+void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
+                  const Formula *When) {
+  Arena &A = Env.arena();
+  setGhostWhen(Env, L, V ? A.makeLiteral(true) : A.makeLiteral(false), When);
+}
 
 BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   Environment &Env = Own.Env;
@@ -174,29 +194,6 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
     setGhostWhen(Env, G, B->formula(), When);
   }
   return B;
-}
-
-/// Sets the ghost at L to F where When holds (every path when null) and
-/// leaves it elsewhere.
-void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
-                  const Formula *When) {
-  Arena &A = Env.arena();
-  if (!When) {
-    setGhost(Env, L, A.makeBoolValue(F));
-    return;
-  }
-  auto *Old = Env.get<BoolValue>(*L);
-  if (!Old)
-    return;
-  setGhost(
-      Env, L,
-      A.makeBoolValue(A.makeOr(A.makeAnd(*When, F),
-                               A.makeAnd(A.makeNot(*When), Old->formula()))));
-}
-void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
-                  const Formula *When) {
-  Arena &A = Env.arena();
-  setGhostWhen(Env, L, V ? A.makeLiteral(true) : A.makeLiteral(false), When);
 }
 
 /// Calls F(I, Taken) for every alias I of site S (RunContext::aliasesOf),

@@ -230,3 +230,23 @@ PyObject *export_all(const at::Tensor &t) {
                               good_destructor_pointer_checked);
   return a ? a : (b ? b : c);
 }
+
+// A Python object is never a managed tensor: the capsule's tensor is its
+// pointer.
+void tensor_deleter(DLManagedTensor *t);
+static void destroy_object(PyObject *capsule) {
+  if (PyCapsule_IsValid(capsule, "dltensor"))
+    tensor_deleter((DLManagedTensor *)capsule);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: Python object cast to 'DLManagedTensor *'; a DLPack tensor is a capsule's pointer (PyCapsule_GetPointer), never the object itself [interop-dlpack-capsule-protocol]
+}
+PyObject *export_destroy_object(DLManagedTensor *t) {
+  return PyCapsule_New(t, "dltensor", destroy_object);
+}
+static void destroy_payload(PyObject *capsule) {
+  if (PyCapsule_IsValid(capsule, "dltensor"))
+    tensor_deleter(
+        (DLManagedTensor *)PyCapsule_GetPointer(capsule, "dltensor"));
+}
+PyObject *export_destroy_payload(DLManagedTensor *t) {
+  return PyCapsule_New(t, "dltensor", destroy_payload);
+}
