@@ -142,7 +142,7 @@ StorageLocation *hostGuardSlot(const RecordStorageLocation *Rec) {
 namespace {
 bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
                     llvm::function_ref<bool(DLPackField)> Wanted,
-                    bool InitsOnly = true, const Environment *Env = nullptr,
+                    bool AsNumber = false, const Environment *Env = nullptr,
                     llvm::StringRef Prop = {});
 
 /// Returns of a helper's body, lambdas aside; at most this many (a helper
@@ -182,14 +182,15 @@ bool helperReturnsFields(const CallExpr &CE, int Depth,
 }
 
 /// True when E mentions a field Wanted accepts, directly or through locals:
-/// one initialised from it (unless Stores is null and InitsOnly false), and
-/// with Stores (the function's LocalStores) one assigned, multiplied up or
-/// filled element by element from it; with Env, also a variable whose value
-/// a read of such a field flowed into (Prop).
+/// one initialised from it, and with Stores (the function's LocalStores) one
+/// assigned, multiplied up or filled element by element from it; with Env,
+/// also a variable whose value a read of such a field flowed into (Prop).
+/// AsNumber: the field's value as a number, followed only through numeric
+/// locals and only with Stores (an object built from it is something else:
+/// a view whose offset it sets).
 bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
-                    llvm::function_ref<bool(DLPackField)> Wanted,
-                    bool InitsOnly, const Environment *Env,
-                    llvm::StringRef Prop) {
+                    llvm::function_ref<bool(DLPackField)> Wanted, bool AsNumber,
+                    const Environment *Env, llvm::StringRef Prop) {
   if (!E || Depth > 4)
     return false;
   E = E->IgnoreParens();
@@ -200,13 +201,14 @@ bool mentionsFields(const Expr *E, const LocalStores *Stores, int Depth,
     if (helperReturnsFields(*CE, Depth, Wanted))
       return true;
   auto Again = [&](const Expr *X, int D) {
-    return mentionsFields(X, Stores, D, Wanted, InitsOnly, Env, Prop);
+    return mentionsFields(X, Stores, D, Wanted, AsNumber, Env, Prop);
   };
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (Env && !Prop.empty() && hasProp(Env->getValue(*VD), Prop))
         return true;
-      if (!VD->hasLocalStorage() || (!Stores && !InitsOnly))
+      if (!VD->hasLocalStorage() ||
+          (AsNumber && (!Stores || !VD->getType()->isArithmeticType())))
         return false;
       const LocalStores::Stores *S = Stores ? Stores->of(VD) : nullptr;
       if (!S)
@@ -237,7 +239,7 @@ bool mentionsByteOffset(const Expr *E, const Environment &Env,
                         const LocalStores *Stores) {
   return mentionsFields(
       E, Stores, 0, [](DLPackField F) { return F == DLPackField::ByteOffset; },
-      /*InitsOnly=*/false, &Env, kByteOffset);
+      /*AsNumber=*/true, &Env, kByteOffset);
 }
 
 bool mentionsLayout(const Expr *E, const LocalStores *Stores, int Depth) {

@@ -95,3 +95,17 @@ struct FrameBatch {
     memcpy(dest, frame, frame_bytes);
   }
 };
+
+// The offset given to the object the data is copied into (a view whose
+// storage offset it sets) says nothing of where the copy reads from.
+struct Dest {
+  static Dest make(long offset, long n);
+  char *ptr();
+};
+void copy_into_offset_view(DLManagedTensor *mt) {
+  DLTensor &t = mt->dl_tensor;
+  long n = t.shape[0];
+  Dest d = Dest::make(static_cast<long>(t.byte_offset), n);
+  memcpy(d.ptr(), t.data, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+}

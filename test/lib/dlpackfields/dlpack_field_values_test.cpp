@@ -159,8 +159,10 @@ TEST(DLPackFieldValues, LayoutAndByteOffsetMentions) {
   // the expression is looked at.
   const Expr *Base = Args[8]; // (long)base
   EXPECT_FALSE(mentionsByteOffset(Base, F.Env));
-  // With the function's stores, a local computed from it does.
-  EXPECT_TRUE(mentionsByteOffset(Base, F.Env, &Stores));
+  // With the function's stores, a number computed from it does (`off`);
+  // a pointer moved by it (`base`) is not the offset but what it moved.
+  EXPECT_TRUE(mentionsByteOffset(Args[7], F.Env, &Stores)); // off
+  EXPECT_FALSE(mentionsByteOffset(Base, F.Env, &Stores));
   EXPECT_FALSE(mentionsByteOffset(Args[9], F.Env, &Stores)); // count
   // A variable whose value was read from byte_offset.
   const Expr *OffArg = Args[7];
