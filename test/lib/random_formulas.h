@@ -73,6 +73,25 @@ inline const Formula &randomFormula(Arena &A, std::mt19937 &Rng,
   }
 }
 
+/// N fresh atoms of A.
+inline llvm::SmallVector<const Formula *> freshAtoms(Arena &A, unsigned N) {
+  llvm::SmallVector<const Formula *> Atoms;
+  for (unsigned I = 0; I < N; ++I)
+    Atoms.push_back(&A.makeAtomRef(A.makeAtom()));
+  return Atoms;
+}
+
+/// N random formulas over Atoms, each at most 1 + Rng() % MaxDepth deep.
+inline llvm::SmallVector<const Formula *>
+randomFormulas(Arena &A, std::mt19937 &Rng,
+               llvm::ArrayRef<const Formula *> Atoms, unsigned N,
+               unsigned MaxDepth) {
+  llvm::SmallVector<const Formula *> Vals;
+  for (unsigned I = 0; I < N; ++I)
+    Vals.push_back(&randomFormula(A, Rng, Atoms, 1 + Rng() % MaxDepth));
+  return Vals;
+}
+
 } // namespace interop_test
 
 #endif // INTEROP_TEST_LIB_RANDOM_FORMULAS_H

@@ -20,7 +20,8 @@ using clang::interop::CDCLSolver;
 namespace {
 
 using interop_test::evaluate;
-using interop_test::randomFormula;
+using interop_test::freshAtoms;
+using interop_test::randomFormulas;
 
 void expectModel(const Solver::Result &R,
                  llvm::ArrayRef<const Formula *> Vals) {
@@ -34,12 +35,8 @@ TEST(CDCLSolver, AgreesWithTheFrameworkOnRandomFormulas) {
   unsigned Sat = 0, Unsat = 0;
   for (unsigned Round = 0; Round < 3000; ++Round) {
     Arena A;
-    llvm::SmallVector<const Formula *> Atoms;
-    for (unsigned I = 0, N = 2 + Rng() % 10; I < N; ++I)
-      Atoms.push_back(&A.makeAtomRef(A.makeAtom()));
-    llvm::SmallVector<const Formula *> Vals;
-    for (unsigned I = 0, N = 1 + Rng() % 8; I < N; ++I)
-      Vals.push_back(&randomFormula(A, Rng, Atoms, 1 + Rng() % 5));
+    auto Atoms = freshAtoms(A, 2 + Rng() % 10);
+    auto Vals = randomFormulas(A, Rng, Atoms, 1 + Rng() % 8, 5);
     WatchedLiteralsSolver Reference;
     Solver::Result Want = Reference.solve(Vals);
     CDCLSolver S(1'000'000);
@@ -47,8 +44,7 @@ TEST(CDCLSolver, AgreesWithTheFrameworkOnRandomFormulas) {
     ASSERT_EQ(Got.getStatus(), Want.getStatus()) << "round " << Round;
     if (Got.getStatus() == Solver::Result::Status::Satisfiable) {
       ++Sat;
-      for (const Formula *F : Vals)
-        EXPECT_TRUE(evaluate(*F, *Got.getSolution())) << "round " << Round;
+      expectModel(Got, Vals);
     } else {
       ++Unsat;
     }
@@ -64,9 +60,7 @@ TEST(CDCLSolver, RandomThreeSatNearTheThreshold) {
   unsigned Sat = 0, Unsat = 0;
   for (unsigned Round = 0; Round < 40; ++Round) {
     Arena A;
-    llvm::SmallVector<const Formula *> Atoms;
-    for (unsigned I = 0; I < 60; ++I)
-      Atoms.push_back(&A.makeAtomRef(A.makeAtom()));
+    auto Atoms = freshAtoms(A, 60);
     auto Literal = [&]() -> const Formula & {
       const Formula &X = *Atoms[Rng() % Atoms.size()];
       return Rng() % 2 ? A.makeNot(X) : X;

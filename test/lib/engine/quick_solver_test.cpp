@@ -19,19 +19,16 @@ using clang::interop::quickSolve;
 namespace {
 
 using interop_test::evaluate;
-using interop_test::randomFormula;
+using interop_test::freshAtoms;
+using interop_test::randomFormulas;
 
 TEST(QuickSolver, AgreesWithTheCNFSolverOnRandomFormulas) {
   std::mt19937 Rng(20261130);
   unsigned Decided = 0, Sat = 0;
   for (unsigned Round = 0; Round < 3000; ++Round) {
     Arena A;
-    llvm::SmallVector<const Formula *> Atoms;
-    for (unsigned I = 0, N = 2 + Rng() % 6; I < N; ++I)
-      Atoms.push_back(&A.makeAtomRef(A.makeAtom()));
-    llvm::SmallVector<const Formula *> Vals;
-    for (unsigned I = 0, N = 1 + Rng() % 5; I < N; ++I)
-      Vals.push_back(&randomFormula(A, Rng, Atoms, 1 + Rng() % 4));
+    auto Atoms = freshAtoms(A, 2 + Rng() % 6);
+    auto Vals = randomFormulas(A, Rng, Atoms, 1 + Rng() % 5, 4);
     WatchedLiteralsSolver Reference;
     Solver::Result Want = Reference.solve(Vals);
     std::optional<Solver::Result> Got = quickSolve(Vals);
