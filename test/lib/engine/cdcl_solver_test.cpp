@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <random>
 
 using namespace clang;
@@ -30,6 +31,22 @@ void expectModel(const Solver::Result &R,
     EXPECT_TRUE(evaluate(*F, *R.getSolution()));
 }
 
+/// Solves Vals with CDCLSolver (WorkLimit steps) and with the framework's
+/// solver: the same answer, and a model that satisfies every formula.
+/// Whether they are satisfiable.
+bool solvedAsTheFrameworkDoes(llvm::ArrayRef<const Formula *> Vals,
+                              std::int64_t WorkLimit) {
+  WatchedLiteralsSolver Reference;
+  Solver::Result Want = Reference.solve(Vals);
+  CDCLSolver S(WorkLimit);
+  Solver::Result Got = S.solve(Vals);
+  EXPECT_EQ(Got.getStatus(), Want.getStatus());
+  bool Sat = Got.getStatus() == Solver::Result::Status::Satisfiable;
+  if (Sat)
+    expectModel(Got, Vals);
+  return Sat;
+}
+
 TEST(CDCLSolver, AgreesWithTheFrameworkOnRandomFormulas) {
   std::mt19937 Rng(20261206);
   unsigned Sat = 0, Unsat = 0;
@@ -37,17 +54,8 @@ TEST(CDCLSolver, AgreesWithTheFrameworkOnRandomFormulas) {
     Arena A;
     auto Atoms = freshAtoms(A, 2 + Rng() % 10);
     auto Vals = randomFormulas(A, Rng, Atoms, 1 + Rng() % 8, 5);
-    WatchedLiteralsSolver Reference;
-    Solver::Result Want = Reference.solve(Vals);
-    CDCLSolver S(1'000'000);
-    Solver::Result Got = S.solve(Vals);
-    ASSERT_EQ(Got.getStatus(), Want.getStatus()) << "round " << Round;
-    if (Got.getStatus() == Solver::Result::Status::Satisfiable) {
-      ++Sat;
-      expectModel(Got, Vals);
-    } else {
-      ++Unsat;
-    }
+    SCOPED_TRACE(Round);
+    ++(solvedAsTheFrameworkDoes(Vals, 1'000'000) ? Sat : Unsat);
   }
   EXPECT_GT(Sat, 500u);
   EXPECT_GT(Unsat, 500u);
@@ -68,17 +76,8 @@ TEST(CDCLSolver, RandomThreeSatNearTheThreshold) {
     llvm::SmallVector<const Formula *> Vals;
     for (unsigned I = 0; I < 256; ++I)
       Vals.push_back(&A.makeOr(A.makeOr(Literal(), Literal()), Literal()));
-    WatchedLiteralsSolver Reference;
-    Solver::Result Want = Reference.solve(Vals);
-    CDCLSolver S(10'000'000);
-    Solver::Result Got = S.solve(Vals);
-    ASSERT_EQ(Got.getStatus(), Want.getStatus()) << "round " << Round;
-    if (Got.getStatus() == Solver::Result::Status::Satisfiable) {
-      ++Sat;
-      expectModel(Got, Vals);
-    } else {
-      ++Unsat;
-    }
+    SCOPED_TRACE(Round);
+    ++(solvedAsTheFrameworkDoes(Vals, 10'000'000) ? Sat : Unsat);
   }
   EXPECT_GT(Sat, 5u);
   EXPECT_GT(Unsat, 5u);
