@@ -155,12 +155,14 @@ constexpr unsigned kMaxHelperReturns = 8;
 /// body, through its own locals.
 bool helperReturnsFields(const CallExpr &CE, int Depth,
                          llvm::function_ref<bool(DLPackField)> Wanted) {
+  // The cheap test first: this runs for every call a mention walk meets.
+  if (llvm::none_of(CE.arguments(),
+                    [](const Expr *A) { return receivesTensor(A); }))
+    return false;
   const FunctionDecl *Callee = CE.getDirectCallee();
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def ||
-      !isSameTUHelper(*Def, Def->getASTContext().getSourceManager()) ||
-      llvm::none_of(CE.arguments(),
-                    [](const Expr *A) { return receivesTensor(A); }))
+      !isSameTUHelper(*Def, Def->getASTContext().getSourceManager()))
     return false;
   struct Returns : RecursiveASTVisitor<Returns> {
     llvm::SmallVector<const ReturnStmt *, 2> Found;
