@@ -125,6 +125,20 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
     }
 }
 
+static const char *exitNote(OwnershipEvent::ExitKind K) {
+  switch (K) {
+  case OwnershipEvent::Throw:
+    return "still owned when the exception is thrown here";
+  case OwnershipEvent::Return:
+    return "still owned when the function returns here";
+  case OwnershipEvent::FallOff:
+    return "still owned when the function ends here";
+  case OwnershipEvent::CallThrows:
+    return "still owned if this call throws, and nothing frees it then";
+  }
+  llvm_unreachable("exit kind");
+}
+
 void DLPackDeleterOwnershipCheck::reportLeak(
     const FunctionDecl &FD, llvm::ArrayRef<const OwnershipEvent *> Exits,
     ASTContext &Ctx) {
@@ -169,13 +183,7 @@ void DLPackDeleterOwnershipCheck::reportLeak(
       D << F;
   }
   for (const OwnershipEvent *E : Exits)
-    diag(E->ExitLoc,
-         E->Exit == OwnershipEvent::Throw
-             ? "still owned when the exception is thrown here"
-             : (E->Exit == OwnershipEvent::Return
-                    ? "still owned when the function returns here"
-                    : "still owned when the function ends here"),
-         DiagnosticIDs::Note);
+    diag(E->ExitLoc, exitNote(E->Exit), DiagnosticIDs::Note);
 }
 
 void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
@@ -196,6 +204,17 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
       for (const OwnershipEvent &Other : Facts.Events)
         if (Other.K == OwnershipEvent::Leak && Who(Other) == Who(E))
           Exits.push_back(&Other);
+      // A call that throws inside a return or throw the tensor leaks at
+      // anyway is the same leak: the exit is enough.
+      const SourceManager &SM = Ctx.getSourceManager();
+      llvm::erase_if(Exits, [&](const OwnershipEvent *C) {
+        return C->Exit == OwnershipEvent::CallThrows &&
+               llvm::any_of(Exits, [&](const OwnershipEvent *X) {
+                 return X->ExitAt &&
+                        SM.isPointWithin(C->ExitLoc, X->ExitAt->getBeginLoc(),
+                                         X->ExitAt->getEndLoc());
+               });
+      });
       reportLeak(FD, Exits, Ctx);
       break;
     }
@@ -224,6 +243,17 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
            "(or free) the struct in it",
            DiagnosticIDs::Note);
       break;
+    case OwnershipEvent::NullDeleterExported:
+      diag(E.At->getBeginLoc(),
+           "managed tensor allocated here is exported with a NULL deleter; "
+           "a consumer calls the deleter only when it is set, so nothing "
+           "frees the struct")
+          << E.At->getSourceRange();
+      if (E.Related)
+        diag(E.Related->getBeginLoc(),
+             "deleter set to NULL here; install one that deletes the struct",
+             DiagnosticIDs::Note);
+      break;
     case OwnershipEvent::DataNotKeptAlive:
       diag(E.At->getBeginLoc(),
            "nothing the managed tensor owns keeps its data alive: "
@@ -244,6 +274,17 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
           << &FD << E.Owner << E.At->getSourceRange();
       diag(E.Owner->getLocation(), "%0 declared here", DiagnosticIDs::Note)
           << E.Owner;
+      break;
+    case OwnershipEvent::FreedWithoutDeleter:
+      diag(E.At->getBeginLoc(),
+           "managed tensor freed by %0 without calling its deleter; the "
+           "producer's deleter never runs, so what it keeps for the tensor "
+           "leaks, and the struct may not come from that allocator")
+          << E.How << E.At->getSourceRange();
+      if (E.Related)
+        diag(E.Related->getBeginLoc(),
+             "obtained here; release it with t->deleter(t)",
+             DiagnosticIDs::Note);
       break;
     default:
       break;

@@ -1,8 +1,9 @@
 //===--- DLPackDeleterOwnershipCheck.h - who deletes a tensor ---*- C++ -*-===//
 //
 // Flags a managed tensor obtained and then neither handed on nor deleted on
-// some path, and a deleter called twice, through a by-value copy, or after
-// ownership was handed on.
+// some path (a call that throws included), a deleter called twice, through a
+// by-value copy, or after ownership was handed on, and a producer's tensor
+// freed without its deleter.
 //
 //===----------------------------------------------------------------------===//
 

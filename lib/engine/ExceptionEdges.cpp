@@ -57,9 +57,29 @@ bool bodyCannotThrow(const FunctionDecl &FD, unsigned Depth) {
   return !W.Throws;
 }
 
+/// pybind11::cast of a C++ pointer to a Python object (`py::cast(this)`):
+/// it throws only when the pointee's class was never registered with
+/// pybind11, a programming error, not a path a function's cleanup must
+/// cover. The other direction (a Python object to a C++ value) raises on
+/// bad input and is not this.
+bool isPointerToPythonCast(const FunctionDecl &FD) {
+  if (!FD.getIdentifier() || FD.getName() != "cast" || FD.getNumParams() < 1)
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(FD.getDeclContext());
+  if (!NS || !NS->getIdentifier() || NS->getName() != "pybind11")
+    return false;
+  const auto *Ret = FD.getReturnType()->getAsCXXRecordDecl();
+  QualType Arg = FD.getParamDecl(0)->getType().getNonReferenceType();
+  return Ret && Ret->getIdentifier() &&
+         (Ret->getName() == "object" || Ret->getName() == "handle") &&
+         Arg->isPointerType();
+}
+
 bool calleeCannotThrow(const FunctionDecl *FD, unsigned Depth) {
   if (!FD)
     return false;
+  if (isPointerToPythonCast(*FD))
+    return true;
   // A C function (the CPython, CUDA and C library APIs) never throws, and
   // neither do builtins and destructors (implicitly noexcept).
   if (FD->isExternC() || FD->isInExternCContext() || FD->getBuiltinID() ||
@@ -89,6 +109,47 @@ bool callCannotThrow(const CallExpr &CE, unsigned Depth) {
     if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       return Field->getParent()->getDeclContext()->isExternCContext();
   return false;
+}
+
+/// How many statements of a callee's body are searched for a throw.
+constexpr unsigned kEvidenceStatements = 256;
+
+bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth);
+
+/// A throw expression, or a call of a callee that throws visibly, in Body
+/// outside its try blocks (lambdas are other functions).
+bool throwsOutside(const Stmt *Body, unsigned Depth) {
+  struct Walk : RecursiveASTVisitor<Walk> {
+    unsigned Depth;
+    unsigned Left = kEvidenceStatements;
+    bool Found = false;
+    explicit Walk(unsigned Depth) : Depth(Depth) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseCXXTryStmt(CXXTryStmt *) { return true; }
+    bool VisitStmt(Stmt *S) {
+      if (Left-- == 0)
+        return false;
+      if (isa<CXXThrowExpr>(S))
+        Found = true;
+      else if (const auto *CE = dyn_cast<CallExpr>(S))
+        Found = !callCannotThrow(*CE, kBodyDepth) &&
+                calleeThrowsVisibly(CE->getDirectCallee(), Depth);
+      return !Found;
+    }
+  } W(Depth);
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  return W.Found;
+}
+
+/// FD's definition is in this translation unit and throws out of it (read
+/// Depth bodies deep). A virtual function may run another body.
+bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || Depth == 0 || !FD->hasBody(Def) || !Def || !Def->getBody())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
+    return false;
+  return throwsOutside(Def->getBody(), Depth - 1);
 }
 
 /// Collects the statements that may throw outside try blocks; lambdas are
@@ -134,6 +195,14 @@ bool mayThrow(const Stmt &S) {
   // of memory, which no family models (a capsule that could not be created
   // is left aside the same way).
   return false;
+}
+
+bool throwsVisibly(const Stmt &S) {
+  if (isa<CXXThrowExpr>(S))
+    return true;
+  const auto *CE = dyn_cast<CallExpr>(&S);
+  return CE && !callCannotThrow(*CE, kBodyDepth) &&
+         calleeThrowsVisibly(CE->getDirectCallee(), kBodyDepth + 1);
 }
 
 ExceptionExits exceptionExits(const FunctionDecl &FD, unsigned Max) {

@@ -26,11 +26,21 @@ namespace clang::interop {
 /// an extern "C" struct), and, by convention, const member functions,
 /// conversions and overloaded operators (observers such as `r.ok()` and
 /// `p->x`, which are rarely declared noexcept and practically never
-/// throw), and a callee whose body this translation unit holds and in which
+/// throw), pybind11's `cast` of a C++ pointer to a Python object (it throws
+/// only for a class never registered), and a callee whose body this
+/// translation unit holds and in which
 /// nothing can throw (read two calls deep, at most 64 statements each: a
 /// setter, a scoped holder's `release()`). Running out of memory is not
 /// modelled: constructions and new-expressions do not count.
 bool mayThrow(const Stmt &S);
+
+/// S may throw (mayThrow) and there is evidence that it does: a throw
+/// expression, or a call of a function whose body this translation unit
+/// holds and throws out of it (a throw expression outside its try blocks,
+/// or such a call; three bodies deep, 256 statements each). A family that
+/// reports what is lost on an exception path asks this, not mayThrow: a
+/// callee declared without noexcept is not evidence by itself.
+bool throwsVisibly(const Stmt &S);
 
 /// The calls and throw expressions of FD's body (not of the
 /// lambdas in it) that may throw (mayThrow) and sit in no try block of FD:

@@ -10,6 +10,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::interop::ownership {
 
@@ -127,6 +128,71 @@ bool isOwningTensorPointer(QualType T) {
     return true;
   const FunctionDecl *Call = callOperatorOf(D);
   return !Call || callsDeleter(Call) || !Call->getDefinition();
+}
+
+const char *defaultFreeOf(QualType T, unsigned NumArgs) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return nullptr;
+  StringRef Name = Spec->getName();
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type ||
+      !isManagedTensor(classifyDLPackType(Args[0].getAsType())))
+    return nullptr;
+  if (Name == "shared_ptr")
+    return NumArgs == 1 ? "a std::shared_ptr made from the bare pointer"
+                        : nullptr;
+  if (Name != "unique_ptr" || Args.size() < 2 ||
+      Args[1].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const auto *D = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Args[1].getAsType()->getAsCXXRecordDecl());
+  if (!D || !D->isInStdNamespace() || !D->getIdentifier() ||
+      D->getName() != "default_delete")
+    return nullptr;
+  // A project may specialise std::default_delete for the record so that it
+  // calls the deleter.
+  if (D->getSpecializationKind() == TSK_ExplicitSpecialization) {
+    const FunctionDecl *Call = callOperatorOf(Args[1].getAsType());
+    if (!Call || callsDeleter(Call) || !Call->getDefinition())
+      return nullptr;
+  }
+  return "std::unique_ptr's default deleter";
+}
+
+bool isReleasedGuard(const FunctionDecl &FD, const Stmt &At) {
+  const VarDecl *Guard = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&At))
+    Guard = dyn_cast_or_null<VarDecl>(
+        referencedDecl(MC->getImplicitObjectArgument()));
+  class Walk : public RecursiveASTVisitor<Walk> {
+  public:
+    explicit Walk(const Stmt &At) : At(At) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitVarDecl(VarDecl *V) {
+      if (const Expr *Init = V->getInit())
+        if (Init->IgnoreImplicit() == &At)
+          Initialised = V;
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() && MD->getName() == "release")
+        if (const auto *V = dyn_cast_or_null<VarDecl>(
+                referencedDecl(MC->getImplicitObjectArgument())))
+          Released.insert(V);
+      return true;
+    }
+    const Stmt &At;
+    const VarDecl *Initialised = nullptr;
+    llvm::SmallPtrSet<const VarDecl *, 4> Released;
+  } W(At);
+  if (const Stmt *Body = FD.getBody())
+    W.TraverseStmt(const_cast<Stmt *>(Body));
+  if (!Guard)
+    Guard = W.Initialised;
+  return Guard && W.Released.contains(Guard);
 }
 
 std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,

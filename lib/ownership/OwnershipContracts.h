@@ -47,6 +47,21 @@ std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,
 /// `std::shared_ptr` of one.
 bool isOwningTensorPointer(QualType T);
 
+/// How a smart pointer constructed from a managed tensor pointer frees it
+/// when it lets go, if it does so without the tensor's deleter:
+/// `std::unique_ptr<DLManagedTensor>` with std::default_delete (unless the
+/// project specialised default_delete for the record to call the deleter),
+/// or a `std::shared_ptr` made from the bare pointer (NumArgs == 1). Null
+/// when the smart pointer's deleter is the project's own, or T is not one.
+const char *defaultFreeOf(QualType T, unsigned NumArgs);
+
+/// At (the construction of a smart pointer variable, or a `reset` call on
+/// one) makes a guard FD lets go of: FD calls `release()` on that variable,
+/// so the smart pointer frees the tensor only on the paths that fail before
+/// it (a wrapper's shell freed on an exception, the tensor left to its
+/// capsule). Not a holder that frees what it owns.
+bool isReleasedGuard(const FunctionDecl &FD, const Stmt &At);
+
 } // namespace clang::interop::ownership
 
 #endif // INTEROP_LIB_OWNERSHIP_OWNERSHIPCONTRACTS_H

@@ -70,6 +70,10 @@ struct OwnershipEvent {
     /// (Related) that never frees its argument: every consumer's call of
     /// the deleter leaks the struct.
     DeleterKeepsTensor,
+    /// A managed tensor the function allocates (At) and puts in a capsule
+    /// has a NULL deleter (Related: the store; null when never set): no
+    /// consumer frees the struct.
+    NullDeleterExported,
     /// A managed tensor the function allocates has manager_ctx NULL and a
     /// deleter (Related) that touches neither manager_ctx nor data, while
     /// `data` (At) points into memory something else owns.
@@ -78,8 +82,14 @@ struct OwnershipEvent {
     /// returns a tensor an owning smart pointer (Owner) still holds
     /// (At: the return; Related: the `get()`).
     ReturnStillOwned,
+    /// A tensor the function did not allocate (a producer's, a capsule's)
+    /// freed without its deleter (At: `delete`, `free`, or the construction
+    /// of a smart pointer that frees it so; How says which; Related: where
+    /// the tensor was obtained): the producer's deleter never runs.
+    FreedWithoutDeleter,
   };
-  enum ExitKind { Return, Throw, FallOff };
+  /// CallThrows: a call that may throw out of the function (ExitAt null).
+  enum ExitKind { Return, Throw, FallOff, CallThrows };
 
   Kind K;
   /// Where to report: the site, the deleter call, the use, the import, the
@@ -98,6 +108,8 @@ struct OwnershipEvent {
   /// every path to it (not only on some), so a release there is right.
   const Stmt *ExitAt = nullptr;
   bool Certain = false;
+  /// For FreedWithoutDeleter: what frees the struct, in words.
+  const char *How = nullptr;
 };
 
 } // namespace clang::interop

@@ -69,9 +69,12 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
   R.RC.TakersP = &In.Compiled.Takers;
   R.RC.ExitsP = &In.Compiled.Exits;
   findSites(R.RC, In.FD, In.Ctx);
-  if (!R.RC.IsDestructor &&
-      llvm::any_of(R.RC.Sites,
-                   [](const Site &S) { return S.From == Site::Capsule; }))
+  // Exception edges matter to a capsule's tensor (thrown before the claim)
+  // and to one the function made or a producer handed it (leaked).
+  if (!R.RC.IsDestructor && llvm::any_of(R.RC.Sites, [](const Site &S) {
+        return S.From == Site::Capsule || S.From == Site::Created ||
+               S.From == Site::Produced;
+      }))
     for (const Stmt *P : exceptionExits(In.FD, MaxThrowPoints).Points) {
       R.RC.ThrowPointIndex[P] = R.RC.ThrowPoints.size();
       R.RC.ThrowPoints.push_back(P);
@@ -79,6 +82,9 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
   for (const ProducedTensor &T : producedTensors(In.FD)) {
     if (deleterKeepsStruct(T))
       R.Contract.push_back({OwnershipEvent::DeleterKeepsTensor, T.Allocation,
+                            nullptr, T.Deleter});
+    if (nullDeleterExported(T))
+      R.Contract.push_back({OwnershipEvent::NullDeleterExported, T.Allocation,
                             nullptr, T.Deleter});
     if (nothingKeepsData(T))
       R.Contract.push_back(

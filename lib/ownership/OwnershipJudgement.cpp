@@ -3,7 +3,10 @@
 #include "lib/ownership/OwnershipJudgement.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/MemoryCalls.h"
+#include "lib/engine/ExceptionEdges.h"
 #include "lib/engine/NullContracts.h"
+#include "lib/ownership/OwnershipContracts.h"
 #include "lib/ownership/OwnershipExports.h"
 #include "lib/ownership/OwnershipNames.h"
 #include "lib/support/AstHelpers.h"
@@ -12,13 +15,17 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
+
 namespace clang::interop::ownership {
 
 using namespace clang::dataflow;
 
 bool isJudgedStatement(const Stmt *St) {
-  if (isa<CallExpr>(St))
+  if (isa<CallExpr, CXXDeleteExpr>(St))
     return true;
+  if (const auto *C = dyn_cast<CXXConstructExpr>(St))
+    return C->getNumArgs() > 0 && defaultFreeOf(C->getType(), C->getNumArgs());
   if (const auto *ME = dyn_cast<MemberExpr>(St))
     return ME->isArrow();
   if (const auto *UO = dyn_cast<UnaryOperator>(St))
@@ -40,6 +47,7 @@ public:
     if (!Env.getValue(*RC.Sentinel))
       return Found;
     if (const auto *Call = dyn_cast<CallExpr>(St)) {
+      leaksIfThrows(Call, Env, Found);
       call(Call, Env, Ctx, Found);
     } else if (const auto *ME = dyn_cast<MemberExpr>(St)) {
       if (ME->isArrow())
@@ -47,6 +55,11 @@ public:
     } else if (const auto *UO = dyn_cast<UnaryOperator>(St)) {
       if (UO->getOpcode() == UO_Deref)
         deref(UO, UO->getSubExpr(), Env, Found);
+    } else if (const auto *D = dyn_cast<CXXDeleteExpr>(St)) {
+      freedWithoutDeleter(D, D->getArgument(), "'delete'", false, Env, Found);
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(St)) {
+      if (const char *How = defaultFreeOf(C->getType(), C->getNumArgs()))
+        freedWithoutDeleter(C, C->getArg(0), How, true, Env, Found);
     }
     return Found;
   }
@@ -65,8 +78,93 @@ private:
     return B && Env.proves(B->formula());
   }
 
+  /// Call throws out of the function (ExceptionEdges: it may, and a body
+  /// the file holds shows a throw): a tensor the function allocated or a
+  /// producer handed it, still to be freed and not given to the call, is
+  /// leaked when it does. A parameter's or a capsule's
+  /// tensor is not: the caller, or the capsule, still owns it on that path.
+  /// A call evaluated for a throw expression's operand leaves by that
+  /// throw, which is an exit of its own.
+  void leaksIfThrows(const CallExpr *Call, const Environment &Env,
+                     llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    if (!RC.ThrowPointIndex.count(Call) || insideThrowExpression(Call) ||
+        !throwsVisibly(*Call))
+      return;
+    for (unsigned I = 0; I < RC.Sites.size(); ++I) {
+      const Site &St = RC.Sites[I];
+      if (St.From != Site::Created && St.From != Site::Produced)
+        continue;
+      if (llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+            return siteOf(Arg, Env) == int(I);
+          }))
+        continue;
+      if (!allows(Env, St.Owed))
+        continue;
+      OwnershipEvent E{OwnershipEvent::Leak,
+                       St.At,
+                       St.Param,
+                       nullptr,
+                       Call->getBeginLoc(),
+                       OwnershipEvent::CallThrows};
+      Found.push_back(E);
+    }
+  }
+
+  bool insideThrowExpression(const CallExpr *Call) const {
+    std::function<bool(const Stmt *)> Holds = [&](const Stmt *S) {
+      return S && (S == Call || llvm::any_of(S->children(), Holds));
+    };
+    return llvm::any_of(RC.ThrowPoints, [&](const Stmt *P) {
+      return isa<CXXThrowExpr>(P) && Holds(P);
+    });
+  }
+
+  /// Freeing removes the struct but runs nothing of its producer: only a
+  /// struct this function allocated may be freed so. A tensor a producer
+  /// handed over (or a capsule held) must go through its deleter.
+  void freedWithoutDeleter(const Stmt *At, const Expr *Arg, const char *How,
+                           bool ByHolder, const Environment &Env,
+                           llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    // What is freed must be the managed struct, not a payload of another
+    // type read from the same capsule.
+    if (!isManagedPointer(Arg->IgnoreParenImpCasts()->getType()))
+      return;
+    int S = siteOf(Arg, Env);
+    if (S < 0)
+      return;
+    const Site &St = RC.Sites[S];
+    if (St.From != Site::Produced && St.From != Site::Capsule)
+      return;
+    // A capsule's own destructor frees what its producer (this library)
+    // put there, by the producer's convention; after a deleter call on
+    // this path the question is a double free, not this one; a guard let
+    // go of on success frees only on the paths that fail.
+    if (RC.IsDestructor || allows(Env, St.Deleted) ||
+        (ByHolder && isReleasedGuard(*RC.FD, *At)))
+      return;
+    OwnershipEvent E{OwnershipEvent::FreedWithoutDeleter, At, nullptr, St.At};
+    E.How = How;
+    Found.push_back(E);
+  }
+
+  /// p.reset(t) on a smart pointer that frees without the deleter.
+  void resetOf(const CallExpr *Call, const Environment &Env,
+               llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() || MD->getName() != "reset" ||
+        MC->getNumArgs() != 1)
+      return;
+    if (const char *How = defaultFreeOf(
+            MC->getImplicitObjectArgument()->getType(), /*NumArgs=*/1))
+      freedWithoutDeleter(Call, MC->getArg(0), How, true, Env, Found);
+  }
+
   void call(const CallExpr *Call, const Environment &Env, ASTContext &Ctx,
             llvm::SmallVectorImpl<OwnershipEvent> &Found) {
+    if (isRawDeallocation(Call) && Call->getNumArgs() == 1)
+      freedWithoutDeleter(Call, Call->getArg(0), "'free'", false, Env, Found);
+    resetOf(Call, Env, Found);
     judgeRepeatedExport(*Call, Env, RC, Found);
     if (RC.Releases.isReleaseCall(Call)) {
       int S = siteOf(Call->getArg(0), Env);

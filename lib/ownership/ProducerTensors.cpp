@@ -73,12 +73,35 @@ public:
     if (isRawDeallocation(E) && E->getNumArgs() == 1)
       if (const ValueDecl *D = referencedDecl(E->getArg(0)))
         Freed.insert(D);
+    if (classifyCapsuleCall(E) == CapsuleCall::New && E->getNumArgs() >= 1) {
+      if (const ValueDecl *D = referencedDecl(E->getArg(0)))
+        InCapsule.insert(D);
+      return true;
+    }
+    passed(E->arguments());
     return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (E->getNumArgs() >= 1 && makesCapsuleWithDestructor(*E)) {
+      if (const ValueDecl *D = referencedDecl(E->getArg(0)))
+        InCapsule.insert(D);
+      return true;
+    }
+    passed(E->arguments());
+    return true;
+  }
+  /// Pointers handed to another call, which may set their fields.
+  template <typename Range> void passed(Range Args) {
+    for (const Expr *Arg : Args)
+      if (const ValueDecl *D = referencedDecl(Arg))
+        Passed.insert(D);
   }
 
   llvm::SmallVector<const Expr *, 2> Allocations;
   FieldStores Stores;
   llvm::DenseSet<const ValueDecl *> Freed;
+  llvm::DenseSet<const ValueDecl *> InCapsule;
+  llvm::DenseSet<const ValueDecl *> Passed;
 };
 
 /// The last store of field F into Root, or null.
@@ -188,7 +211,13 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
         T.ManagerCtx = initOfField(*IL, DLPackField::ManagerCtx);
         Tensor = initOfField(*IL, DLPackField::DLTensor);
       }
+    bool ValueInitialised = false;
+    if (const auto *New = dyn_cast<CXXNewExpr>(A))
+      ValueInitialised =
+          New->getInitializationStyle() != CXXNewInitializationStyle::None;
     if (const VarDecl *H = Locals.holderOf(A)) {
+      // A struct handed to another call may get its deleter there.
+      T.InCapsule = S.InCapsule.contains(H) && !S.Passed.contains(H);
       if (const Expr *D = lastStore(S.Stores, H, DLPackField::Deleter))
         T.Deleter = D;
       if (const Expr *C = lastStore(S.Stores, H, DLPackField::ManagerCtx))
@@ -206,6 +235,8 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
       T.Data = dataOfTensor(Tensor, S.Stores, Locals);
     if (T.Deleter)
       T.DeleterFn = destructorFunction(T.Deleter);
+    T.DeleterNull = T.Deleter ? isNullConstant(T.Deleter, FD.getASTContext())
+                              : ValueInitialised;
     Out.push_back(T);
   }
   return Out;
@@ -213,6 +244,10 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
 
 bool deleterKeepsStruct(const ProducedTensor &T) {
   return T.DeleterFn && !T.FreedHere && keepsItsArgument(T.DeleterFn);
+}
+
+bool nullDeleterExported(const ProducedTensor &T) {
+  return T.InCapsule && !T.FreedHere && T.DeleterNull;
 }
 
 bool nothingKeepsData(const ProducedTensor &T) {

@@ -43,6 +43,13 @@ struct ProducedTensor {
   const Expr *Data = nullptr;
   /// The function frees the struct itself (`delete t`, `free(t)`).
   bool FreedHere = false;
+  /// The function puts the struct in a capsule (`PyCapsule_New(t, ...)`,
+  /// `py::capsule(t, name, dtor)`), a DLPack export whose consumer frees it
+  /// only through the deleter, and hands it to no other call (which might
+  /// install the deleter).
+  bool InCapsule = false;
+  /// The deleter is set to NULL, or never set on a value-initialised `new`.
+  bool DeleterNull = false;
 };
 
 /// The managed tensors FD's body allocates (outside its lambdas).
@@ -51,6 +58,12 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD);
 /// T's deleter is visible and never frees its argument, and nothing else in
 /// the function frees the struct.
 bool deleterKeepsStruct(const ProducedTensor &T);
+
+/// T is put in a capsule with its deleter set to NULL (or, on a
+/// value-initialised `new`, never set), and the function does not free it:
+/// a consumer calls a deleter only when there is one, so nothing frees the
+/// struct.
+bool nullDeleterExported(const ProducedTensor &T);
 
 /// T's manager_ctx is NULL (or never set) and its visible deleter touches
 /// neither manager_ctx nor `data`, while `data` is set to memory that is

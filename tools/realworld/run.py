@@ -668,7 +668,8 @@ def main():
                  missing_headers=r.get("missing_headers", []),
                  findings=r.get("findings", []),
                  skipped=r.get("skipped", []),
-                 results=r.get("results", [])) for r in results])
+                 results=r.get("results", []),
+                 command=r.get("command")) for r in results])
         with open(opts.json, "w") as f:
             json.dump(dump, f, indent=1)
     if any(r.get("failed") for r in results):

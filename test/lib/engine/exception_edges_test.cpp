@@ -63,6 +63,34 @@ void uses(Obj &o, DLManagedTensor *t) {
   t->deleter(t);
   (void)new int(8);
 }
+// Evidence that a call throws: a throw in the callee's body, or in the body
+// of a function it calls; not one inside a try block of the callee.
+void raises(int v) { if (v < 0) throw v; }
+void raises_deeper(int v) { raises(v); }
+void catches(int v) { try { raises(v); } catch (...) {} }
+namespace pybind11 {
+struct handle {};
+struct object : handle {};
+template <typename T> object cast(T *p) {
+  if (!p)
+    throw 1;
+  return {};
+}
+template <typename T> T cast(const handle &h) {
+  throw 2;
+}
+} // namespace pybind11
+void evidence(Holder &h) {
+  raises(1);
+  raises_deeper(2);
+  catches(3);
+  may(4);
+  h.check(5);
+  h.hook();
+  c_api(6);
+  pybind11::cast(&h);
+  pybind11::cast<int>(pybind11::handle{});
+}
 int exits(bool b) {
   may(1);
   try {
@@ -108,6 +136,23 @@ TEST(ExceptionEdges, CalleeBodies) {
     Throws.push_back(mayThrow(*cast<Expr>(S)->IgnoreImplicit()));
   // release, reset, fill, check, hook
   std::vector<bool> Want = {false, false, true, true, true};
+  EXPECT_EQ(Throws, Want);
+}
+
+TEST(ExceptionEdges, ThrowsVisibly) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  std::vector<bool> Throws;
+  for (const Stmt *S :
+       cast<CompoundStmt>(functionNamed(Ctx, "evidence")->getBody())->body())
+    Throws.push_back(throwsVisibly(*cast<Expr>(S)->IgnoreImplicit()));
+  // raises, raises_deeper, catches, may (declared only), check, hook
+  // (virtual), c_api, a pointer cast to Python (only an unregistered class
+  // throws), a Python object cast to C++ (bad input throws)
+  std::vector<bool> Want = {true,  true,  false, false, true,
+                            false, false, false, true};
   EXPECT_EQ(Throws, Want);
 }
 

@@ -1,9 +1,11 @@
 // Unit tests of lib/ownership/OwnershipJudgement.h: which statements are
 // judged, and what the judgement of the recorded states and of each exit
 // reports (through the ownership model's flow analysis alone): the exit a
-// leak is reported at, the earlier call a double delete names, one unchecked
-// capsule pointer reported once, a condition that leaves the function, and
-// a capsule destructor that raises without saving the exception in flight.
+// leak is reported at (a call that throws is one), the earlier call a double
+// delete names, one unchecked capsule pointer reported once, a condition
+// that leaves the function, a capsule destructor that raises without saving
+// the exception in flight, and a producer's tensor freed without its
+// deleter.
 
 #include "lib/ownership/OwnershipJudgement.h"
 
@@ -40,6 +42,7 @@ void f(T *p, T s, int x) {
   (void)&x;
   (void)-x;
   (void)x;
+  delete p;
 }
 )cpp");
   ASSERT_TRUE(AST);
@@ -51,10 +54,10 @@ void f(T *p, T s, int x) {
       S = Cast->getSubExpr()->IgnoreImplicit();
     Judged.push_back(ownership::isJudgedStatement(S));
   }
-  // Calls and dereferences of a pointer (`p->`, `*p`); not a member of an
-  // object, an address, arithmetic or a plain read.
-  EXPECT_EQ(Judged,
-            (std::vector<bool>{true, true, false, true, false, false, false}));
+  // Calls, dereferences of a pointer (`p->`, `*p`) and delete; not a member
+  // of an object, an address, arithmetic or a plain read.
+  EXPECT_EQ(Judged, (std::vector<bool>{true, true, false, true, false, false,
+                                       false, true}));
 }
 
 /// The text of the line L is on, without its indentation.
@@ -93,9 +96,10 @@ std::vector<std::string> eventsIn(llvm::StringRef Snippet, llvm::StringRef Name,
     std::string S = kindName(E.K);
     if (E.K == OwnershipEvent::Leak ||
         E.K == OwnershipEvent::NotClaimedAfterImport) {
-      S += E.Exit == OwnershipEvent::Return  ? " at return: "
-           : E.Exit == OwnershipEvent::Throw ? " at throw: "
-                                             : " at end: ";
+      S += E.Exit == OwnershipEvent::Return       ? " at return: "
+           : E.Exit == OwnershipEvent::Throw      ? " at throw: "
+           : E.Exit == OwnershipEvent::CallThrows ? " if this throws: "
+                                                  : " at end: ";
       S += lineText(SM, E.ExitLoc);
     } else {
       S += ": " + lineText(SM, E.At ? E.At->getBeginLoc() : SourceLocation());
@@ -239,6 +243,58 @@ TEST(OwnershipJudgement, DestructorThatRaises) {
   EXPECT_EQ(eventsIn(Destructors, "saves", /*IsDestructor=*/true), Events{});
   // Not a capsule destructor: a function may raise as it likes.
   EXPECT_EQ(eventsIn(Destructors, "raises"), Events{});
+}
+
+} // namespace
+
+namespace {
+
+TEST(OwnershipJudgement, ACallThatThrowsIsAnExit) {
+  const char *Code = R"cpp(
+void reject(int code) {
+  if (code < 0)
+    throw runtime_error("negative");
+}
+int declared(int code);
+void throws_visibly(const at::Tensor &x, int code) {
+  DLManagedTensor *t = at::toDLPack(x);
+  reject(code);
+  t->deleter(t);
+}
+void declared_only(const at::Tensor &x, int code) {
+  DLManagedTensor *t = at::toDLPack(x);
+  declared(code);
+  t->deleter(t);
+}
+void owned_parameter(DLManagedTensor *t, int code) {
+  reject(code);
+  if (t->deleter)
+    t->deleter(t);
+}
+)cpp";
+  EXPECT_EQ(eventsIn(Code, "throws_visibly"),
+            Events{"leak if this throws: reject(code);"});
+  // A callee that is only declared is given the benefit of the doubt; the
+  // caller of an importer still owns its tensor when it throws.
+  EXPECT_EQ(eventsIn(Code, "declared_only"), Events{});
+  EXPECT_EQ(eventsIn(Code, "owned_parameter"), Events{});
+}
+
+TEST(OwnershipJudgement, FreedWithoutItsDeleter) {
+  const char *Code = R"cpp(
+void deleted(const at::Tensor &x) {
+  DLManagedTensor *t = at::toDLPack(x);
+  delete t;
+}
+void own_struct() {
+  DLManagedTensor *t = new DLManagedTensor{};
+  delete t;
+}
+)cpp";
+  EXPECT_EQ(eventsIn(Code, "deleted"),
+            Events{"freed-without-deleter: delete t; after: "
+                   "DLManagedTensor *t = at::toDLPack(x);"});
+  EXPECT_EQ(eventsIn(Code, "own_struct"), Events{});
 }
 
 } // namespace

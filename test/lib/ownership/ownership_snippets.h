@@ -94,6 +94,10 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "deleter-keeps-tensor";
   case clang::interop::OwnershipEvent::DataNotKeptAlive:
     return "data-not-kept-alive";
+  case clang::interop::OwnershipEvent::NullDeleterExported:
+    return "null-deleter-exported";
+  case clang::interop::OwnershipEvent::FreedWithoutDeleter:
+    return "freed-without-deleter";
   }
   return "?";
 }

@@ -1,6 +1,7 @@
 // Unit tests of lib/ownership/ProducerTensors.h: what a producer gives the
 // managed tensors it allocates (the deleter, manager_ctx, data), through
-// braced initialisers, stores and a DLTensor local.
+// braced initialisers, stores and a DLTensor local; and which go into a
+// capsule with no deleter.
 
 #include "lib/ownership/ProducerTensors.h"
 
@@ -78,6 +79,42 @@ DLManagedTensor *wrap(uintptr_t address, void *data) {
   ASSERT_EQ(T.size(), 2u);
   EXPECT_FALSE(nothingKeepsData(T[0])) << "an integer address";
   EXPECT_FALSE(nothingKeepsData(T[1])) << "a pointer parameter";
+}
+
+} // namespace
+
+namespace {
+
+TEST(ProducerTensors, InACapsuleWithoutADeleter) {
+  auto AST = parseWithInputs(R"cpp(
+#include <Python.h>
+#include <dlpack/dlpack.h>
+void finish(DLManagedTensor *);
+void dtor(PyObject *);
+void f(void *data) {
+  auto *stored = new DLManagedTensor();
+  stored->deleter = nullptr;
+  PyCapsule_New(stored, "dltensor", dtor);
+  auto *unset = new DLManagedTensor{};
+  PyCapsule_New(unset, "dltensor", dtor);
+  auto *garbage = new DLManagedTensor;
+  PyCapsule_New(garbage, "dltensor", dtor);
+  auto *elsewhere = new DLManagedTensor{};
+  finish(elsewhere);
+  PyCapsule_New(elsewhere, "dltensor", dtor);
+  auto *kept = new DLManagedTensor{};
+  kept->deleter = nullptr;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "f"));
+  ASSERT_EQ(T.size(), 5u);
+  EXPECT_TRUE(nullDeleterExported(T[0])) << "stored NULL";
+  EXPECT_TRUE(nullDeleterExported(T[1])) << "value-initialised, never set";
+  EXPECT_FALSE(nullDeleterExported(T[2])) << "default-initialised: unknown";
+  EXPECT_FALSE(nullDeleterExported(T[3])) << "another call may set it";
+  EXPECT_FALSE(nullDeleterExported(T[4])) << "never put in a capsule";
 }
 
 } // namespace
