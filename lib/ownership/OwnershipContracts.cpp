@@ -103,19 +103,30 @@ const Expr *throughLocals(const Expr *E, const LocalStores &Stores) {
   return E;
 }
 
-} // namespace
-
-bool isOwningTensorPointer(QualType T) {
+/// T's std::unique_ptr or std::shared_ptr specialisation when its element
+/// is a managed tensor; null otherwise.
+const ClassTemplateSpecializationDecl *tensorSmartPointer(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
   if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
-    return false;
+    return nullptr;
   StringRef Name = Spec->getName();
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
   if ((Name != "unique_ptr" && Name != "shared_ptr") || Args.size() < 1 ||
       Args[0].getKind() != TemplateArgument::Type ||
       !isManagedTensor(classifyDLPackType(Args[0].getAsType())))
+    return nullptr;
+  return Spec;
+}
+
+} // namespace
+
+bool isOwningTensorPointer(QualType T) {
+  const ClassTemplateSpecializationDecl *Spec = tensorSmartPointer(T);
+  if (!Spec)
     return false;
+  StringRef Name = Spec->getName();
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
   if (Name == "shared_ptr" || Args.size() < 2 ||
       Args[1].getKind() != TemplateArgument::Type)
     return true;
@@ -131,15 +142,11 @@ bool isOwningTensorPointer(QualType T) {
 }
 
 const char *defaultFreeOf(QualType T, unsigned NumArgs) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+  const ClassTemplateSpecializationDecl *Spec = tensorSmartPointer(T);
+  if (!Spec)
     return nullptr;
   StringRef Name = Spec->getName();
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type ||
-      !isManagedTensor(classifyDLPackType(Args[0].getAsType())))
-    return nullptr;
   if (Name == "shared_ptr")
     return NumArgs == 1 ? "a std::shared_ptr made from the bare pointer"
                         : nullptr;

@@ -125,29 +125,30 @@ TEST(ExceptionEdges, WhatCanThrow) {
   EXPECT_EQ(Throws, Want);
 }
 
-TEST(ExceptionEdges, CalleeBodies) {
+/// Pred of each top-level statement of the function Name in Code.
+std::vector<bool> eachStatement(llvm::StringRef Name,
+                                bool (*Pred)(const Stmt &)) {
   auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
-  ASSERT_TRUE(AST);
+  EXPECT_TRUE(AST);
+  if (!AST)
+    return {};
   ASTContext &Ctx = AST->getASTContext();
-  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  std::vector<bool> Throws;
+  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  std::vector<bool> Out;
   for (const Stmt *S :
-       cast<CompoundStmt>(functionNamed(Ctx, "uses_bodies")->getBody())->body())
-    Throws.push_back(mayThrow(*cast<Expr>(S)->IgnoreImplicit()));
+       cast<CompoundStmt>(functionNamed(Ctx, Name)->getBody())->body())
+    Out.push_back(Pred(*cast<Expr>(S)->IgnoreImplicit()));
+  return Out;
+}
+
+TEST(ExceptionEdges, CalleeBodies) {
   // release, reset, fill, check, hook
   std::vector<bool> Want = {false, false, true, true, true};
-  EXPECT_EQ(Throws, Want);
+  EXPECT_EQ(eachStatement("uses_bodies", mayThrow), Want);
 }
 
 TEST(ExceptionEdges, ThrowsVisibly) {
-  auto AST = parseDLPackCode(std::string(DLPackPrelude) + Code);
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  std::vector<bool> Throws;
-  for (const Stmt *S :
-       cast<CompoundStmt>(functionNamed(Ctx, "evidence")->getBody())->body())
-    Throws.push_back(throwsVisibly(*cast<Expr>(S)->IgnoreImplicit()));
+  std::vector<bool> Throws = eachStatement("evidence", throwsVisibly);
   // raises, raises_deeper, catches, may (declared only), check, hook
   // (virtual), c_api, a pointer cast to Python (only an unregistered class
   // throws), a Python object cast to C++ (bad input throws)
