@@ -9,6 +9,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::interop::dlpackfield {
@@ -339,9 +340,116 @@ bool classMayConsiderStrides(const CXXRecordDecl &RD,
   });
 }
 
+namespace {
+/// The nearest parent of S that is not a paren or implicit cast.
+const Stmt *semanticParent(const ParentMap &PM, const Stmt *S) {
+  const Stmt *P = PM.getParent(S);
+  while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
+    P = PM.getParent(P);
+  return P;
+}
+
+/// E is evaluated as a statement of its own (its value dropped): a
+/// statement of a block, or the body of an if, loop or label; not a
+/// condition.
+bool isStatement(const ParentMap &PM, const Expr *E) {
+  const Stmt *P = PM.getParent(E);
+  while (P && isa<ExprWithCleanups>(P)) {
+    E = cast<Expr>(P);
+    P = PM.getParent(P);
+  }
+  if (!P)
+    return false;
+  if (isa<CompoundStmt, SwitchCase, LabelStmt>(P))
+    return true;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return If->getThen() == E || If->getElse() == E;
+  if (const auto *For = dyn_cast<ForStmt>(P))
+    return For->getBody() == E;
+  if (const auto *While = dyn_cast<WhileStmt>(P))
+    return While->getBody() == E;
+  if (const auto *Do = dyn_cast<DoStmt>(P))
+    return Do->getBody() == E;
+  return false;
+}
+
+/// A read of the strides field that only tests whether there are strides
+/// (the pointer against NULL, or as a truth value) or copies their values
+/// into memory (`out[i] = t->strides[i]`, a statement-level call given
+/// `t->strides[i]`, as a serializer writes them): either way the reader
+/// does not compare them with anything, so it cannot tell a strided tensor
+/// from a compact one. In a Predicate (a function returning a truth value
+/// or a number) a NULL test is what its caller may branch on, so only the
+/// copies count.
+bool onlyTestsOrCopies(const MemberExpr *ME, const ParentMap &PM,
+                       ASTContext &Ctx, bool Predicate) {
+  const Stmt *P = semanticParent(PM, ME);
+  // A predicate's test is what its caller branches on.
+  if (Predicate && !isa_and_nonnull<ArraySubscriptExpr>(P) &&
+      !(isa_and_nonnull<UnaryOperator>(P) &&
+        cast<UnaryOperator>(P)->getOpcode() == UO_Deref))
+    return false;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P)) {
+    if (BO->isEqualityOp()) {
+      const Expr *Other = BO->getLHS()->IgnoreParenImpCasts() == ME
+                              ? BO->getRHS()
+                              : BO->getLHS();
+      return isNullConstant(Other, Ctx);
+    }
+    return BO->isLogicalOp();
+  }
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    if (UO->getOpcode() == UO_LNot)
+      return true;
+  const Expr *Cond = nullptr;
+  if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+    Cond = If->getCond();
+  else if (const auto *W = dyn_cast_or_null<WhileStmt>(P))
+    Cond = W->getCond();
+  else if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(P))
+    Cond = CO->getCond();
+  if (Cond)
+    return Cond->IgnoreParenImpCasts() == ME;
+  // An element: strides[i] or *strides.
+  const Stmt *Elem = nullptr;
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P);
+      AS && AS->getBase()->IgnoreParenImpCasts() == ME)
+    Elem = AS;
+  else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P);
+           UO && UO->getOpcode() == UO_Deref)
+    Elem = UO;
+  if (!Elem)
+    return false;
+  const Stmt *Use = semanticParent(PM, Elem);
+  // `t->strides ? t->strides[i] : 0`: a branch's value is the whole's.
+  while (const auto *CO = dyn_cast_or_null<ConditionalOperator>(Use)) {
+    if (CO->getCond()->IgnoreParenImpCasts() == Elem)
+      return false;
+    Elem = CO;
+    Use = semanticParent(PM, CO);
+  }
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Use))
+    if (BO->getOpcode() == BO_Assign &&
+        BO->getRHS()->IgnoreParenImpCasts() == Elem) {
+      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+      return isa<ArraySubscriptExpr, MemberExpr>(L) ||
+             (isa<UnaryOperator>(L) &&
+              cast<UnaryOperator>(L)->getOpcode() == UO_Deref);
+    }
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Use))
+    return isStatement(PM, Call) &&
+           llvm::any_of(Call->arguments(), [&](const Expr *A) {
+             return A->IgnoreParenImpCasts() == Elem;
+           });
+  return false;
+}
+} // namespace
+
 /// True when FD has no body here (its behaviour is unknown) or its body
-/// reads the strides field: passing a tensor to it counts as looking at the
-/// strides (a compactness check in a helper).
+/// reads the strides field other than to test for them or copy them
+/// (onlyTestsOrCopies): passing a tensor to it counts as looking at the
+/// strides (a compactness check in a helper). A serializer that writes the
+/// strides it finds does not check them.
 bool mayLookAtStrides(const FunctionDecl *FD,
                       llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
   if (!FD)
@@ -353,14 +461,21 @@ bool mayLookAtStrides(const FunctionDecl *FD,
   if (It != Memo.end())
     return It->second;
   struct Finder : RecursiveASTVisitor<Finder> {
+    Finder(Stmt *Body, ASTContext &Ctx, bool Predicate)
+        : PM(Body), Ctx(Ctx), Predicate(Predicate) {}
+    ParentMap PM;
+    ASTContext &Ctx;
+    bool Predicate;
     bool Found = false;
     bool VisitMemberExpr(MemberExpr *ME) {
       if (classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl())) ==
-          DLPackField::Strides)
+              DLPackField::Strides &&
+          !onlyTestsOrCopies(ME, PM, Ctx, Predicate))
         Found = true;
       return !Found;
     }
-  } F;
+  } F(Def->getBody(), Def->getASTContext(),
+      Def->getReturnType()->isIntegralOrEnumerationType());
   F.TraverseStmt(Def->getBody());
   Memo[Def] = F.Found;
   return F.Found;

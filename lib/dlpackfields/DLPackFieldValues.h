@@ -238,8 +238,11 @@ bool classMayConsiderStrides(const CXXRecordDecl &RD,
 bool classReadsField(const CXXRecordDecl &RD, DLPackField F);
 
 /// True when FD has no body here (its behaviour is unknown) or its body
-/// reads the strides field: passing a tensor to it counts as looking at the
-/// strides (a compactness check in a helper).
+/// reads the strides field other than to test whether there are any (the
+/// pointer against NULL, in a function that returns no truth value or
+/// number) or to copy their values into memory (a serializer writing them
+/// out): passing a tensor to it counts as looking at the strides (a
+/// compactness check in a helper).
 bool mayLookAtStrides(const FunctionDecl *FD,
                       llvm::DenseMap<const FunctionDecl *, bool> &Memo);
 

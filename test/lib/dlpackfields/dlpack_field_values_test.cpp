@@ -90,6 +90,19 @@ void use(long);
 static bool compact(const DLTensor &t) { return t.strides == NULL; }
 static bool reads_ndim(const DLTensor &t) { return t.ndim == 1; }
 bool declared_only(const DLTensor &t);
+void put(long long v);
+static void writes_strides(const DLTensor &t, long long *out) {
+  if (t.strides)
+    for (int i = 0; i < t.ndim; ++i)
+      out[i] = t.strides[i];
+  else
+    put(0);
+  if (t.strides != NULL)
+    put(t.strides[0]);
+}
+static long long first_stride(const DLTensor &t) {
+  return t.strides ? t.strides[0] : 0;
+}
 void hands_to_compact(const DLTensor &t) { compact(t); }
 void hands_to_reads_ndim(const DLTensor &t) { reads_ndim(t); }
 void hands_to_unknown(const DLTensor &t) { declared_only(t); }
@@ -189,11 +202,15 @@ TEST(DLPackFieldValues, HelpersThatMayLookAtTheStrides) {
   llvm::DenseMap<const FunctionDecl *, bool> Memo;
   EXPECT_TRUE(mayLookAtStrides(Decl("compact"), Memo));
   EXPECT_FALSE(mayLookAtStrides(Decl("reads_ndim"), Memo));
+  // Tests for strides and copies them out, never compares them: a
+  // serializer. A number computed from them (returned) is a use.
+  EXPECT_FALSE(mayLookAtStrides(Decl("writes_strides"), Memo));
+  EXPECT_TRUE(mayLookAtStrides(Decl("first_stride"), Memo));
   // Unknown behaviour: it may.
   EXPECT_TRUE(mayLookAtStrides(Decl("declared_only"), Memo));
   EXPECT_TRUE(mayLookAtStrides(nullptr, Memo));
   // Each body is read once.
-  EXPECT_EQ(Memo.size(), 2u);
+  EXPECT_EQ(Memo.size(), 4u);
   EXPECT_EQ(Memo.lookup(Decl("reads_ndim")), false);
 
   // A function may consider strides: it names them, or hands a tensor to
