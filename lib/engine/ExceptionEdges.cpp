@@ -111,45 +111,50 @@ bool callCannotThrow(const CallExpr &CE, unsigned Depth) {
   return false;
 }
 
-/// How many statements of a callee's body are searched for a throw.
+/// How many statements the search for a throw reads in all, across every
+/// body it enters: a bound on the whole search, not per body, so that a
+/// call tree without a throw costs at most this.
 constexpr unsigned kEvidenceStatements = 256;
 
-bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth);
+bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth,
+                         unsigned &Left);
 
 /// A throw expression, or a call of a callee that throws visibly, in Body
 /// outside its try blocks (lambdas are other functions).
-bool throwsOutside(const Stmt *Body, unsigned Depth) {
+bool throwsOutside(const Stmt *Body, unsigned Depth, unsigned &Left) {
   struct Walk : RecursiveASTVisitor<Walk> {
     unsigned Depth;
-    unsigned Left = kEvidenceStatements;
+    unsigned &Left;
     bool Found = false;
-    explicit Walk(unsigned Depth) : Depth(Depth) {}
+    Walk(unsigned Depth, unsigned &Left) : Depth(Depth), Left(Left) {}
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
     bool TraverseCXXTryStmt(CXXTryStmt *) { return true; }
     bool VisitStmt(Stmt *S) {
-      if (Left-- == 0)
+      if (Left == 0)
         return false;
+      --Left;
       if (isa<CXXThrowExpr>(S))
         Found = true;
       else if (const auto *CE = dyn_cast<CallExpr>(S))
         Found = !callCannotThrow(*CE, kBodyDepth) &&
-                calleeThrowsVisibly(CE->getDirectCallee(), Depth);
-      return !Found;
+                calleeThrowsVisibly(CE->getDirectCallee(), Depth, Left);
+      return !Found && Left > 0;
     }
-  } W(Depth);
+  } W(Depth, Left);
   W.TraverseStmt(const_cast<Stmt *>(Body));
   return W.Found;
 }
 
 /// FD's definition is in this translation unit and throws out of it (read
 /// Depth bodies deep). A virtual function may run another body.
-bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth) {
+bool calleeThrowsVisibly(const FunctionDecl *FD, unsigned Depth,
+                         unsigned &Left) {
   const FunctionDecl *Def = nullptr;
   if (!FD || Depth == 0 || !FD->hasBody(Def) || !Def || !Def->getBody())
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
     return false;
-  return throwsOutside(Def->getBody(), Depth - 1);
+  return throwsOutside(Def->getBody(), Depth - 1, Left);
 }
 
 /// Collects the statements that may throw outside try blocks; lambdas are
@@ -201,8 +206,9 @@ bool throwsVisibly(const Stmt &S) {
   if (isa<CXXThrowExpr>(S))
     return true;
   const auto *CE = dyn_cast<CallExpr>(&S);
+  unsigned Left = kEvidenceStatements;
   return CE && !callCannotThrow(*CE, kBodyDepth) &&
-         calleeThrowsVisibly(CE->getDirectCallee(), kBodyDepth + 1);
+         calleeThrowsVisibly(CE->getDirectCallee(), kBodyDepth + 1, Left);
 }
 
 ExceptionExits exceptionExits(const FunctionDecl &FD, unsigned Max) {

@@ -37,7 +37,7 @@ bool mayThrow(const Stmt &S);
 /// S may throw (mayThrow) and there is evidence that it does: a throw
 /// expression, or a call of a function whose body this translation unit
 /// holds and throws out of it (a throw expression outside its try blocks,
-/// or such a call; three bodies deep, 256 statements each). A family that
+/// or such a call; three bodies deep, 256 statements in all). A family that
 /// reports what is lost on an exception path asks this, not mayThrow: a
 /// callee declared without noexcept is not evidence by itself.
 bool throwsVisibly(const Stmt &S);
