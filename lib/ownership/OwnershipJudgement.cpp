@@ -81,10 +81,10 @@ private:
   /// Call throws out of the function (ExceptionEdges: it may, and a body
   /// the file holds shows a throw): a tensor the function allocated or a
   /// producer handed it, still to be freed and not given to the call, is
-  /// leaked when it does. A parameter's or a capsule's
-  /// tensor is not: the caller, or the capsule, still owns it on that path.
-  /// A call evaluated for a throw expression's operand leaves by that
-  /// throw, which is an exit of its own.
+  /// leaked when it does. A parameter's or a capsule's tensor is not: the
+  /// caller, or the capsule, still owns it on that path. A call evaluated
+  /// for a throw expression's operand leaves by that throw, which is an
+  /// exit of its own.
   void leaksIfThrows(const CallExpr *Call, const Environment &Env,
                      llvm::SmallVectorImpl<OwnershipEvent> &Found) {
     if (!RC.ThrowPointIndex.count(Call) || insideThrowExpression(Call) ||
