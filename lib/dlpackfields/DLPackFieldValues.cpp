@@ -12,6 +12,8 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <optional>
+
 namespace clang::interop::dlpackfield {
 
 using namespace clang::dataflow;
@@ -462,16 +464,20 @@ bool mayLookAtStrides(const FunctionDecl *FD,
     return It->second;
   struct Finder : RecursiveASTVisitor<Finder> {
     Finder(Stmt *Body, ASTContext &Ctx, bool Predicate)
-        : PM(Body), Ctx(Ctx), Predicate(Predicate) {}
-    ParentMap PM;
+        : Body(Body), Ctx(Ctx), Predicate(Predicate) {}
+    Stmt *Body;
+    // Built at the first strides read: most callees have none.
+    std::optional<ParentMap> PM;
     ASTContext &Ctx;
     bool Predicate;
     bool Found = false;
     bool VisitMemberExpr(MemberExpr *ME) {
-      if (classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl())) ==
-              DLPackField::Strides &&
-          !onlyTestsOrCopies(ME, PM, Ctx, Predicate))
-        Found = true;
+      if (classifyDLPackField(dyn_cast<FieldDecl>(ME->getMemberDecl())) !=
+          DLPackField::Strides)
+        return true;
+      if (!PM)
+        PM.emplace(Body);
+      Found = !onlyTestsOrCopies(ME, *PM, Ctx, Predicate);
       return !Found;
     }
   } F(Def->getBody(), Def->getASTContext(),
