@@ -204,17 +204,6 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
       for (const OwnershipEvent &Other : Facts.Events)
         if (Other.K == OwnershipEvent::Leak && Who(Other) == Who(E))
           Exits.push_back(&Other);
-      // A call that throws inside a return or throw the tensor leaks at
-      // anyway is the same leak: the exit is enough.
-      const SourceManager &SM = Ctx.getSourceManager();
-      llvm::erase_if(Exits, [&](const OwnershipEvent *C) {
-        return C->Exit == OwnershipEvent::CallThrows &&
-               llvm::any_of(Exits, [&](const OwnershipEvent *X) {
-                 return X->ExitAt &&
-                        SM.isPointWithin(C->ExitLoc, X->ExitAt->getBeginLoc(),
-                                         X->ExitAt->getEndLoc());
-               });
-      });
       reportLeak(FD, Exits, Ctx);
       break;
     }

@@ -137,14 +137,33 @@ void OwnershipFamily::postProcess(Run &R, std::vector<OwnershipEvent> &Events) {
   // per kind and place (and per exit for leaks).
   llvm::DenseSet<std::tuple<unsigned, const Stmt *, const void *, unsigned>>
       Seen;
+  auto Who = [](const OwnershipEvent &E) {
+    return E.Param ? static_cast<const void *>(E.Param)
+                   : static_cast<const void *>(E.At);
+  };
   llvm::erase_if(Events, [&](const OwnershipEvent &E) {
-    const void *Who = E.Param ? static_cast<const void *>(E.Param)
-                              : static_cast<const void *>(E.At);
-    return !Seen.insert(
-                    {unsigned(E.K), E.Related, Who, E.ExitLoc.getRawEncoding()})
+    return !Seen.insert({unsigned(E.K), E.Related, Who(E),
+                         E.ExitLoc.getRawEncoding()})
                 .second;
   });
   const SourceManager &SM = R.Ctx.getSourceManager();
+  // A call that throws inside a return or throw where the same tensor
+  // leaks anyway is that one exit, not a second.
+  auto InsideAnExit = [&](const OwnershipEvent &C) {
+    return C.K == OwnershipEvent::Leak &&
+           C.Exit == OwnershipEvent::CallThrows &&
+           llvm::any_of(Events, [&](const OwnershipEvent &X) {
+             return X.K == OwnershipEvent::Leak && X.ExitAt &&
+                    Who(X) == Who(C) &&
+                    SM.isPointWithin(C.ExitLoc, X.ExitAt->getBeginLoc(),
+                                     X.ExitAt->getEndLoc());
+           });
+  };
+  std::vector<OwnershipEvent> Kept;
+  for (const OwnershipEvent &E : Events)
+    if (!InsideAnExit(E))
+      Kept.push_back(E);
+  Events = std::move(Kept);
   auto LocOf = [](const OwnershipEvent &E) {
     return E.At ? E.At->getBeginLoc()
                 : (E.Param ? E.Param->getLocation() : SourceLocation());
