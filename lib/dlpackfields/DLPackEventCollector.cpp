@@ -422,6 +422,13 @@ void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
                           RC.SeenTensors.contains(R);
     E.StridesNullProven =
         isLocal(St) || (!E.StridesConsidered && propHolds(Env, St, kNull));
+    if (auto It = RC.Allocated.find(R); It != RC.Allocated.end()) {
+      // The device given to the allocation: one whose type this function
+      // wrote is its own choice, as a producer's is, or one tested.
+      E.OffsetZeroProven = E.StridesConsidered = true;
+      E.HostProven |= It->second && (isLocal(It->second) ||
+                                     propHolds(Env, It->second, kHost));
+    }
   }
   if (auto *MP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataManaged)))
     if (auto *M = dyn_cast<RecordStorageLocation>(&MP->getPointeeLoc())) {

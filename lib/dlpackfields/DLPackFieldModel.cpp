@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/dlpackfields/DLPackFieldModel.h"
+#include "lib/dlpackfields/DLPackAllocations.h"
 #include "lib/dlpackfields/DLPackOwnMembers.h"
 
 #include "lib/dlpackfields/DLPackFieldMarks.h"
@@ -420,7 +421,8 @@ void transferCall(const CallExpr *E, FieldState &S) {
       if (!Releases && mayLookAtStrides(Callee, S.RC.StridesReaders))
         S.RC.SeenTensors.insert(R);
   }
-  if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S))
+  if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S) ||
+      allocatedOnDevice(E, S))
     return;
   if (isRawAllocation(E)) {
     if (Value *V = valueOrFresh(*E, Env))

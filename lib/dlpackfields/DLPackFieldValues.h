@@ -120,6 +120,10 @@ struct RunContext {
   llvm::DenseSet<const ArraySubscriptExpr *> UncomparedStrideReads;
   /// Tensors passed to a function that may look at their strides.
   llvm::DenseSet<const StorageLocation *> SeenTensors;
+  /// Tensors a call given a device allocated here (allocatedOnDevice): their
+  /// layout is this function's (byte_offset 0, compact), their device type
+  /// the given device's (null when unknown).
+  llvm::DenseMap<const StorageLocation *, Value *> Allocated;
   /// Which callees read the strides field (see mayLookAtStrides).
   llvm::DenseMap<const FunctionDecl *, bool> StridesReaders;
   /// HostDeviceGuards and ImportFunctions, compiled once per configuration.

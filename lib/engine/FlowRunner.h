@@ -14,6 +14,7 @@
 
 #include "lib/engine/AnalysisBridge.h"
 #include "lib/engine/CDCLSolver.h"
+#include "lib/engine/CallResults.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/engine/LanguageBridge.h"
 #include "lib/engine/SkipReason.h"
@@ -249,6 +250,8 @@ FlowResult<Diag> runFlowAnalysisWith(
   }
   detail::BoundedSolver Solver(Bounds.MaxSATIterations, Bounds.MaxMilliseconds);
   dataflow::DataflowAnalysisContext AnalysisContext(Solver);
+  // What accessors returned in this analysis (CallResults.h).
+  CallResultScope CallResults;
   dataflow::Environment Env(AnalysisContext, FD);
   AnalysisT Analysis = detail::makeAnalysis(Make, Ctx, Env, *ACFG);
   using LatticeT = typename AnalysisT::Lattice;

@@ -103,15 +103,6 @@ const Formula &oneOfChoices(llvm::ArrayRef<const Formula *> PerChoice,
   return Truth;
 }
 
-Value *valueOrFresh(const Expr &E, Environment &Env) {
-  if (Value *V = Env.getValue(E))
-    return V;
-  Value *V = Env.createValue(E.getType());
-  if (V)
-    Env.setValue(E, *V);
-  return V;
-}
-
 bool isTruthComparison(const BinaryOperator &E, const Environment &Env) {
   return truthCompared(E, Env) != nullptr;
 }

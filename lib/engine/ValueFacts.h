@@ -11,6 +11,7 @@
 #ifndef INTEROP_LIB_ENGINE_VALUEFACTS_H
 #define INTEROP_LIB_ENGINE_VALUEFACTS_H
 
+#include "lib/engine/CallResults.h"
 #include "lib/engine/ExitConditions.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/support/AstHelpers.h"
@@ -52,11 +53,6 @@ void joinBoolProperty(llvm::StringRef Name, const dataflow::Value &V1,
 dataflow::StorageLocation *
 syntheticField(const dataflow::RecordStorageLocation *Loc,
                llvm::StringRef Name);
-
-/// The value of the prvalue E, made (and set) when the framework left it
-/// without one (the result of a call it does not model); null for a type
-/// the framework has no values of.
-dataflow::Value *valueOrFresh(const Expr &E, dataflow::Environment &Env);
 
 /// The truth of a comparison whose constant operand may hold any of
 /// several values (a local chosen between constants: LocalValues.h), given
@@ -155,6 +151,25 @@ private:
 /// gives); the family adds its own after them.
 template <typename StateT> StmtSwitch<StateT> valueCases() {
   StmtSwitch<StateT> Switch;
+  // getTensor()->data: the result of a call is a value inline as it is
+  // through a local; the family's own case for the call still runs.
+  Switch.template alsoOf<CallExpr>(
+      [](const CallExpr &E, StateT &S) { return lacksCallResult(E, S.Env); },
+      [](const CallExpr *E, StateT &S) { makeCallResult(*E, S.Env); });
+  // auto x = NDArray::Empty(...) (a move before C++17), y = x: the copy's
+  // accessors return what the original's did.
+  Switch.template alsoOf<CXXConstructExpr>(
+      [](const CXXConstructExpr &E, StateT &S) {
+        return copiesAccessedObject(E, S.Env);
+      },
+      [](const CXXConstructExpr *E, StateT &S) { copyCallResults(*E, S.Env); });
+  Switch.template alsoOf<CXXOperatorCallExpr>(
+      [](const CXXOperatorCallExpr &E, StateT &S) {
+        return copiesAccessedObject(E, S.Env);
+      },
+      [](const CXXOperatorCallExpr *E, StateT &S) {
+        copyCallResults(*E, S.Env);
+      });
   // validate(cond, ...), throw_if(p == nullptr, ...): the condition holds
   // after the call, and the call is still the family's.
   Switch.template alsoOf<CallExpr>(

@@ -508,8 +508,9 @@ Status copy_repacked(const SourceTensor &src, const int64_t *strides,
 // A copy into a fresh buffer in the plan's placement; the producer's
 // deleter runs as soon as the copy is complete, with the caller's lock held.
 template <typename MT>
-Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
-                             const ImportPlan &plan, const Device &target,
+Result<Array> import_by_copy(DeleterGuard<MT> &guard, const int64_t *strides,
+                             SourceTensor &src, const ImportPlan &plan,
+                             const Device &target,
                              const detail::CopyUnlock &unlock) {
   auto buffer = detail::allocate(plan.dst, src.nbytes);
   if (!buffer.ok())
@@ -523,7 +524,7 @@ Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
         src.extent.compact
             ? detail::copy_bytes(plan.dst, out, src.source.place, src.element0,
                                  src.nbytes, /*wait=*/true)
-            : copy_repacked(src, guard.get()->dl_tensor.strides, plan.dst, out);
+            : copy_repacked(src, strides, plan.dst, out);
     if (!copied.ok())
       return copied;
   }
@@ -535,14 +536,15 @@ Result<Array> import_by_copy(DeleterGuard<MT> &guard, SourceTensor &src,
                                           out, false);
 }
 
-// The import itself, after the version check. `guard` owns the tensor.
+// The import itself, after the version check: `t` is the checked tensor's
+// DLTensor, `guard` owns the tensor.
 template <typename MT>
-Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
-                            const Device &target, const ImportOptions &options,
+Result<Array> import_tensor(DeleterGuard<MT> &guard, const DLTensor &t,
+                            bool read_only, const Device &target,
+                            const ImportOptions &options,
                             const detail::CopyUnlock &unlock) {
   if (!target.is_addressable())
     return not_addressable();
-  const DLTensor &t = guard.get()->dl_tensor;
   SourceTensor src;
   if (Status s = read_shape_and_type(t, src); !s.ok())
     return s;
@@ -553,7 +555,7 @@ Result<Array> import_tensor(DeleterGuard<MT> &guard, bool read_only,
     return s;
   if (!plan.copy)
     return import_in_place(guard, src, plan, target, read_only);
-  return import_by_copy(guard, src, plan, target, unlock);
+  return import_by_copy(guard, t.strides, src, plan, target, unlock);
 }
 
 Status version_mismatch(const DLPackVersion &v) {
@@ -668,11 +670,13 @@ import_managed(MT *tensor, const Device *target, const ImportOptions &options,
       return version_mismatch(tensor->version);
   bool read_only = read_only_flag(*tensor);
   if (target)
-    return import_tensor(guard, read_only, *target, options, unlock);
+    return import_tensor(guard, tensor->dl_tensor, read_only, *target, options,
+                         unlock);
   Result<Device> local = local_device_of_tensor(tensor->dl_tensor);
   if (!local.ok())
     return local.status();
-  return import_tensor(guard, read_only, *local, options, unlock);
+  return import_tensor(guard, tensor->dl_tensor, read_only, *local, options,
+                       unlock);
 }
 
 } // namespace

@@ -87,11 +87,14 @@ long ndimOf(DLManagedTensorVersioned *mt) {
   // used without checking 'version.major' on this path [interop-dlpack-version]
 }
 
-// A smart pointer of something else holds nothing the checks follow.
+// A smart pointer of something else holds no tensor the checks follow: the
+// object it points to is one nothing is known of, and a tensor in it is read
+// as `b->mt` would be.
 struct Blob {
   DLManagedTensorVersioned *mt;
 };
 long ofBlob(Blob *b) {
   std::unique_ptr<Blob> owner(b);
   return owner->mt->dl_tensor.ndim;
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
 }

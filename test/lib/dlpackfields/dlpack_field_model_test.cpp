@@ -242,6 +242,30 @@ void local_tensor(float *buffer) {
 )cpp");
 }
 
+TEST(DLPackProducer, AnAllocationOnAGivenDevice) {
+  // A handle a call given a device returns holds a tensor allocated there:
+  // its layout is this function's, its device the one passed in.
+  EXPECT_SNIPPET(R"cpp(
+struct NDArray {
+  const DLTensor *operator->() const;
+  static NDArray Empty(long n, DLDevice device);
+};
+void given(DLDevice device, float f) {
+  NDArray x = NDArray::Empty(1, device);
+  static_cast<float *>(x->data)[0] = f; // [[data-deref zero=yes strides=yes host=no read=0]]
+}
+void tested(DLDevice device, float f) {
+  if (device.device_type != kDLCPU)
+    return;
+  NDArray x = NDArray::Empty(1, device);
+  static_cast<float *>(x->data)[0] = f; // [[data-deref zero=yes host=yes read=0]]
+}
+float through_a_handle(const NDArray &a) {
+  return static_cast<float *>(a->data)[0]; // [[data-deref zero=no host=no read=0]]
+}
+)cpp");
+}
+
 //===----------------------------------------------------------------------===//
 // Device type of host accesses
 //===----------------------------------------------------------------------===//

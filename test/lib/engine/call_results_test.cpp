@@ -1,0 +1,166 @@
+// Unit tests of lib/engine/CallResults.h: the result of a call the
+// framework does not model gets a value, an accessor called again on the
+// same object gives the value it gave the first time while a scope lives,
+// and any other call gives a fresh one.
+
+#include "lib/engine/CallResults.h"
+
+#include "ast_search.h"
+#include "snippet_annotations.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <vector>
+
+using namespace clang;
+using namespace clang::interop;
+using namespace clang::dataflow;
+using namespace interop_test;
+
+namespace {
+
+const char *const Calls = R"cpp(
+struct T { int x; };
+struct H {
+  const T *operator->() const;
+  const T *get() const;
+  const T *at(int) const;
+  const T *next();
+};
+const T *make(int);
+int count();
+void f(const H &h, const H &g, H &m) {
+  (void)h.operator->();
+  (void)h.operator->();
+  (void)h.get();
+  (void)h.get();
+  (void)g.operator->();
+  (void)make(1);
+  (void)make(1);
+  (void)count();
+  (void)h.at(0);
+  (void)h.at(0);
+  (void)m.next();
+  (void)m.next();
+}
+)cpp";
+
+/// The calls of f, in order, in an environment where each read of a
+/// parameter has the parameter's object (as the framework's transfer of the
+/// read leaves it).
+struct Fixture {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(Calls);
+  DataflowAnalysisContext DACtx{std::make_unique<WatchedLiteralsSolver>()};
+  const FunctionDecl *F = functionNamed(AST->getASTContext(), "f");
+  Environment Env{DACtx, *F};
+  std::vector<const CallExpr *> Ops;
+
+  Fixture() {
+    Env.initialize();
+    for (const Stmt *S : cast<CompoundStmt>(F->getBody())->body()) {
+      const auto *Cast = cast<CStyleCastExpr>(S);
+      const auto *Call = cast<CallExpr>(Cast->getSubExpr()->IgnoreParens());
+      Ops.push_back(Call);
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        const auto *Obj =
+            cast<DeclRefExpr>(MC->getImplicitObjectArgument()->IgnoreParens());
+        Env.setStorageLocation(*Obj, *Env.getStorageLocation(*Obj->getDecl()));
+      }
+    }
+  }
+
+  /// Gives each call its value; the values in order.
+  std::vector<const Value *> values() {
+    std::vector<const Value *> Out;
+    for (const CallExpr *Call : Ops) {
+      if (lacksCallResult(*Call, Env))
+        makeCallResult(*Call, Env);
+      Out.push_back(Env.getValue(*Call));
+    }
+    return Out;
+  }
+};
+
+TEST(CallResults, PointersToRecordsWithoutAValueLackOne) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  // An int is no pointer to a record: the framework's business.
+  EXPECT_FALSE(lacksCallResult(*F.Ops[7], F.Env));
+  EXPECT_TRUE(lacksCallResult(*F.Ops[5], F.Env));
+  makeCallResult(*F.Ops[5], F.Env);
+  // Once given, it has one.
+  EXPECT_FALSE(lacksCallResult(*F.Ops[5], F.Env));
+  EXPECT_NE(F.Env.getValue(*F.Ops[5]), nullptr);
+}
+
+TEST(CallResults, AnAccessorGivesOneValuePerObjectWhileTheScopeLives) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  CallResultScope Scope;
+  std::vector<const Value *> V = F.values();
+  for (const Value *Each : V)
+    if (Each != V[7])
+      EXPECT_NE(Each, nullptr);
+  EXPECT_EQ(V[0], V[1]);   // h.operator->() twice
+  EXPECT_EQ(V[2], V[3]);   // h.get() twice
+  EXPECT_NE(V[0], V[2]);   // another accessor
+  EXPECT_NE(V[0], V[4]);   // another object
+  EXPECT_NE(V[5], V[6]);   // a free function: a new tensor each call
+  EXPECT_NE(V[8], V[9]);   // an accessor that takes an argument is none
+  EXPECT_NE(V[10], V[11]); // nor is a method that is not const
+}
+
+TEST(CallResults, WithoutAScopeEveryCallIsFresh) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  std::vector<const Value *> V = F.values();
+  EXPECT_NE(V[0], nullptr);
+  EXPECT_NE(V[0], V[1]);
+}
+
+TEST(CallResults, ANestedScopeKeepsItsOwn) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  CallResultScope Outer;
+  makeCallResult(*F.Ops[0], F.Env);
+  const Value *First = F.Env.getValue(*F.Ops[0]);
+  {
+    CallResultScope Inner;
+    EXPECT_EQ(CallResultScope::current(), &Inner);
+    makeCallResult(*F.Ops[1], F.Env);
+    EXPECT_NE(F.Env.getValue(*F.Ops[1]), First);
+  }
+  EXPECT_EQ(CallResultScope::current(), &Outer);
+  makeCallResult(*F.Ops[1], F.Env);
+  EXPECT_EQ(F.Env.getValue(*F.Ops[1]), First);
+}
+
+} // namespace
+
+namespace {
+
+TEST(CallResults, ACopyReturnsWhatTheOriginalDid) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  CallResultScope Scope;
+  const auto *Get = cast<CXXMemberCallExpr>(F.Ops[2]);
+  const StorageLocation *H = getImplicitObjectLocation(*Get, F.Env);
+  const auto *OnG = cast<CXXMemberCallExpr>(F.Ops[4]);
+  const StorageLocation *G = getImplicitObjectLocation(*OnG, F.Env);
+  ASSERT_TRUE(H && G);
+  makeCallResult(*Get, F.Env);
+  EXPECT_TRUE(Scope.has(*H));
+  EXPECT_FALSE(Scope.has(*G));
+  Scope.copy(*H, *G);
+  EXPECT_EQ(Scope.slot(*G, *Get->getMethodDecl()->getCanonicalDecl()),
+            F.Env.getValue(*Get));
+}
+
+} // namespace
