@@ -190,19 +190,15 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
                                              const OwnershipFacts &Facts,
                                              ASTContext &Ctx) {
   // Each leaked site once, with every exit it leaks at.
-  auto Who = [](const OwnershipEvent &E) {
-    return E.Param ? static_cast<const void *>(E.Param)
-                   : static_cast<const void *>(E.At);
-  };
   llvm::DenseSet<const void *> LeakReported;
   for (const OwnershipEvent &E : Facts.Events) {
     switch (E.K) {
     case OwnershipEvent::Leak: {
-      if (!LeakReported.insert(Who(E)).second)
+      if (!LeakReported.insert(E.subject()).second)
         break;
       llvm::SmallVector<const OwnershipEvent *, 4> Exits;
       for (const OwnershipEvent &Other : Facts.Events)
-        if (Other.K == OwnershipEvent::Leak && Who(Other) == Who(E))
+        if (Other.K == OwnershipEvent::Leak && Other.subject() == E.subject())
           Exits.push_back(&Other);
       reportLeak(FD, Exits, Ctx);
       break;

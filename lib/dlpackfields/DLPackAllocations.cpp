@@ -55,13 +55,9 @@ bool allocatedOnDevice(const CallExpr *E, FieldState &S) {
   QualType TensorType =
       Accessors.front()->getReturnType()->getPointeeType().getUnqualifiedType();
   auto &Tensor = cast<RecordStorageLocation>(S.Env.createObject(TensorType));
-  RecordStorageLocation *Device = nullptr;
-  for (auto [D, Loc] : Tensor.children())
-    if (const auto *FD = dyn_cast<FieldDecl>(D);
-        FD && classifyDLPackField(FD) == DLPackField::Device)
-      Device = dyn_cast_or_null<RecordStorageLocation>(Loc);
   StorageLocation *From = deviceTypeLoc(Given);
-  StorageLocation *To = deviceTypeLoc(Device);
+  StorageLocation *To =
+      deviceTypeLoc(childRecordOf(&Tensor, DLPackField::Device));
   Value *Type = From ? S.RC.Joins.valueAt(*From, S.Env) : nullptr;
   if (To && Type)
     S.Env.setValue(*To, *Type);

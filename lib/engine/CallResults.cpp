@@ -109,8 +109,9 @@ copiedObjects(const Expr &E, const Environment &Env) {
 } // namespace
 
 bool copiesAccessedObject(const Expr &E, const Environment &Env) {
+  // Asked at every copy of every record: the cheap answer first.
   CallResultScope *Scope = CallResultScope::current();
-  if (!Scope)
+  if (!Scope || Scope->empty())
     return false;
   auto Objects = copiedObjects(E, Env);
   return Objects && Scope->has(*Objects->first);

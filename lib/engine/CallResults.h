@@ -67,6 +67,8 @@ public:
   /// The value Accessor returned on the object at Object, or null.
   dataflow::Value *&slot(const dataflow::StorageLocation &Object,
                          const Decl &Accessor);
+  /// Whether no accessor returned anything yet (most analyses).
+  bool empty() const { return Results.empty(); }
   /// Whether any accessor returned something on Object.
   bool has(const dataflow::StorageLocation &Object) const {
     return Results.count(&Object);

@@ -110,6 +110,13 @@ struct OwnershipEvent {
   bool Certain = false;
   /// For FreedWithoutDeleter: what frees the struct, in words.
   const char *How = nullptr;
+
+  /// What the event is about: the parameter, else the site's statement.
+  /// Events of one tensor (a leak at each of its exits) share it.
+  const void *subject() const {
+    return Param ? static_cast<const void *>(Param)
+                 : static_cast<const void *>(At);
+  }
 };
 
 } // namespace clang::interop

@@ -137,12 +137,8 @@ void OwnershipFamily::postProcess(Run &R, std::vector<OwnershipEvent> &Events) {
   // per kind and place (and per exit for leaks).
   llvm::DenseSet<std::tuple<unsigned, const Stmt *, const void *, unsigned>>
       Seen;
-  auto Who = [](const OwnershipEvent &E) {
-    return E.Param ? static_cast<const void *>(E.Param)
-                   : static_cast<const void *>(E.At);
-  };
   llvm::erase_if(Events, [&](const OwnershipEvent &E) {
-    return !Seen.insert({unsigned(E.K), E.Related, Who(E),
+    return !Seen.insert({unsigned(E.K), E.Related, E.subject(),
                          E.ExitLoc.getRawEncoding()})
                 .second;
   });
@@ -154,7 +150,7 @@ void OwnershipFamily::postProcess(Run &R, std::vector<OwnershipEvent> &Events) {
            C.Exit == OwnershipEvent::CallThrows &&
            llvm::any_of(Events, [&](const OwnershipEvent &X) {
              return X.K == OwnershipEvent::Leak && X.ExitAt &&
-                    Who(X) == Who(C) &&
+                    X.subject() == C.subject() &&
                     SM.isPointWithin(C.ExitLoc, X.ExitAt->getBeginLoc(),
                                      X.ExitAt->getEndLoc());
            });
