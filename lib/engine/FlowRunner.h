@@ -217,7 +217,9 @@ FlowResult<Diag> runFlowAnalysisWith(
   if (Result.Skipped != SkipReason::None)
     return Result;
   // C's brace initializers of structs crash the framework
-  // (lib/engine/LanguageBridge.h): found before any CFG is built for them.
+  // (lib/engine/LanguageBridge.h): those of constants are set aside for the
+  // whole run, any other is found before a CFG is built for it.
+  ConstantInitializersAside Aside(FD, Ctx);
   if (!Ctx.getLangOpts().CPlusPlus)
     if (const InitListExpr *Init = unmodelledInitializer(FD)) {
       Result.Skipped = SkipReason::Unsupported;

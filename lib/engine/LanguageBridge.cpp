@@ -141,12 +141,49 @@ public:
   }
 };
 
+/// The variables declared in a body, each with its initializer.
+class InitializedVariables : public RecursiveASTVisitor<InitializedVariables> {
+public:
+  llvm::SmallVector<VarDecl *, 8> Found;
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getInit())
+      Found.push_back(VD);
+    return true;
+  }
+};
+
 } // namespace
 
 const InitListExpr *unmodelledInitializer(const FunctionDecl &FD) {
   CInitializerFinder Finder;
   Finder.TraverseStmt(FD.getBody());
   return Finder.Found;
+}
+
+ConstantInitializersAside::ConstantInitializersAside(const FunctionDecl &FD,
+                                                     const ASTContext &Ctx) {
+  if (Ctx.getLangOpts().CPlusPlus || !FD.getBody())
+    return;
+  InitializedVariables Vars;
+  Vars.TraverseStmt(FD.getBody());
+  for (VarDecl *VD : Vars.Found) {
+    Expr *Init = VD->getInit();
+    CInitializerFinder Finder;
+    Finder.TraverseStmt(Init);
+    if (!Finder.Found ||
+        !Init->isConstantInitializer(const_cast<ASTContext &>(Ctx),
+                                     /*ForRef=*/false))
+      continue;
+    // The declaration belongs to the AST the check was handed as const;
+    // its initializer is put back before anything else reads it.
+    Aside.emplace_back(VD, Init);
+    VD->setInit(nullptr);
+  }
+}
+
+ConstantInitializersAside::~ConstantInitializersAside() {
+  for (auto [VD, Init] : Aside)
+    VD->setInit(Init);
 }
 
 } // namespace clang::interop

@@ -25,8 +25,14 @@
 // value, which the families treat as unknown, but for one construct: a
 // brace initializer of a C struct (`DLDataType dt = {kDLFloat, 32, 1};`,
 // `(DLDevice){kDLCPU, 0}`). The framework initialises records from a brace
-// list through their C++ class, which a C struct does not have, and crashes;
-// such a function is not analysed (unmodelledInitializer()).
+// list through their C++ class, which a C struct does not have, and crashes.
+// The common one, a local declared with constants (`struct S s = {0};`,
+// `DLDataType dt = {.code = kDLFloat, .bits = 32, .lanes = 1};`), is set
+// aside while the framework runs (ConstantInitializersAside): the local
+// then starts with unknown fields, as if declared without an initializer,
+// which no family reads as a fact it does not have. A function with any
+// other one (a compound literal, a brace list of variables or calls) is not
+// analysed (unmodelledInitializer()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +46,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <type_traits>
 #include <utility>
@@ -84,7 +91,26 @@ TruthOperands truthOperands(const CFG &G);
 
 /// The first brace initializer in FD's body whose record has no C++ class
 /// (a C struct or union), which the framework cannot model; null if none.
+/// Those a live ConstantInitializersAside has set aside are not in the
+/// body.
 const InitListExpr *unmodelledInitializer(const FunctionDecl &FD);
+
+/// While alive, the variables FD declares with a constant initializer that
+/// holds a brace list of a C struct (`struct S s = {0};`) have no
+/// initializer (restored on destruction); does nothing for C++. A constant
+/// initializer has no side effect and reads no variable, so the CFG loses
+/// no event with it: only the values of the fields, which are then unknown.
+class ConstantInitializersAside {
+public:
+  ConstantInitializersAside(const FunctionDecl &FD, const ASTContext &Ctx);
+  ~ConstantInitializersAside();
+  ConstantInitializersAside(const ConstantInitializersAside &) = delete;
+  ConstantInitializersAside &
+  operator=(const ConstantInitializersAside &) = delete;
+
+private:
+  llvm::SmallVector<std::pair<VarDecl *, Expr *>, 2> Aside;
+};
 
 /// The boolean an operand C tests for truth stands for: the value it has if
 /// that is already a boolean, else Truth() (the family's answer, may be

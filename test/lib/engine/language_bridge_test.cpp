@@ -1,6 +1,7 @@
 // Unit tests of lib/engine/LanguageBridge.h: which C functions hold a brace
 // initializer of a record without a C++ class (the one construct the flow
-// analysis is not run on), and that C++ records never count.
+// analysis is not run on), which of them are set aside while it runs, and
+// that C++ records never count.
 
 #include "lib/engine/LanguageBridge.h"
 
@@ -32,6 +33,8 @@ void nested(struct Pair *out) { struct Pair ps[2] = {{1, 2}, {3, 4}}; *out = ps[
 void zeroed(union Either *out) { union Either e = {0}; *out = e; }
 int scalars(void) { int xs[3] = {1, 2, 3}; return xs[0]; }
 int plain(struct Pair p) { return p.a + p.b; }
+int constants(void) { struct Pair p = {0}; struct Pair q = {.a = 1, .b = 2}; return p.a + q.b; }
+int mixed(int x) { struct Pair p = {0}; struct Pair q = {x, 2}; return p.a + q.b; }
 )c";
 
 TEST(LanguageBridge, BraceInitializersOfCRecords) {
@@ -52,6 +55,39 @@ TEST(LanguageBridge, BraceInitializersOfCRecords) {
   // An array of scalars and a function without braces are fine.
   EXPECT_EQ(Found("scalars"), nullptr);
   EXPECT_EQ(Found("plain"), nullptr);
+}
+
+TEST(LanguageBridge, ConstantInitializersAreSetAsideForTheRun) {
+  std::unique_ptr<ASTUnit> AST =
+      tooling::buildASTFromCodeWithArgs(Code, {"-xc", "-std=c11"}, "snippet.c");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *Constants = functionNamed(Ctx, "constants");
+  const FunctionDecl *Mixed = functionNamed(Ctx, "mixed");
+  const FunctionDecl *Literal = functionNamed(Ctx, "literal");
+  ASSERT_TRUE(Constants && Mixed && Literal);
+  ASSERT_NE(unmodelledInitializer(*Constants), nullptr);
+  {
+    ConstantInitializersAside Aside(*Constants, Ctx);
+    EXPECT_EQ(unmodelledInitializer(*Constants), nullptr);
+  }
+  // Put back afterwards, exactly as it was.
+  const InitListExpr *Back = unmodelledInitializer(*Constants);
+  ASSERT_NE(Back, nullptr);
+  EXPECT_EQ(Back->getNumInits(), 2u);
+  {
+    // `{x, 2}` reads a variable: it stays, and is what is left to report;
+    // `{0}` beside it is set aside.
+    ConstantInitializersAside Aside(*Mixed, Ctx);
+    const InitListExpr *Left = unmodelledInitializer(*Mixed);
+    ASSERT_NE(Left, nullptr);
+    EXPECT_FALSE(Left->isConstantInitializer(Ctx, false));
+  }
+  {
+    // A compound literal is no variable's initializer.
+    ConstantInitializersAside Aside(*Literal, Ctx);
+    EXPECT_NE(unmodelledInitializer(*Literal), nullptr);
+  }
 }
 
 TEST(LanguageBridge, CxxRecordsAreModelled) {
