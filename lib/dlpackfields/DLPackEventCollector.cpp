@@ -399,7 +399,7 @@ void DLPackEventCollector::dataFacts(DLPackEvent &E, Value &D,
   auto *TP = dyn_cast_or_null<PointerValue>(D.getProperty(kDataTensor));
   auto *R =
       TP ? dyn_cast<RecordStorageLocation>(&TP->getPointeeLoc()) : nullptr;
-  if (R && RC.LocalRecords.contains(R))
+  if (R && RC.LocalRecords.contains(R) && !RC.CopiedInto.contains(R))
     E.Local = true;
   if (R) {
     // SAT queries dominate the diagnosis: ask only what can change a

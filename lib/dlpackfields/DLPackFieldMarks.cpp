@@ -8,6 +8,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/RecordOps.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 
 namespace clang::interop::dlpackfield {
@@ -198,10 +199,40 @@ bool markMemberLocal(DLPackField F, StorageLocation *Loc, QualType T,
 }
 } // namespace
 
-void assignment(const Expr *LHS, FieldState &S) {
+namespace {
+/// `m.dl_tensor = *t`, `c = mt->dl_tensor`: L, a DLPack record, is made a
+/// copy of another record of its type, and then holds what that one held
+/// (an import's fields included), as a copy made where it is declared
+/// does. False (nothing done) for any other write.
+bool copiesRecord(const Expr *L, const Expr *RHS, FieldState &S) {
+  Environment &Env = S.Env;
+  const Expr *R = RHS ? RHS->IgnoreParenImpCasts() : nullptr;
+  if (!R || !R->isGLValue() ||
+      classifyDLPackType(L->getType()) == DLPackRecord::None ||
+      R->getType().getCanonicalType().getUnqualifiedType() !=
+          L->getType().getCanonicalType().getUnqualifiedType())
+    return false;
+  auto *To =
+      dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*L));
+  auto *From =
+      dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(*R));
+  if (!To || !From)
+    return false;
+  if (From != To)
+    copyRecord(*From, *To, Env);
+  S.RC.CopiedInto.insert(To);
+  if (RecordStorageLocation *T = tensorRecordOf(To))
+    S.RC.CopiedInto.insert(T);
+  return true;
+}
+} // namespace
+
+void assignment(const Expr *LHS, const Expr *RHS, FieldState &S) {
   Environment &Env = S.Env;
   markWriteChain(LHS, S.RC);
   const Expr *L = LHS->IgnoreParenImpCasts();
+  if (copiesRecord(L, RHS, S))
+    return;
   // A producer writing its own tensor: t->data = ..., mt->version = ...
   if (const auto *ME = dyn_cast<MemberExpr>(L)) {
     if (markMemberLocal(dlpackFieldOfMember(ME), Env.getStorageLocation(*ME),

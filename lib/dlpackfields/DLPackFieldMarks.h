@@ -62,8 +62,10 @@ void noteStridesSeen(const Expr *E, FieldState &S);
 void markLocal(dataflow::RecordStorageLocation *R, FieldState &S,
                int Depth = 0);
 
-/// LHS is assigned: a field written is the writer's own.
-void assignment(const Expr *LHS, FieldState &S);
+/// LHS is assigned RHS: a field written is the writer's own, and so is a
+/// whole record written, but for a copy of another record of its type,
+/// which holds what that one held.
+void assignment(const Expr *LHS, const Expr *RHS, FieldState &S);
 
 /// The truth of a comparison of a tracked field (`t->strides == NULL`,
 /// `device_type == kDLCPU`), or null when it compares nothing tracked.

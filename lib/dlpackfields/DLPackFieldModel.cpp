@@ -238,7 +238,7 @@ void transferBinaryOperator(const BinaryOperator *E, FieldState &S) {
     return;
   }
   if (E->isAssignmentOp()) {
-    assignment(E->getLHS(), S);
+    assignment(E->getLHS(), E->getRHS(), S);
     if (Op == BO_Assign)
       noteWrittenDeviceType(E->getLHS(), E->getRHS(), E, Env, S.RC, S.Ctx);
     // p += t->byte_offset on a pointer derived from data, or on its
@@ -448,7 +448,7 @@ void transferCall(const CallExpr *E, FieldState &S) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     // A DLPack record assigned through its (implicit) operator=.
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
-      assignment(Op->getArg(0), S);
+      assignment(Op->getArg(0), Op->getArg(1), S);
       noteWrittenDeviceType(Op->getArg(0), Op->getArg(1), E, Env, S.RC, S.Ctx);
     }
     return;

@@ -136,6 +136,10 @@ struct RunContext {
   llvm::DenseSet<const Expr *> AddressOnly;
   /// DLPack records created in this function (a producer's own).
   llvm::DenseSet<const StorageLocation *> LocalRecords;
+  /// Records that some assignment makes a copy of another record: where
+  /// they were created does not make what they hold the producer's own
+  /// (their fields' values say whose it is).
+  llvm::DenseSet<const StorageLocation *> CopiedInto;
   /// Versioned-tensor parameters the function only reads fields of (an
   /// accessor: the version belongs to whoever hands the tensor in).
   llvm::DenseSet<const ValueDecl *> AccessorParams;

@@ -340,4 +340,61 @@ TEST(DLPackFieldMarks, SwitchCases) {
   EXPECT_EQ(Major("major_chained"), (std::vector<bool>{false}));
 }
 
+const char *const RecordCopies = R"cpp(
+float declared_copy(const DLTensor *t) {
+  DLTensor c = *t;
+  return static_cast<const float *>(c.data)[0];
+}
+float assigned_copy(const DLManagedTensor *mt) {
+  DLTensor c;
+  c = mt->dl_tensor;
+  return static_cast<const float *>(c.data)[0];
+}
+float into_member(const DLTensor *t) {
+  DLManagedTensor m;
+  m.dl_tensor = *t;
+  return static_cast<const float *>(m.dl_tensor.data)[0];
+}
+static float storage[4];
+float own_then_copied(const DLTensor *t) {
+  DLTensor c;
+  c.data = storage;
+  float first = static_cast<const float *>(c.data)[0];
+  c = *t;
+  return first + static_cast<const float *>(c.data)[0];
+}
+float copied_then_own(const DLTensor *t) {
+  DLTensor c;
+  c = *t;
+  c.data = storage;
+  return static_cast<const float *>(c.data)[0];
+}
+)cpp";
+
+TEST(DLPackFieldMarks, RecordCopiesHoldWhatTheyCopied) {
+  auto AST = parseDLPackCode(std::string(DLPackPrelude) + RecordCopies);
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  auto Local = [&](const char *Name) {
+    return eventFlags(*functionNamed(Ctx, Name), Ctx, DLPackEvent::DataDeref,
+                      &DLPackEvent::Local);
+  };
+  // A copy of an import, made where it is declared or assigned later, into
+  // a local or a member of a record the function built: not its own.
+  EXPECT_EQ(Local("declared_copy"), (std::vector<bool>{false}));
+  EXPECT_EQ(Local("assigned_copy"), (std::vector<bool>{false}));
+  EXPECT_EQ(Local("into_member"), (std::vector<bool>{false}));
+  // What the function writes itself is no import to judge: the read
+  // before the copy and the read after `data` is written again make no
+  // event; the read of the copy does.
+  auto Reads = [&](const char *Name) {
+    return eventFlags(*functionNamed(Ctx, Name), Ctx, DLPackEvent::DataDeref,
+                      &DLPackEvent::Local)
+        .size();
+  };
+  EXPECT_EQ(Reads("own_then_copied"), 1u);
+  EXPECT_EQ(Reads("copied_then_own"), 0u);
+}
+
 } // namespace
