@@ -29,13 +29,18 @@ const NamedDecl *byValueManagedTensor(const Expr *Arg) {
   return nullptr;
 }
 
-bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
-  if (!Call || Call->getNumArgs() != 1)
-    return false;
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+const Expr *calledPointer(const CallExpr &Call) {
+  const Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
     if (UO->getOpcode() == UO_Deref)
       Callee = UO->getSubExpr()->IgnoreParenImpCasts();
+  return Callee;
+}
+
+bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {
+  if (!Call || Call->getNumArgs() != 1)
+    return false;
+  const Expr *Callee = calledPointer(*Call);
   // auto del = t->deleter; ... del(t);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))

@@ -10,7 +10,9 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <cstdint>
 #include <optional>
@@ -122,15 +124,35 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
   return Proof.guarded(*Scan.Above, Site.Call, Atom);
 }
 
+/// A C++ function of the main file that no header declares and that is
+/// not exported on purpose (C linkage, a visibility or dllexport
+/// attribute): another translation unit could call it only by declaring it
+/// again itself, which is how a helper that merely lacks `static` is never
+/// used.
+bool declaredOnlyHere(const FunctionDecl &FD) {
+  const ASTContext &Ctx = FD.getASTContext();
+  if (!Ctx.getLangOpts().CPlusPlus || FD.isExternC() || FD.isMain() ||
+      FD.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *D : FD.redecls())
+    if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())) ||
+        D->hasAttr<VisibilityAttr>() || D->hasAttr<DLLExportAttr>() ||
+        D->hasAttr<UsedAttr>())
+      return false;
+  return true;
+}
+
 /// Only the calls in this translation unit reach FD: it has internal
-/// linkage, or it is an inline function or a template instantiation, whose
-/// calls in another unit are judged with that unit's copy.
+/// linkage or is declared only here, or it is an inline function or a
+/// template instantiation, whose calls in another unit are judged with
+/// that unit's copy.
 bool callsHereAreAll(const FunctionDecl &FD) {
   if (isa<CXXMethodDecl>(FD))
     return false;
   if (!FD.isExternallyVisible())
     return FD.getTemplatedKind() == FunctionDecl::TK_NonTemplate;
-  return FD.isInlined() || FD.isTemplateInstantiation();
+  return FD.isInlined() || FD.isTemplateInstantiation() || declaredOnlyHere(FD);
 }
 
 } // namespace

@@ -39,8 +39,10 @@ enum class CallerTest {
 /// of its `data` for HostDevice, in FD: `t.strides`, `mt->dl_tensor.data`)
 /// is vouched for by FD's callers: FD is a free function whose calls in
 /// this translation unit are all there are (internal linkage and no
-/// template; or an inline function or a template instantiation, whose calls
-/// elsewhere are judged with that unit's copy), it is never referred to in
+/// template; a C++ function no header declares and nothing exports, such
+/// as a helper that lacks `static`; or an inline function or a template
+/// instantiation, whose calls elsewhere are judged with that unit's copy),
+/// it is never referred to in
 /// the translation unit except as the callee of a call (no address taken),
 /// it is called at most MaxGuardedCallSites times, and at every call the
 /// argument's tensor is tested as Test says around the call (GuardProof's

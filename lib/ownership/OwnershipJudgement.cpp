@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipJudgement.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/DeleterCalls.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/engine/ExceptionEdges.h"
 #include "lib/engine/NullContracts.h"
@@ -181,7 +182,7 @@ private:
         Found.push_back({OwnershipEvent::DestructorUncheckedDelete, Call,
                          nullptr, nullptr});
       if (S >= 0 && isForeignTensor(RC.Sites[S], RC) && isDeleterCall(Call) &&
-          !provenNonNull(Call->getCallee(), Env))
+          !provenNonNull(calledPointer(*Call), Env))
         Found.push_back(
             {OwnershipEvent::DeleterUnchecked, Call, nullptr, nullptr});
       return;

@@ -4,6 +4,7 @@
 
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/DeleterCalls.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 
@@ -117,7 +118,7 @@ public:
     const Expr *Base = nullptr;
     if (isDeleterCall(Call, &Base) && foreign(Base)) {
       Calls.push_back(Call);
-      Callees.insert(Call->getCallee()->IgnoreParenImpCasts());
+      Callees.insert(calledPointer(*Call));
     }
     return true;
   }

@@ -49,3 +49,16 @@ static int import_untested(PyObject *capsule) {
   }
   return 0;
 }
+
+// The deleter called through its dereference, `(*p)(...)`: the test of the
+// pointer is the test of the call.
+void call_deleter(DLManagedTensor *mt) {
+  if (mt && mt->deleter)
+    (*(mt->deleter))(mt);
+}
+
+void call_deleter_untested(DLManagedTensor *mt) {
+  if (mt)
+    (*mt->deleter)(mt);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: deleter of a tensor this function did not make called without testing it for NULL; a DLPack producer may leave the deleter NULL [interop-dlpack-null-deleter]
+}

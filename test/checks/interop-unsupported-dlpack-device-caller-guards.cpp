@@ -2,8 +2,9 @@
 
 // A helper that reads a tensor parameter's data from the host is right when
 // every call of it in the translation unit comes after a host device-type
-// test of the tensor it is given: a static function, an inline function or
-// a template's instantiation (judged in each unit with that unit's calls).
+// test of the tensor it is given: a static function, a C++ function no
+// header declares and nothing exports, an inline function or a template's
+// instantiation (judged in each unit with that unit's calls).
 
 #include <dlpack/dlpack.h>
 
@@ -49,4 +50,27 @@ int on_cuda(const DLTensor *t) {
   if (t->device.device_type == kDLCUDA)
     return read_int(t);
   return 0;
+}
+
+// A helper that only lacks `static`: no header declares it and nothing
+// exports it, so another unit could call it only by declaring it again
+// itself. Its only caller tests a host device type first.
+void scale_rows(DLTensor *t, float by) {
+  static_cast<float *>(t->data)[0] *= by;
+}
+void scale(DLTensor *t, float by) {
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    throw Error{"only host tensors are supported"};
+  scale_rows(t, by);
+}
+
+// Exported for other languages (C linkage): callers elsewhere are unseen.
+extern "C" void scale_rows_c(DLTensor *t, float by) {
+  static_cast<float *>(t->data)[0] *= by;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+extern "C" void scale_c(DLTensor *t, float by) {
+  if (t->device.device_type != kDLCPU)
+    return;
+  scale_rows_c(t, by);
 }

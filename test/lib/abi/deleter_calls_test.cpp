@@ -48,6 +48,13 @@ void f(DLManagedTensor *t, DLManagedTensor v, Holder h) {
   EXPECT_TRUE(byValueManagedTensor(Calls[2]->getArg(0))) << "&v";
   EXPECT_FALSE(isDeleterCall(Calls[3])) << "a named function";
   EXPECT_FALSE(isDeleterCall(Calls[4])) << "a field of another record";
+  // The pointer each call reads: `t->deleter`, with or without the `*`.
+  for (unsigned I : {0u, 1u}) {
+    const auto *ME = dyn_cast<MemberExpr>(calledPointer(*Calls[I]));
+    ASSERT_TRUE(ME) << I;
+    EXPECT_EQ(ME->getMemberDecl()->getName(), "deleter") << I;
+  }
+  EXPECT_TRUE(isa<DeclRefExpr>(calledPointer(*Calls[3]))) << "other";
 }
 
 } // namespace

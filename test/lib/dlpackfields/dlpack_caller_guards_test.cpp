@@ -1,6 +1,6 @@
-// Unit tests of lib/dlpackfields/DLPackCallerGuards.h: a helper with
-// internal linkage that reads a tensor parameter's strides is vouched for
-// only when every call of it in the translation unit sits behind a NULL test
+// Unit tests of lib/dlpackfields/DLPackCallerGuards.h: a helper whose calls
+// are all in the translation unit, and that reads a tensor parameter's
+// strides, is vouched for only when every call of it sits behind a NULL test
 // of that argument's strides.
 
 #include "lib/dlpackfields/DLPackCallerGuards.h"
@@ -154,12 +154,27 @@ long caller(const DLTensor *t, const DLTensor *other) {
 }
 
 TEST(DLPackCallerGuards, OnlyHelpersWhoseCallsAreAllVisible) {
-  // Callable from another translation unit.
+  // Exported on purpose (C linkage, default visibility): callable from
+  // another translation unit or language.
+  EXPECT_EQ(ask(R"cpp(
+extern "C" long helper(const DLTensor &t) { return t.strides[0]; }
+long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+)cpp"),
+            "not guarded");
+  EXPECT_EQ(ask(R"cpp(
+__attribute__((visibility("default"))) long helper(const DLTensor &t) {
+  return t.strides[0];
+}
+long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+)cpp"),
+            "not guarded");
+  // A helper that only lacks `static`: no header declares it, so another
+  // unit would have to declare it again itself to call it.
   EXPECT_EQ(ask(R"cpp(
 long helper(const DLTensor &t) { return t.strides[0]; }
 long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
 )cpp"),
-            "not guarded");
+            "guarded");
   // Its address is taken: it may be called from anywhere.
   EXPECT_EQ(ask(R"cpp(
 static long helper(const DLTensor &t) { return t.strides[0]; }
