@@ -35,23 +35,22 @@ enum class CallerTest {
   HostDevice,
 };
 
-/// True when `Read` (a read of a parameter's `strides` for StridesNonNull,
-/// of its `data` for HostDevice, in FD: `t.strides`, `mt->dl_tensor.data`)
-/// is vouched for by FD's callers: FD is a free function whose calls in
-/// this translation unit are all there are (internal linkage and no
-/// template; a C++ function no header declares and nothing exports, such
-/// as a helper that lacks `static`; or an inline function or a template
-/// instantiation, whose calls elsewhere are judged with that unit's copy),
-/// it is never referred to in
-/// the translation unit except as the callee of a call (no address taken),
-/// it is called at most MaxGuardedCallSites times, and at every call the
-/// argument's tensor is tested as Test says around the call (GuardProof's
-/// shapes) in a caller that assigns no DLPack field and never changes the
-/// variable the argument names; or the argument names the caller's own
-/// export, a local initialised by a call of one of Exits' TensorSources (a
-/// tensor the code made is not an import, as where it is made). Bounded:
-/// the translation unit's calls come from one memoised walk (CallSites.h),
-/// then one GuardScan per caller.
+/// True when `Read` (a read of a parameter's `strides` for StridesNonNull, of
+/// its `data` for HostDevice, in FD: `t.strides`, `mt->dl_tensor.data`) is
+/// vouched for by FD's callers: FD is a free function whose calls in this
+/// translation unit are all there are (internal linkage and no template; a C++
+/// function no header declares and nothing exports, such as a helper that lacks
+/// `static`; or an inline function or a template instantiation, whose calls
+/// elsewhere are judged with that unit's copy), it is never referred to in the
+/// translation unit except as the callee of a call (no address taken), it is
+/// called at most MaxGuardedCallSites times, and at every call the argument's
+/// tensor is tested as Test says around the call (GuardProof's shapes) in a
+/// caller that assigns no DLPack field and never changes the variable the
+/// argument names; or the argument names the caller's own export, a local
+/// initialised by a call of one of Exits' TensorSources (a tensor the code made
+/// is not an import, as where it is made). Bounded: the translation unit's
+/// calls come from one memoised walk (CallSites.h), then one GuardScan per
+/// caller.
 bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
                   const ExitConditions *Exits = nullptr);
 
