@@ -360,6 +360,15 @@ public:
     }
     if (isDeleterCall(Call))
       return true;
+    // A local lambda called by name runs its body here: what it claims or
+    // passes on, this function does at the call (`auto consume = [&] {
+    // mark_used(cap, t); }; ... consume();`).
+    if (const LambdaExpr *L = calledLocalLambda(*Call)) {
+      passes(*Call, llvm::drop_begin(Call->arguments()));
+      if (Inlined.insert(L).second)
+        TraverseStmt(L->getBody());
+      return true;
+    }
     passes(*Call, Call->arguments());
     return true;
   }
@@ -396,6 +405,8 @@ public:
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
+  /// Local lambdas whose bodies were read where they are called.
+  llvm::SmallPtrSet<const LambdaExpr *, 4> Inlined;
   /// Arguments passed on, each with the capsules passed beside it.
   struct PassedArg {
     const Expr *Arg;

@@ -415,6 +415,26 @@ const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
   return F.Found;
 }
 
+const LambdaExpr *calledLocalLambda(const CallExpr &Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+    return nullptr;
+  const Expr *Object = ignoreTemporaries(Op->getArg(0))->IgnoreParenCasts();
+  if (const auto *L = dyn_cast<LambdaExpr>(Object))
+    return L;
+  // A local of the lambda's own closure type (`auto`, `const auto`) holds
+  // that lambda whatever happens later: nothing else has its type.
+  const VarDecl *Var = namedVar(Object);
+  if (!Var || !Var->isLocalVarDecl() || !Var->getInit())
+    return nullptr;
+  const auto *L = dyn_cast<LambdaExpr>(
+      ignoreTemporaries(Var->getInit())->IgnoreParenCasts());
+  return L && L->getLambdaClass() ==
+                     Var->getType().getNonReferenceType()->getAsCXXRecordDecl()
+             ? L
+             : nullptr;
+}
+
 bool mentionsVariable(const Stmt *S, const ValueDecl *V) {
   class Finder : public RecursiveASTVisitor<Finder> {
   public:

@@ -197,6 +197,13 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
                                   const Stmt *Body);
 
+/// The lambda Call runs when it calls, by name, a lambda made in the same
+/// function (`auto consume = [&] {...}; ... consume();`): a local variable
+/// initialised with the lambda and never assigned, or the lambda itself.
+/// Its body is then part of the caller at the call, where what it does to
+/// the variables it captures happens. Null for any other call.
+const LambdaExpr *calledLocalLambda(const CallExpr &Call);
+
 //===----------------------------------------------------------------------===//
 // Where a fix-it may insert a statement
 //===----------------------------------------------------------------------===//

@@ -325,3 +325,33 @@ void g(bool c) {
   EXPECT_TRUE(isJump(Stmts[2]));
   EXPECT_FALSE(alwaysExits(Body)) << "the last statement returns";
 }
+
+TEST(AstHelpersLambdas, LocalLambdasCalledByName) {
+  auto AST = parseWithInputs(R"cpp(
+void use(int);
+void g(int n) {
+  auto a = [&] { use(n); };
+  a();
+  [&] { use(n + 1); }();
+  const auto &b = a;
+  b();
+  void (*p)() = [] {};
+  p();
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const Stmt *Body = functionNamed(AST->getASTContext(), "g")->getBody();
+  std::vector<const CallExpr *> Calls;
+  for (const Stmt *S : cast<CompoundStmt>(Body)->body())
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (const auto *C = dyn_cast<CallExpr>(E->IgnoreImplicit()))
+        Calls.push_back(C);
+  ASSERT_EQ(Calls.size(), 4u);
+  const LambdaExpr *A = calledLocalLambda(*Calls[0]);
+  ASSERT_TRUE(A) << "a local initialised with the lambda";
+  EXPECT_TRUE(callNamed(A->getBody(), "use"));
+  EXPECT_TRUE(calledLocalLambda(*Calls[1])) << "called where it is made";
+  EXPECT_FALSE(calledLocalLambda(*Calls[2]))
+      << "a reference is initialised with the variable, not the lambda";
+  EXPECT_FALSE(calledLocalLambda(*Calls[3])) << "a function pointer";
+}
