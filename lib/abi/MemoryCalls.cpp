@@ -2,11 +2,15 @@
 
 #include "lib/abi/MemoryCalls.h"
 
+#include "lib/abi/DLPackTypes.h"
 #include "lib/support/LLVMCompat.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 
 namespace clang::interop {
@@ -142,6 +146,32 @@ bool isRawDeallocation(const CallExpr *Call) {
     return false;
   llvm::StringRef N = FD->getName();
   return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
+}
+
+std::optional<TensorHandleAllocation>
+tensorHandleAllocation(const CallExpr &E) {
+  const CXXRecordDecl *Handle =
+      E.isPRValue() ? E.getType()->getAsCXXRecordDecl() : nullptr;
+  if (!Handle || !Handle->hasDefinition())
+    return std::nullopt;
+  TensorHandleAllocation A;
+  auto IsDevice = [](const Expr *Arg) {
+    return classifyDLPackType(Arg->getType().getNonReferenceType()) ==
+           DLPackRecord::Device;
+  };
+  auto Device = llvm::find_if(E.arguments(), IsDevice);
+  if (Device == E.arguments().end())
+    return std::nullopt;
+  A.DeviceArg = std::distance(E.arguments().begin(), Device);
+  for (const CXXMethodDecl *M : Handle->methods())
+    if (M->getOverloadedOperator() == OO_Arrow &&
+        M->getReturnType()->isPointerType() &&
+        classifyDLPackType(M->getReturnType()->getPointeeType()) ==
+            DLPackRecord::Tensor)
+      A.Accessors.push_back(M);
+  if (A.Accessors.empty())
+    return std::nullopt;
+  return A;
 }
 
 } // namespace clang::interop

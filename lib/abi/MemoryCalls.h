@@ -10,7 +10,11 @@
 #define INTEROP_LIB_ABI_MEMORYCALLS_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace clang::interop {
 
@@ -54,6 +58,16 @@ enum class MemorySide {
 /// memset's destination (device memory).
 MemorySide deviceCopySide(const CallExpr &Call, unsigned ArgIndex,
                           const ASTContext &Ctx);
+
+/// A runtime's tensor allocation: a call given a DLDevice (by value or
+/// reference) that returns, by value, a handle class whose `operator->`
+/// returns a DLTensor pointer (`NDArray::Empty(shape, dtype, dev)`). The
+/// index of the device argument and the handle's `operator->`s, or none.
+struct TensorHandleAllocation {
+  unsigned DeviceArg = 0;
+  llvm::SmallVector<const CXXMethodDecl *, 2> Accessors;
+};
+std::optional<TensorHandleAllocation> tensorHandleAllocation(const CallExpr &E);
 
 } // namespace clang::interop
 

@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
+#include "lib/abi/MemoryCalls.h"
 #include "lib/engine/CallResults.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -30,28 +31,15 @@ RecordStorageLocation *deviceRecordOf(const Expr *Arg, Environment &Env) {
 } // namespace
 
 bool allocatedOnDevice(const CallExpr *E, FieldState &S) {
-  const CXXRecordDecl *Handle =
-      E->isPRValue() ? E->getType()->getAsCXXRecordDecl() : nullptr;
+  std::optional<TensorHandleAllocation> Alloc = tensorHandleAllocation(*E);
   CallResultScope *Scope = CallResultScope::current();
-  if (!Handle || !Handle->hasDefinition() || !Scope)
+  if (!Alloc || !Scope)
     return false;
-  RecordStorageLocation *Given = nullptr;
-  for (const Expr *Arg : E->arguments()) {
-    Given = deviceRecordOf(Arg, S.Env);
-    if (Given)
-      break;
-  }
+  RecordStorageLocation *Given =
+      deviceRecordOf(E->getArg(Alloc->DeviceArg), S.Env);
   if (!Given)
     return false;
-  llvm::SmallVector<const CXXMethodDecl *, 2> Accessors;
-  for (const CXXMethodDecl *M : Handle->methods())
-    if (M->getOverloadedOperator() == OO_Arrow &&
-        M->getReturnType()->isPointerType() &&
-        classifyDLPackType(M->getReturnType()->getPointeeType()) ==
-            DLPackRecord::Tensor)
-      Accessors.push_back(M);
-  if (Accessors.empty())
-    return false;
+  const auto &Accessors = Alloc->Accessors;
   QualType TensorType =
       Accessors.front()->getReturnType()->getPointeeType().getUnqualifiedType();
   auto &Tensor = cast<RecordStorageLocation>(S.Env.createObject(TensorType));

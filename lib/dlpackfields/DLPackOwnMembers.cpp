@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/engine/FactCache.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -52,6 +53,40 @@ bool handedIn(const Expr *E) {
     return DRE && isa<ParmVarDecl>(DRE->getDecl());
   }
   return false;
+}
+
+/// E, through copies and moves (`T(x)`, `std::move(x)`, casts).
+const Expr *underCopies(const Expr *E) {
+  for (int Step = 0; E && Step < 8; ++Step) {
+    E = ignoreTemporaries(E)->IgnoreParenCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (const auto *Call = dyn_cast<CallExpr>(E);
+             Call && Call->getNumArgs() == 1 && Call->isCallToStdMove())
+      E = Call->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
+/// E is a tensor handle allocated here (`Tensor::Empty(shape, dtype,
+/// dev)`), or a local initialised with one.
+bool allocatedHandle(const Expr *E) {
+  E = underCopies(E);
+  if (const VarDecl *VD = namedVar(E);
+      VD && VD->isLocalVarDecl() && VD->getInit())
+    E = underCopies(VD->getInit());
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  return Call && tensorHandleAllocation(*Call);
+}
+
+/// E is the member M of some object (another instance's, in a copy or a
+/// move of the class).
+bool sameMember(const Expr *E, const FieldDecl &M) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(underCopies(E));
+  return ME && ME->getMemberDecl() == &M;
 }
 
 /// The member of `this` E is itself (`m`, `this->m`, `*m`), or null.
@@ -103,14 +138,17 @@ public:
   void initialisers(const CXXConstructorDecl &Ctor) {
     for (const CXXCtorInitializer *Init : Ctor.inits())
       if (const FieldDecl *M = Init->getMember();
-          M && Init->getInit() && handedIn(Init->getInit()))
-        HandedIn.insert(M);
+          M && Init->getInit() && !Init->isInClassMemberInitializer())
+        storedWhole(*M, Init->getInit());
   }
   llvm::SmallPtrSet<const FieldDecl *, 2> Members;
   /// Members a whole tensor handed in is stored into.
   llvm::SmallPtrSet<const FieldDecl *, 2> HandedIn;
   /// Members whose tensor's data the class frees itself.
   llvm::SmallPtrSet<const FieldDecl *, 2> Freed;
+  /// Members given a tensor handle allocated here, and members given
+  /// anything else (but the same member of another instance).
+  llvm::SmallPtrSet<const FieldDecl *, 2> Allocated, OtherStores;
 
 private:
   void freed(const Expr *E) {
@@ -120,8 +158,16 @@ private:
         Freed.insert(M);
   }
   void stored(const Expr *LHS, const Expr *RHS) {
-    if (const FieldDecl *M = wholeMember(LHS); M && handedIn(RHS))
-      HandedIn.insert(M);
+    if (const FieldDecl *M = wholeMember(LHS))
+      storedWhole(*M, RHS);
+  }
+  void storedWhole(const FieldDecl &M, const Expr *RHS) {
+    if (handedIn(RHS))
+      HandedIn.insert(&M);
+    if (allocatedHandle(RHS))
+      Allocated.insert(&M);
+    else if (!sameMember(RHS, M))
+      OtherStores.insert(&M);
   }
   void wrote(const Expr *E) {
     if (const Expr *Field = layoutFieldWritten(E))
@@ -206,6 +252,12 @@ bool isOwnTensorMember(const FieldDecl &M) {
       if (!Walk.HandedIn.contains(M))
         Own.insert(M);
     Own.insert(Walk.Freed.begin(), Walk.Freed.end());
+    // A handle member given only tensors the class allocates itself (its
+    // constructor's `data_ = Tensor::Empty(...)`, a growth's new buffer):
+    // byte_offset 0, compact, on the device it chose.
+    for (const FieldDecl *M : Walk.Allocated)
+      if (!Walk.OtherStores.contains(M))
+        Own.insert(M);
     return Own;
   });
   return Own.contains(&M);

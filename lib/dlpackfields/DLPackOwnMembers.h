@@ -9,7 +9,11 @@
 // that allocates the tensor on its first frame and fills it on each). Not
 // when the class also stores a whole tensor handed in into the member: a
 // wrapper that copies the tensor it is given and then replaces its strides
-// only when there are some keeps the producer's NULL ones.
+// only when there are some keeps the producer's NULL ones. A runtime's
+// array handle held in a member is the class's own when every tensor the
+// class stores into it is one it allocates (MemoryCalls.h,
+// tensorHandleAllocation: `data_ = Tensor::Empty(n, dtype, dev)`), a copy
+// or move of the class aside: a growable buffer of the class's own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +36,10 @@ const FieldDecl *thisMemberRootOf(const Expr *E);
 /// unit, and never stores into M a whole tensor handed in (a parameter's,
 /// or reached from one: `m = handle`, a constructor's `m(handle)`); or when
 /// the class frees that tensor's data itself (`cudaFree(m->t.data)`,
-/// `delete[] m.data`), as only its owner may. One walk of the class's
-/// methods, memoised per class.
+/// `delete[] m.data`), as only its owner may; or when every whole value
+/// the class stores into M (assignments, constructors' initialisers) is a
+/// tensor handle it allocates, or M of another instance. One walk of the
+/// class's methods, memoised per class.
 bool isOwnTensorMember(const FieldDecl &M);
 
 } // namespace clang::interop

@@ -109,3 +109,40 @@ void copy_into_offset_view(DLManagedTensor *mt) {
   memcpy(d.ptr(), t.data, n);
   // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
 }
+
+// A runtime's array handle held in a member that the class only ever gives
+// tensors it allocates itself (a growable host vector: allocated in its
+// constructor, replaced by a larger allocation as it grows) starts at its
+// data. A handle member also given one from outside holds an import.
+struct Array {
+  DLTensor *operator->() const;
+  static Array Empty(long n, DLDataType dtype, DLDevice device);
+};
+class GrowableVector {
+public:
+  GrowableVector(long n, DLDataType dtype, DLDevice device)
+      : data_(Array::Empty(n, dtype, device)), reserved_(n) {}
+  void push_back(int value) {
+    if (size_ == reserved_) {
+      reserved_ *= 2;
+      Array bigger = Array::Empty(reserved_, data_->dtype, data_->device);
+      memcpy(bigger->data, data_->data, size_ * sizeof(int));
+      data_ = bigger;
+    }
+    static_cast<int *>(data_->data)[size_++] = value;
+  }
+  int operator[](long i) const { return static_cast<int *>(data_->data)[i]; }
+
+private:
+  Array data_;
+  long reserved_ = 0, size_ = 0;
+};
+class AdoptingVector {
+public:
+  explicit AdoptingVector(Array given) : data_(given) {}
+  int first() const { return static_cast<int *>(data_->data)[0]; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'data' used as the address of the first element without adding 'byte_offset' [interop-dlpack-byte-offset]
+
+private:
+  Array data_;
+};

@@ -143,3 +143,47 @@ struct S {
 }
 
 } // namespace
+
+TEST(DLPackOwnMembers, AHandleMemberOnlyGivenItsOwnAllocations) {
+  const char *Handle = R"cpp(
+struct Array {
+  DLTensor *operator->() const;
+  static Array Empty(long n, DLDevice device);
+};
+)cpp";
+  // Allocated in the constructor, replaced by a larger allocation through
+  // a local, moved from another instance.
+  EXPECT_EQ(ask(std::string(Handle) + R"cpp(
+class Vec {
+  Array data_;
+public:
+  Vec(long n, DLDevice dev) : data_(Array::Empty(n, dev)) {}
+  void grow(long n) { Array b = Array::Empty(n, data_->device); data_ = b; }
+  void take(Vec &&o) { data_ = static_cast<Array &&>(o.data_); }
+  long read() const { return data_->strides[0]; }
+};
+)cpp"),
+            "data_ own");
+  // Also given a handle from outside: the producer's.
+  EXPECT_EQ(ask(std::string(Handle) + R"cpp(
+class Vec {
+  Array data_;
+public:
+  Vec(long n, DLDevice dev) : data_(Array::Empty(n, dev)) {}
+  void adopt(Array a) { data_ = a; }
+  long read() const { return data_->strides[0]; }
+};
+)cpp"),
+            "data_ producer's");
+  // Given a handle some other call returns: an import, whoever stores it.
+  EXPECT_EQ(ask(std::string(Handle) + R"cpp(
+Array load(const char *path);
+class Vec {
+  Array data_;
+public:
+  Vec() : data_(load("x")) {}
+  long read() const { return data_->strides[0]; }
+};
+)cpp"),
+            "data_ producer's");
+}
