@@ -511,6 +511,11 @@ bool hostGuard(const CallExpr *E, FieldState &S) {
     Env.setValue(*E, *Host);
     return true;
   }
+  // A validator read from its body: past the call, the memory is host's.
+  if (G->IfReturns) {
+    Env.assume(Host->formula());
+    return true;
+  }
   // A helper read from its body: one of its results implies host memory.
   Arena &A = Env.arena();
   BoolValue &Result = Env.makeAtomicBoolValue();
@@ -547,8 +552,10 @@ bool helperCall(const CallExpr *E, FieldState &S) {
     Env.setValue(*E, P);
     return true;
   }
-  if (!(Sum->StridesNonNullIfTrue || Sum->StridesNonNullIfFalse) ||
-      !E->getType()->isBooleanType())
+  bool Validator = Sum->StridesNonNullIfReturns && E->getType()->isVoidType();
+  if (!Validator &&
+      (!(Sum->StridesNonNullIfTrue || Sum->StridesNonNullIfFalse) ||
+       !E->getType()->isBooleanType()))
     return false;
   // is_compact(t), true on NULL strides: its other result implies strides.
   StorageLocation *Loc = childOf(R, DLPackField::Strides);
@@ -561,8 +568,13 @@ bool helperCall(const CallExpr *E, FieldState &S) {
     return false;
   markField(*St, kStrides, {kNull}, Env);
   Arena &A = Env.arena();
-  BoolValue &Result = Env.makeAtomicBoolValue();
   const Formula &NonNull = A.makeNot(atomProp(*St, kNull, Env).formula());
+  // check_compact(t, "name"): past the call, the strides are not NULL.
+  if (Validator) {
+    Env.assume(NonNull);
+    return true;
+  }
+  BoolValue &Result = Env.makeAtomicBoolValue();
   if (Sum->StridesNonNullIfTrue)
     Env.assume(A.makeImplies(Result.formula(), NonNull));
   if (Sum->StridesNonNullIfFalse)

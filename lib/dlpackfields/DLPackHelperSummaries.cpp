@@ -47,6 +47,31 @@ SubjectKind subjectKindOf(const ParmVarDecl &P) {
   }
 }
 
+/// The index of FD's one DLPack parameter (its subject), when every other
+/// parameter is of no DLPack type (a name for a message, a flag): none when
+/// FD has no such parameter or more than one.
+std::optional<unsigned> subjectIndex(const FunctionDecl &FD) {
+  std::optional<unsigned> Index;
+  for (unsigned I = 0; I < FD.getNumParams(); ++I) {
+    const ParmVarDecl &P = *FD.getParamDecl(I);
+    QualType T = P.getType().getNonReferenceType();
+    bool DLPack = classifyDLPackType(T) != DLPackRecord::None ||
+                  classifyDLPackPointee(T) != DLPackRecord::None;
+    if (!DLPack)
+      continue;
+    if (Index || subjectKindOf(P) == SubjectKind::None)
+      return std::nullopt;
+    Index = I;
+  }
+  return Index;
+}
+
+/// The arguments of Call that are its callee's parameters: a call of a
+/// lambda by name passes the closure first.
+unsigned parameterOffset(const CallExpr &Call) {
+  return isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+}
+
 /// What of the parameter an expression reads.
 enum class Facet { None, DeviceType, Strides, Data, ByteOffset };
 
@@ -153,18 +178,21 @@ enum : unsigned { Falls = 1, Breaks = 2, Continues = 4 };
 
 class Evaluator {
 public:
-  Evaluator(const FunctionDecl &FD, SubjectKind Kind, ASTContext &Ctx,
-            const llvm::DenseSet<const ValueDecl *> &Written, unsigned MaxSteps)
-      : FD(FD), Param(FD.getParamDecl(0)), Kind(Kind), Ctx(Ctx),
+  Evaluator(const FunctionDecl &FD, unsigned Subject, SubjectKind Kind,
+            ASTContext &Ctx, const llvm::DenseSet<const ValueDecl *> &Written,
+            unsigned MaxSteps)
+      : FD(FD), Param(FD.getParamDecl(Subject)), Kind(Kind), Ctx(Ctx),
         Written(Written), MaxSteps(MaxSteps) {}
 
-  /// The bool results the body may return under A; nullopt when a
-  /// statement is not understood or a bound is passed.
+  /// The bool results the body may return under A (both for a `return;`
+  /// or the end of the body: it returns); nullopt when a statement is not
+  /// understood or a bound is passed.
   std::optional<std::pair<bool, bool>> results(const Assumption &A) {
     Assume = A;
     CanTrue = CanFalse = Failed = false;
     Steps = 0;
-    exec(FD.getBody());
+    if (exec(FD.getBody()) & Falls)
+      CanTrue = CanFalse = true;
     if (Failed)
       return std::nullopt;
     return std::pair(CanTrue, CanFalse);
@@ -623,13 +651,20 @@ public:
 
 std::unique_ptr<DLPackHelperSummary>
 summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
-  if (FD.getNumParams() != 1)
+  std::optional<unsigned> Subject = subjectIndex(FD);
+  if (!Subject)
     return nullptr;
-  SubjectKind Kind = subjectKindOf(*FD.getParamDecl(0));
+  const ParmVarDecl *Param = FD.getParamDecl(*Subject);
+  SubjectKind Kind = subjectKindOf(*Param);
   QualType RT = FD.getReturnType();
-  bool Bool = RT->isBooleanType(), Pointer = RT->isPointerType();
-  if (Kind == SubjectKind::None || (!Bool && !Pointer) ||
-      !isSameTUHelper(FD, Ctx.getSourceManager()))
+  bool Bool = RT->isBooleanType(), Pointer = RT->isPointerType(),
+       Void = RT->isVoidType();
+  // A lambda called by name is a helper like any other; its captures are
+  // values the body does not know.
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  bool Lambda = MD && MD->getParent()->isLambda();
+  if ((!Bool && !Pointer && !Void) || (Pointer && FD.getNumParams() != 1) ||
+      !isSameTUHelper(FD, Ctx.getSourceManager(), Lambda))
     return nullptr;
   SizeScan Size(Bounds.MaxSummaryStatements);
   Size.TraverseStmt(FD.getBody());
@@ -637,9 +672,9 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
     return nullptr;
   WriteScan Writes;
   Writes.TraverseStmt(FD.getBody());
-  if (Writes.Written.contains(FD.getParamDecl(0)))
+  if (Writes.Written.contains(Param))
     return nullptr;
-  Evaluator Ev(FD, Kind, Ctx, Writes.Written, Bounds.MaxSummarySteps);
+  Evaluator Ev(FD, *Subject, Kind, Ctx, Writes.Written, Bounds.MaxSummarySteps);
   auto Out = std::make_unique<DLPackHelperSummary>();
   if (Pointer) {
     if (Kind == SubjectKind::Device)
@@ -676,14 +711,19 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
     }
     return true;
   };
+  // A void function returns (both results) or exits (neither).
   for (std::int64_t K : Constants.Values)
     if (!Try({Facet::DeviceType, K, false, false},
              isHostAccessibleDeviceType(K)))
       return nullptr;
   if (!Try({Facet::DeviceType, 0, /*Other=*/true, false}, /*Host=*/false))
     return nullptr;
-  Out->HostIfTrue = AnyTrue && !NonHostTrue;
-  Out->HostIfFalse = AnyFalse && !NonHostFalse;
+  if (Void) {
+    Out->HostIfReturns = AnyTrue && !NonHostTrue;
+  } else {
+    Out->HostIfTrue = AnyTrue && !NonHostTrue;
+    Out->HostIfFalse = AnyFalse && !NonHostFalse;
+  }
   if (Kind != SubjectKind::Device) {
     std::optional<std::pair<bool, bool>> Null =
         Ev.results({Facet::Strides, 0, false, /*Null=*/true});
@@ -691,8 +731,12 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
         Ev.results({Facet::Strides, 0, false, /*Null=*/false});
     if (!Null || !NonNull)
       return nullptr;
-    Out->StridesNonNullIfTrue = NonNull->first && !Null->first;
-    Out->StridesNonNullIfFalse = NonNull->second && !Null->second;
+    if (Void) {
+      Out->StridesNonNullIfReturns = NonNull->first && !Null->first;
+    } else {
+      Out->StridesNonNullIfTrue = NonNull->first && !Null->first;
+      Out->StridesNonNullIfFalse = NonNull->second && !Null->second;
+    }
   }
   return Out;
 }
@@ -700,9 +744,18 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
 } // namespace
 
 const Expr *helperArgument(const CallExpr &E) {
-  if (E.getNumArgs() != 1)
-    return nullptr;
-  const Expr *Arg = E.getArg(0)->IgnoreImplicit();
+  unsigned Index = 0;
+  if (E.getNumArgs() != 1 || isa<CXXOperatorCallExpr>(E)) {
+    // The callee's one DLPack parameter, beside parameters of other types.
+    const FunctionDecl *Callee = E.getDirectCallee();
+    std::optional<unsigned> Subject =
+        Callee ? subjectIndex(*Callee) : std::nullopt;
+    if (!Subject ||
+        E.getNumArgs() != Callee->getNumParams() + parameterOffset(E))
+      return nullptr;
+    Index = *Subject + parameterOffset(E);
+  }
+  const Expr *Arg = E.getArg(Index)->IgnoreImplicit();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg))
     if (CE->getNumArgs() == 1)
       Arg = CE->getArg(0)->IgnoreImplicit();
@@ -711,11 +764,12 @@ const Expr *helperArgument(const CallExpr &E) {
 
 const DLPackHelperSummary *DLPackHelperSummaries::of(const CallExpr &Call,
                                                      ASTContext &Ctx) {
-  if (isa<CXXOperatorCallExpr>(Call) || Call.getNumArgs() != 1)
+  // A call by name of a local lambda is a call of its body.
+  if (isa<CXXOperatorCallExpr>(Call) && !calledLocalLambda(Call))
     return nullptr;
   const FunctionDecl *Callee = Call.getDirectCallee();
   const FunctionDecl *FD = Callee ? Callee->getDefinition() : nullptr;
-  if (!FD)
+  if (!FD || Call.getNumArgs() != FD->getNumParams() + parameterOffset(Call))
     return nullptr;
   auto [It, New] = Cache.try_emplace(FD);
   if (New) {
@@ -742,6 +796,15 @@ std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
                                            const NameList &HostGuards,
                                            DLPackHelperSummaries *Summaries,
                                            ASTContext &Ctx) {
+  // check_on_host(t, "name"): returns only for host memory.
+  if (E.getType()->isVoidType()) {
+    const DLPackHelperSummary *S = Summaries ? Summaries->of(E, Ctx) : nullptr;
+    if (!S || !S->HostIfReturns)
+      return std::nullopt;
+    HostGuardCall G{helperArgument(E), false, false, false};
+    G.IfReturns = true;
+    return G;
+  }
   if (!E.getType()->isBooleanType() || !E.isPRValue())
     return std::nullopt;
   if (const DLPackHelperSummary *S =

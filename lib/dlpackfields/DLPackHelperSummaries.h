@@ -20,20 +20,24 @@
 //   - a strides predicate: its false (or true) result is never returned for
 //     NULL strides (`is_compact(t)` with `if (!t.strides) return true;`);
 //   - a data helper: every return returns the tensor's data pointer, with
-//     byte_offset added on every return or not (`first_element(t)`).
+//     byte_offset added on every return or not (`first_element(t)`);
+//   - a validator: a void helper that returns only for host-accessible
+//     device types, or only for non-NULL strides, and throws or aborts
+//     otherwise (`require_host(t, "t")`).
 //
 // A helper whose body is read this way is judged by its body only: the
 // HostDeviceGuards option, which names guards by their names, is for
 // functions whose bodies are elsewhere (or beyond the bounds below).
 //
-// Helpers: a definition of this translation unit (isSameTUHelper), with one
-// parameter, a DLDevice (by value or reference to const) or a DLTensor or
-// managed tensor (reference or pointer to const, or a DLTensor by value),
-// that the body never changes. Bounds (FlowBounds, options of every check):
-// MaxSummaryStatements statements, MaxSummaryValues values tried,
-// MaxSummarySteps statements evaluated per value; goto, try, labels and
-// other statements the evaluator does not know give no summary. Summaries
-// are cached per translation unit by function.
+// Helpers: a definition of this translation unit (isSameTUHelper), or a
+// local lambda called by name, with one parameter, a DLDevice (by value or
+// reference to const) or a DLTensor or managed tensor (reference or pointer
+// to const, or a DLTensor by value), that the body never changes; its other
+// parameters are of no DLPack type (a name for a message), unknown values.
+// Bounds (FlowBounds, options of every check): MaxSummaryStatements statements,
+// MaxSummaryValues values tried, MaxSummarySteps statements evaluated per
+// value; goto, try, labels and other statements the evaluator does not know
+// give no summary. Summaries are cached per translation unit by function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +65,10 @@ struct DLPackHelperSummary {
   /// The bool results that are returned only when the tensor parameter's
   /// strides are not NULL.
   bool StridesNonNullIfTrue = false, StridesNonNullIfFalse = false;
+  /// A void helper (a validator) returns only when the device is
+  /// host-accessible, or only when the strides are not NULL: it throws or
+  /// aborts otherwise.
+  bool HostIfReturns = false, StridesNonNullIfReturns = false;
   /// Every return returns the tensor parameter's `data`, and whether each
   /// of them adds its byte_offset.
   bool ReturnsData = false;
@@ -102,6 +110,8 @@ struct HostGuardCall {
   /// Named by HostDeviceGuards (no body read): its result is the device's
   /// host-ness itself.
   bool ByName = false;
+  /// A void validator: it returns only for host memory.
+  bool IfReturns = false;
 };
 
 /// When E calls a host guard (a one-argument bool function whose name one of

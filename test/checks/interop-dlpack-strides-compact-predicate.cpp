@@ -101,3 +101,27 @@ int64_t guard_after_lambda(const DLTensor &t) {
   // CHECK-MESSAGES: :[[@LINE-4]]:32: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
   // CHECK-MESSAGES: :[[@LINE-5]]:32: note: a NULL 'strides' means a compact row-major tensor
 }
+
+// A void validator that returns only for non-NULL strides (it throws or
+// aborts on NULL ones) proves them past its call; one that also lets NULL
+// strides through does not.
+#include <stdexcept>
+namespace {
+void require_strides(const DLTensor &t, int ndim) {
+  if (t.strides == nullptr || t.ndim != ndim)
+    throw std::invalid_argument("bad tensor");
+}
+void require_rank(const DLTensor &t, int ndim) {
+  if (t.ndim != ndim)
+    throw std::invalid_argument("bad rank");
+}
+} // namespace
+long leading_stride(const DLTensor &t) {
+  require_strides(t, 2);
+  return t.strides[0];
+}
+long leading_stride_rank_only(const DLTensor &t) {
+  require_rank(t, 2);
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+}

@@ -179,3 +179,49 @@ float sum_unchecked(const DLTensor &t, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
   return s;
 }
+
+// A void validator is a helper too: one that returns only for host memory
+// (it throws or aborts on every other device type) guards what follows its
+// call. Its other parameters (a name for the message) are unknown values;
+// a local lambda called by name is read the same way.
+#include <stdexcept>
+struct FatalLog {
+  FatalLog();
+  [[noreturn]] ~FatalLog() noexcept(false);
+  FatalLog &operator<<(const char *);
+};
+#define REQUIRE(x)                                                             \
+  if (!(x))                                                                    \
+  FatalLog() << "requirement failed: " #x
+namespace {
+void require_host(const DLTensor *t, const char *name) {
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    throw std::invalid_argument(name);
+}
+void reject_cuda(const DLTensor *t, const char *name) {
+  if (t->device.device_type == kDLCUDA)
+    throw std::invalid_argument(name);
+}
+} // namespace
+
+char first_byte_validated(const DLTensor *t) {
+  require_host(t, "t");
+  return *(static_cast<const char *>(t->data) + t->byte_offset);
+}
+
+char first_byte_lambda(const DLTensor *t) {
+  auto check_cpu = [](const DLTensor *x, const char *name) {
+    REQUIRE(x->device.device_type == kDLCPU ||
+            x->device.device_type == kDLCUDAHost)
+        << name;
+  };
+  check_cpu(t, "t");
+  return *(static_cast<const char *>(t->data) + t->byte_offset);
+}
+
+// Vulkan or ROCm memory passes this one.
+char first_byte_not_cuda(const DLTensor *t) {
+  reject_cuda(t, "t");
+  return *(static_cast<const char *>(t->data) + t->byte_offset);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}

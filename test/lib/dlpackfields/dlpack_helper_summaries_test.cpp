@@ -53,6 +53,8 @@ std::map<std::string, std::string> summaries(llvm::StringRef Code,
       Add(S->HostIfFalse, "host-if-false");
       Add(S->StridesNonNullIfTrue, "strides-if-true");
       Add(S->StridesNonNullIfFalse, "strides-if-false");
+      Add(S->HostIfReturns, "host-if-returns");
+      Add(S->StridesNonNullIfReturns, "strides-if-returns");
       Add(S->ReturnsData && S->AddsByteOffset, "data+offset");
       Add(S->ReturnsData && !S->AddsByteOffset, "data");
       if (Text.empty())
@@ -238,6 +240,51 @@ void calls(const DLTensor &t, const DLManagedTensor *mt) {
   EXPECT_EQ(S["sometimes"], "read");
   // Once per helper, however often it is called.
   EXPECT_EQ(Evaluated, 7u);
+}
+
+TEST(DLPackHelperSummaries, ValidatorsAndParametersOfOtherTypes) {
+  auto S = summaries(R"cpp(
+[[noreturn]] void fail(const char *what);
+namespace {
+void on_host(const DLTensor *t, const char *name) {
+  if (t->device.device_type != kDLCPU)
+    fail(name);
+}
+void not_cuda(const DLTensor &t, const char *name) {
+  if (t.device.device_type == kDLCUDA)
+    fail(name);
+}
+void strided(const DLTensor &t, int ndim, const char *name) {
+  if (!t.strides || t.ndim != ndim)
+    fail(name);
+}
+void logs(const DLTensor &t) {
+  if (t.device.device_type != kDLCPU)
+    return;
+}
+bool host_named(const DLDevice &d, const char *why) {
+  return d.device_type == kDLCPU;
+}
+void two(const DLTensor &a, const DLTensor &b) {
+  if (a.device.device_type != kDLCPU)
+    fail("a");
+}
+} // namespace
+void calls(const DLTensor &t) {
+  on_host(&t, "t");
+  not_cuda(t, "t");
+  strided(t, 2, "t");
+  logs(t);
+  host_named(t.device, "t");
+  two(t, t);
+}
+)cpp");
+  EXPECT_EQ(S["on_host"], "host-if-returns");
+  EXPECT_EQ(S["not_cuda"], "read") << "Vulkan memory passes";
+  EXPECT_EQ(S["strided"], "strides-if-returns");
+  EXPECT_EQ(S["logs"], "read") << "returns on every path";
+  EXPECT_EQ(S["host_named"], "host-if-true");
+  EXPECT_EQ(S["two"], "none") << "which tensor is the subject";
 }
 
 } // namespace
