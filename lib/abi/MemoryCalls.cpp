@@ -148,6 +148,21 @@ bool isRawDeallocation(const CallExpr *Call) {
   return N == "free" || N == "PyMem_Free" || N == "PyMem_RawFree";
 }
 
+llvm::SmallVector<const CXXMethodDecl *, 2>
+tensorHandleAccessors(const CXXRecordDecl &Handle) {
+  llvm::SmallVector<const CXXMethodDecl *, 2> Accessors;
+  const CXXRecordDecl *Def = Handle.getDefinition();
+  if (!Def)
+    return Accessors;
+  for (const CXXMethodDecl *M : Def->methods())
+    if (M->getOverloadedOperator() == OO_Arrow &&
+        M->getReturnType()->isPointerType() &&
+        classifyDLPackType(M->getReturnType()->getPointeeType()) ==
+            DLPackRecord::Tensor)
+      Accessors.push_back(M);
+  return Accessors;
+}
+
 std::optional<TensorHandleAllocation>
 tensorHandleAllocation(const CallExpr &E) {
   const CXXRecordDecl *Handle =
@@ -163,12 +178,7 @@ tensorHandleAllocation(const CallExpr &E) {
   if (Device == E.arguments().end())
     return std::nullopt;
   A.DeviceArg = std::distance(E.arguments().begin(), Device);
-  for (const CXXMethodDecl *M : Handle->methods())
-    if (M->getOverloadedOperator() == OO_Arrow &&
-        M->getReturnType()->isPointerType() &&
-        classifyDLPackType(M->getReturnType()->getPointeeType()) ==
-            DLPackRecord::Tensor)
-      A.Accessors.push_back(M);
+  A.Accessors = tensorHandleAccessors(*Handle);
   if (A.Accessors.empty())
     return std::nullopt;
   return A;

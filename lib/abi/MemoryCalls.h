@@ -59,6 +59,11 @@ enum class MemorySide {
 MemorySide deviceCopySide(const CallExpr &Call, unsigned ArgIndex,
                           const ASTContext &Ctx);
 
+/// The `operator->`s of a runtime's tensor handle class (`NDArray`,
+/// `ffi::Tensor`) that return a DLTensor pointer; empty for any other class.
+llvm::SmallVector<const CXXMethodDecl *, 2>
+tensorHandleAccessors(const CXXRecordDecl &Handle);
+
 /// A runtime's tensor allocation: a call given a DLDevice (by value or
 /// reference) that returns, by value, a handle class whose `operator->`
 /// returns a DLTensor pointer (`NDArray::Empty(shape, dtype, dev)`). The

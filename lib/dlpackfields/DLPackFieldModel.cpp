@@ -411,6 +411,20 @@ bool callsOwnDeleter(const CallExpr *E) {
          DLPackField::Deleter;
 }
 
+/// The tensor a runtime handle's `operator->` (Accessor) gives, for a
+/// member call on the handle (`h.IsContiguous()`): the one `h->data` reads.
+RecordStorageLocation *handleTensor(const CXXMemberCallExpr &MC,
+                                    const CXXMethodDecl &Accessor,
+                                    Environment &Env) {
+  const StorageLocation *Object = getImplicitObjectLocation(MC, Env);
+  auto *PV = Object ? dyn_cast_or_null<PointerValue>(
+                          accessorResult(*Object, Accessor, Env))
+                    : nullptr;
+  return PV ? tensorRecordOf(
+                  dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()))
+            : nullptr;
+}
+
 void transferCall(const CallExpr *E, FieldState &S) {
   Environment &Env = S.Env;
   const FunctionDecl *Callee = E->getDirectCallee();
@@ -421,6 +435,15 @@ void transferCall(const CallExpr *E, FieldState &S) {
       if (!Releases && mayLookAtStrides(Callee, S.RC.StridesReaders))
         S.RC.SeenTensors.insert(R);
   }
+  // A method of a tensor handle that looks at its tensor's strides
+  // (`TVM_FFI_ICHECK(h.IsContiguous())`) looks at the tensor `h->` gives.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getMethodDecl() && MC->getRecordDecl())
+    if (auto Accessors = tensorHandleAccessors(*MC->getRecordDecl());
+        !Accessors.empty() &&
+        mayConsiderStrides(*MC->getMethodDecl(), S.RC.StridesReaders))
+      if (RecordStorageLocation *R = handleTensor(*MC, *Accessors.front(), Env))
+        S.RC.SeenTensors.insert(R);
   if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S) ||
       allocatedOnDevice(E, S))
     return;

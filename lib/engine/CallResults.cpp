@@ -122,6 +122,17 @@ void copyCallResults(const Expr &E, Environment &Env) {
     CallResultScope::current()->copy(*Objects->first, *Objects->second);
 }
 
+Value *accessorResult(const StorageLocation &Object,
+                      const CXXMethodDecl &Accessor, Environment &Env) {
+  CallResultScope *Scope = CallResultScope::current();
+  if (!Scope)
+    return nullptr;
+  Value *&Kept = Scope->slot(Object, *Accessor.getCanonicalDecl());
+  if (!Kept)
+    Kept = Env.createValue(Accessor.getReturnType());
+  return Kept;
+}
+
 void makeCallResult(const CallExpr &Call, Environment &Env) {
   CallResultScope *Scope = CallResultScope::current();
   auto Accessor = Scope ? accessorCall(Call, Env) : std::nullopt;

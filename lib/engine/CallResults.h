@@ -14,6 +14,7 @@
 #ifndef INTEROP_LIB_ENGINE_CALLRESULTS_H
 #define INTEROP_LIB_ENGINE_CALLRESULTS_H
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/DenseMap.h"
@@ -45,6 +46,14 @@ bool lacksCallResult(const CallExpr &Call, const dataflow::Environment &Env);
 /// to a local. (A mutation of the object between the two calls is not
 /// seen.)
 void makeCallResult(const CallExpr &Call, dataflow::Environment &Env);
+
+/// What Accessor returns on the object at Object during this analysis: the
+/// value an earlier call of it returned, or a fresh one kept for the later
+/// calls (`h.IsContiguous()` asks about the tensor `h->` gives). Null
+/// outside an analysis or for a type without values.
+dataflow::Value *accessorResult(const dataflow::StorageLocation &Object,
+                                const CXXMethodDecl &Accessor,
+                                dataflow::Environment &Env);
 
 /// `auto x = NDArray::Empty(...)` before C++17, `y = x`: a copy or move of
 /// an object whose accessors returned something (or were told what they

@@ -164,3 +164,21 @@ TEST(CallResults, ACopyReturnsWhatTheOriginalDid) {
 }
 
 } // namespace
+
+TEST(CallResults, AnAccessorAskedBeforeItsFirstCall) {
+  Fixture F;
+  ASSERT_EQ(F.Ops.size(), 12u);
+  const auto *Arrow = cast<CXXMemberCallExpr>(F.Ops[0]);
+  const StorageLocation *H = getImplicitObjectLocation(*Arrow, F.Env);
+  ASSERT_TRUE(H);
+  // Outside an analysis there is nothing to keep it in.
+  EXPECT_EQ(accessorResult(*H, *Arrow->getMethodDecl(), F.Env), nullptr);
+  CallResultScope Scope;
+  Value *Asked = accessorResult(*H, *Arrow->getMethodDecl(), F.Env);
+  ASSERT_NE(Asked, nullptr);
+  EXPECT_EQ(accessorResult(*H, *Arrow->getMethodDecl(), F.Env), Asked);
+  // The call made afterwards returns what was asked.
+  std::vector<const Value *> V = F.values();
+  EXPECT_EQ(V[0], Asked);
+  EXPECT_EQ(V[1], Asked);
+}
