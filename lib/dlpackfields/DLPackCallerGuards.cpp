@@ -3,6 +3,7 @@
 #include "lib/dlpackfields/DLPackCallerGuards.h"
 
 #include "lib/abi/DLPackFields.h"
+#include "lib/abi/DLPackTypes.h"
 #include "lib/abi/ReturnedTensors.h"
 #include "lib/engine/CallSites.h"
 #include "lib/engine/ExitConditions.h"
@@ -14,25 +15,38 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace clang::interop {
 namespace {
 
-/// Finds the statements around one call and whether the caller assigns a
-/// DLPack field anywhere.
+/// Finds the statements around one call, whether the caller assigns a
+/// DLPack field anywhere, and its whole assignments of DLPack fields.
 class AroundCall : public GuardScan {
 public:
   explicit AroundCall(const CallExpr *Call) : Call(Call) {}
   std::optional<StmtChain> Above;
   bool WritesDLPackField = false;
+  /// `chain = value;`: the assignment and the statements around it.
+  struct Store {
+    const BinaryOperator *Assign;
+    StmtChain Around;
+  };
+  std::vector<Store> Stores;
 
 private:
   void inspect(const Stmt *S) override {
     if (S == Call)
       Above = Stack;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Assign &&
+        dlpackFieldOfMember(BO->getLHS()->IgnoreParenImpCasts()) !=
+            DLPackField::None)
+      Stores.push_back({BO, Stack});
   }
   void changes(const Expr &E, Change) override {
     const Expr *L = E.IgnoreParenImpCasts();
@@ -77,6 +91,104 @@ bool ownExport(const VarDecl &Root, const ExitConditions *Exits) {
   return Callee && (Exits->isTensorSource(Callee) || returnsOwnTensor(*Callee));
 }
 
+/// E is not NULL whatever happens: a `new` (that throws rather than return
+/// NULL), an address, an array, or a local initialised with one that
+/// nothing changes.
+bool nonNullByConstruction(const Expr *E, const AroundCall &Scan,
+                           unsigned Depth = 0) {
+  if (!E || Depth > 2)
+    return false;
+  E = ignoreTemporaries(E)->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+      return true;
+    if (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_BitCast ||
+        Cast->getCastKind() == CK_LValueToRValue)
+      return nonNullByConstruction(Cast->getSubExpr(), Scan, Depth);
+    return false;
+  }
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return !New->shouldNullCheckAllocation();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_AddrOf;
+  const VarDecl *V = namedVar(E);
+  return V && V->isLocalVarDecl() && !Scan.Written.contains(V) &&
+         nonNullByConstruction(V->getInit(), Scan, Depth + 1);
+}
+
+/// Store runs before Call whenever Call runs: a statement of a block around
+/// the call, before the statement of that block the call is in.
+bool runsBefore(const AroundCall::Store &St, const StmtChain &Above,
+                const CallExpr *Call) {
+  if (St.Around.empty())
+    return false;
+  const auto *Block = dyn_cast<CompoundStmt>(St.Around.back());
+  if (!Block)
+    return false;
+  const auto *At = llvm::find(Above, Block);
+  if (At == Above.end())
+    return false;
+  const Stmt *CallChild = At + 1 == Above.end() ? Call : *(At + 1);
+  for (const Stmt *Child : Block->body()) {
+    if (Child == CallChild)
+      return false;
+    if (Child == St.Assign)
+      return true;
+  }
+  return false;
+}
+
+/// The caller made the tensor Want names itself (a local initialised with
+/// `new` of a DLPack record, or a DLPack record declared there) and wrote
+/// the field Test asks about before the call, on every path, only ever
+/// with a value that passes it: non-NULL strides (`t->strides = new
+/// int64_t[n]`), a host-accessible device type. Its own tensor, laid out by
+/// its own hand: a producer showing what it exports.
+bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
+                 const AroundCall &Scan) {
+  const auto *Root = dyn_cast<VarDecl>(Want.Root);
+  if (!Root || !Root->isLocalVarDecl() || Scan.Written.contains(Root))
+    return false;
+  const Expr *Init =
+      Root->getInit() ? ignoreTemporaries(Root->getInit())->IgnoreParenCasts()
+                      : nullptr;
+  const auto *New = dyn_cast_or_null<CXXNewExpr>(Init);
+  bool Made = (New && classifyDLPackType(New->getAllocatedType()) !=
+                          DLPackRecord::None) ||
+              (classifyDLPackType(Root->getType()) != DLPackRecord::None &&
+               (!Init || isa<InitListExpr, CXXConstructExpr>(Init)));
+  if (!Made)
+    return false;
+  ASTContext &Ctx = Site.Caller->getASTContext();
+  bool Before = false;
+  for (const AroundCall::Store &St : Scan.Stores) {
+    std::optional<MemberChain> Target = memberChainOf(St.Assign->getLHS());
+    if (!Target || Target->Root != Want.Root)
+      continue;
+    bool Passes = false;
+    if (Test == CallerTest::StridesNonNull) {
+      if (!(*Target == Want))
+        continue;
+      Passes = nonNullByConstruction(St.Assign->getRHS(), Scan);
+    } else {
+      // `t->device.device_type = kDLCPU;` on the tensor Want names.
+      if (Target->Fields.size() != Want.Fields.size() + 2 ||
+          !std::equal(Want.Fields.begin(), Want.Fields.end(),
+                      Target->Fields.begin()) ||
+          classifyDLPackField(Target->Fields.end()[-2]) !=
+              DLPackField::Device ||
+          classifyDLPackField(Target->Fields.back()) != DLPackField::DeviceType)
+        continue;
+      std::optional<llvm::APSInt> K = integerConstant(St.Assign->getRHS(), Ctx);
+      Passes = K && isHostAccessibleDeviceType(K->getExtValue());
+    }
+    if (!Passes)
+      return false;
+    Before |= runsBefore(St, *Scan.Above, Site.Call);
+  }
+  return Before;
+}
+
 /// Want (the strides, or the tensor) is tested as Test asks around
 /// Site.Call, or names the caller's own export.
 bool guardedAt(const CallSite &Site, const MemberChain &Want,
@@ -86,7 +198,11 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
     return false;
   AroundCall Scan(Site.Call);
   Scan.walk(Body);
-  if (Scan.Refused || !Scan.Above || Scan.WritesDLPackField)
+  if (Scan.Refused || !Scan.Above)
+    return false;
+  if (ownTensorAt(Site, Want, Test, Scan))
+    return true;
+  if (Scan.WritesDLPackField)
     return false;
   GuardProof Proof(*Site.Caller, Scan.Written);
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
@@ -183,7 +299,13 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
   for (const CallSite &Site : Refs.Calls) {
     if (Index >= Site.Call->getNumArgs())
       return false;
-    std::optional<MemberChain> Want = memberChainOf(Site.Call->getArg(Index));
+    // A record passed by value is a copy of the argument's.
+    const Expr *Arg = ignoreTemporaries(Site.Call->getArg(Index));
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(Arg->IgnoreParenCasts());
+        Copy && Copy->getNumArgs() == 1 &&
+        Copy->getConstructor()->isCopyOrMoveConstructor())
+      Arg = Copy->getArg(0);
+    std::optional<MemberChain> Want = memberChainOf(Arg);
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());

@@ -60,3 +60,49 @@ int64_t callers(const DLManagedTensor *mt, const DLTensor &other,
   total += exported_stride(other);
   return total;
 }
+
+// A caller's own tensor, laid out by its own hand before the call: a
+// producer that shows what it exports (a debug print of the tensor it
+// built). Strides written on every path before the call, and only ever with
+// a fresh array, are not NULL there; written in one branch, or with NULL,
+// they may be.
+namespace {
+void show(DLManagedTensor a) {
+  for (int i = 0; i < a.dl_tensor.ndim; ++i)
+    (void)a.dl_tensor.strides[i];
+}
+void show_maybe(const DLManagedTensor &a) {
+  (void)a.dl_tensor.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:9: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+void show_null(const DLManagedTensor &a) {
+  (void)a.dl_tensor.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:9: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+} // namespace
+DLManagedTensor *export_shown(int ndim, void *data) {
+  int64_t *strides = new int64_t[ndim];
+  DLManagedTensor *mt = new DLManagedTensor;
+  mt->dl_tensor.data = data;
+  mt->dl_tensor.ndim = ndim;
+  mt->dl_tensor.strides = strides;
+  show(*mt);
+  return mt;
+}
+DLManagedTensor *export_shown_if(int ndim, void *data, bool strided) {
+  DLManagedTensor *mt = new DLManagedTensor;
+  mt->dl_tensor.data = data;
+  if (strided)
+    mt->dl_tensor.strides = new int64_t[ndim];
+  show_maybe(*mt);
+  return mt;
+}
+DLManagedTensor *export_compact(void *data) {
+  DLManagedTensor *mt = new DLManagedTensor;
+  mt->dl_tensor.data = data;
+  mt->dl_tensor.strides = nullptr;
+  show_null(*mt);
+  return mt;
+}

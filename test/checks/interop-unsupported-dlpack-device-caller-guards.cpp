@@ -74,3 +74,28 @@ extern "C" void scale_c(DLTensor *t, float by) {
     return;
   scale_rows_c(t, by);
 }
+
+// A caller's own tensor, placed on the host by its own hand before the
+// call, is host memory in the helper; one placed wherever a parameter says
+// is not.
+namespace {
+float first_of_own(const DLTensor &t) {
+  return *static_cast<const float *>(t.data);
+}
+float first_of_placed(const DLTensor &t) {
+  return *static_cast<const float *>(t.data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+} // namespace
+float describe_host_buffer(float *buffer) {
+  DLTensor t{};
+  t.data = buffer;
+  t.device.device_type = kDLCPU;
+  return first_of_own(t);
+}
+float describe_placed(float *buffer, DLDeviceType where) {
+  DLTensor t{};
+  t.data = buffer;
+  t.device.device_type = where;
+  return first_of_placed(t);
+}
