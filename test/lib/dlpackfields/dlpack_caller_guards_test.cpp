@@ -303,52 +303,32 @@ TEST(DLPackCallerGuards, BoundedNumberOfCallSites) {
 } // namespace
 
 TEST(DLPackCallerGuards, ACallersOwnTensorLaidOutBeforeTheCall) {
-  const char *Helper = R"cpp(
+  const std::string Helper = R"cpp(
 namespace {
 long helper(const DLManagedTensor &a) { return a.dl_tensor.strides[0]; }
 }
 )cpp";
-  // Allocated, its strides a fresh array through a local, then passed.
-  EXPECT_EQ(ask(std::string(Helper) + R"cpp(
-void make(int n) {
-  int64_t *s = new int64_t[n];
-  DLManagedTensor *mt = new DLManagedTensor;
-  mt->dl_tensor.strides = s;
-  helper(*mt);
-}
-)cpp"),
-            "guarded");
-  // Written after the call, only in a branch, or with what a caller gave.
-  EXPECT_EQ(ask(std::string(Helper) + R"cpp(
-void make(int n) {
-  DLManagedTensor *mt = new DLManagedTensor;
-  helper(*mt);
-  mt->dl_tensor.strides = new int64_t[n];
-}
-)cpp"),
-            "not guarded");
-  EXPECT_EQ(ask(std::string(Helper) + R"cpp(
-void make(int n, bool b) {
-  DLManagedTensor *mt = new DLManagedTensor;
-  if (b) { mt->dl_tensor.strides = new int64_t[n]; }
-  helper(*mt);
-}
-)cpp"),
-            "not guarded");
-  EXPECT_EQ(ask(std::string(Helper) + R"cpp(
-void make(int64_t *given) {
-  DLManagedTensor *mt = new DLManagedTensor;
-  mt->dl_tensor.strides = given;
-  helper(*mt);
-}
-)cpp"),
-            "not guarded");
-  // Not the caller's own: a tensor it was handed.
-  EXPECT_EQ(ask(std::string(Helper) + R"cpp(
-void make(DLManagedTensor *mt, int n) {
-  mt->dl_tensor.strides = new int64_t[n];
-  helper(*mt);
-}
-)cpp"),
-            "not guarded");
+  struct Case {
+    const char *Caller, *Want, *Why;
+  };
+  const Case Cases[] = {
+      {"void make(int n) { int64_t *s = new int64_t[n];"
+       " DLManagedTensor *mt = new DLManagedTensor;"
+       " mt->dl_tensor.strides = s; helper(*mt); }",
+       "guarded", "its own tensor, strides a fresh array through a local"},
+      {"void make(int n) { DLManagedTensor *mt = new DLManagedTensor;"
+       " helper(*mt); mt->dl_tensor.strides = new int64_t[n]; }",
+       "not guarded", "written after the call"},
+      {"void make(int n, bool b) { DLManagedTensor *mt = new DLManagedTensor;"
+       " if (b) { mt->dl_tensor.strides = new int64_t[n]; } helper(*mt); }",
+       "not guarded", "written in one branch"},
+      {"void make(int64_t *given) { DLManagedTensor *mt = new DLManagedTensor;"
+       " mt->dl_tensor.strides = given; helper(*mt); }",
+       "not guarded", "written with what a caller gave"},
+      {"void make(DLManagedTensor *mt, int n) {"
+       " mt->dl_tensor.strides = new int64_t[n]; helper(*mt); }",
+       "not guarded", "a tensor it was handed"},
+  };
+  for (const Case &C : Cases)
+    EXPECT_EQ(ask(Helper + C.Caller), C.Want) << C.Why;
 }
