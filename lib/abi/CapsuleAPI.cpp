@@ -365,8 +365,11 @@ public:
     // mark_used(cap, t); }; ... consume();`).
     if (const LambdaExpr *L = calledLocalLambda(*Call)) {
       passes(*Call, llvm::drop_begin(Call->arguments()));
-      if (Inlined.insert(L).second)
+      if (Inlined.insert(L).second) {
+        ++InLambdaBody;
         TraverseStmt(L->getBody());
+        --InLambdaBody;
+      }
       return true;
     }
     passes(*Call, Call->arguments());
@@ -405,8 +408,10 @@ public:
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
-  /// Local lambdas whose bodies were read where they are called.
+  /// Local lambdas whose bodies were read where they are called, and
+  /// whether one is being read (its captures name this body's variables).
   llvm::SmallPtrSet<const LambdaExpr *, 4> Inlined;
+  unsigned InLambdaBody = 0;
   /// Arguments passed on, each with the capsules passed beside it.
   struct PassedArg {
     const Expr *Arg;
@@ -421,7 +426,7 @@ private:
     llvm::SmallVector<const ValueDecl *, 2> Beside;
     // The capsule itself, or a copy or move of it (`std::move(capsule)`).
     for (const Expr *Arg : Args) {
-      const ValueDecl *R = namedVar(Arg);
+      const ValueDecl *R = namedVar(Arg, /*Captures=*/InLambdaBody != 0);
       if (!R)
         R = Roots.of(Arg);
       if (R)

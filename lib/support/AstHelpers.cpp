@@ -52,7 +52,7 @@ const Expr *stripIdentityCasts(const Expr *E) {
   return E;
 }
 
-const VarDecl *namedVar(const Expr *E) {
+const VarDecl *namedVar(const Expr *E, bool Captures) {
   E = ignoreTemporaries(E);
   if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
     if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
@@ -62,7 +62,7 @@ const VarDecl *namedVar(const Expr *E) {
       Move && Move->getNumArgs() == 1 && Move->isCallToStdMove())
     E = ignoreTemporaries(Move->getArg(0));
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE || DRE->refersToEnclosingVariableOrCapture())
+  if (!DRE || (!Captures && DRE->refersToEnclosingVariableOrCapture()))
     return nullptr;
   return dyn_cast<VarDecl>(DRE->getDecl());
 }

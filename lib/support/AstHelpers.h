@@ -43,9 +43,11 @@ const Expr *ignoreTemporaries(const Expr *E);
 const Expr *stripIdentityCasts(const Expr *E);
 
 /// The variable an expression names, through a copy or move of it
-/// (`std::move(v)` included); null for anything else and for a capture of
-/// an enclosing function's variable.
-const VarDecl *namedVar(const Expr *E);
+/// (`std::move(v)` included); null for anything else and, unless Captures,
+/// for a capture of an enclosing function's variable (a lambda is judged as
+/// a function of its own; one whose body is read where it is called names
+/// the enclosing function's variables).
+const VarDecl *namedVar(const Expr *E, bool Captures = false);
 
 /// The declaration E names (through parentheses and casts) when it is a
 /// DeclRefExpr; null otherwise.

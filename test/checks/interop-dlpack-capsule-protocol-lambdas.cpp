@@ -148,3 +148,29 @@ Tensor import_through_lambda(PyObject *cap) {
   take();
   return r;
 }
+
+// The same with pybind11 objects, which the lambda captures by reference
+// and the helper takes by value (a copy still names the capsule).
+#include <pybind11/pybind11.h>
+static void mark_object_used(pybind11::object cap, DLManagedTensor *t) {
+  PyCapsule_SetName(cap.ptr(), "used_dltensor");
+  if (t->deleter)
+    t->deleter(t);
+}
+void import_object(pybind11::object cap) {
+  DLManagedTensor *t = nullptr;
+  auto consume = [&] {
+    if (t)
+      mark_object_used(cap, t);
+  };
+  try {
+    t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap.ptr(), "dltensor"));
+    if (!t)
+      throw std::invalid_argument("not a DLPack capsule");
+    copy_pair(t->dl_tensor, t->dl_tensor);
+    consume();
+  } catch (...) {
+    consume();
+    throw;
+  }
+}

@@ -349,7 +349,12 @@ void g(int n) {
   ASSERT_EQ(Calls.size(), 4u);
   const LambdaExpr *A = calledLocalLambda(*Calls[0]);
   ASSERT_TRUE(A) << "a local initialised with the lambda";
-  EXPECT_TRUE(callNamed(A->getBody(), "use"));
+  const CallExpr *Use = callNamed(A->getBody(), "use");
+  ASSERT_TRUE(Use);
+  // `n` in the body is the enclosing function's, captured by reference.
+  EXPECT_FALSE(namedVar(Use->getArg(0))) << "the lambda's own view";
+  EXPECT_TRUE(namedVar(Use->getArg(0), /*Captures=*/true))
+      << "read where it is called";
   EXPECT_TRUE(calledLocalLambda(*Calls[1])) << "called where it is made";
   EXPECT_FALSE(calledLocalLambda(*Calls[2]))
       << "a reference is initialised with the variable, not the lambda";
