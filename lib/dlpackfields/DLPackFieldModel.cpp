@@ -12,6 +12,7 @@
 
 #include "lib/dlpackfields/DLPackFieldMarks.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
+#include "lib/dlpackfields/DLPackHostGuards.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 
 #include "lib/abi/DLPackTypes.h"

@@ -5,6 +5,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
+#include "lib/dlpackfields/DLPackHostGuards.h"
 #include "lib/engine/GuardEngine.h"
 #include "lib/support/AstHelpers.h"
 

@@ -45,7 +45,6 @@
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKHELPERSUMMARIES_H
 
 #include "lib/engine/FlowRunner.h"
-#include "lib/support/NameLists.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -53,7 +52,6 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
-#include <optional>
 
 namespace clang::interop {
 
@@ -102,33 +100,10 @@ private:
   unsigned Evaluated = 0;
 };
 
-/// A host guard call: the device or tensor argument it tests, and which of
-/// its results proves host memory.
-struct HostGuardCall {
-  const Expr *Arg = nullptr;
-  bool IfTrue = false, IfFalse = false;
-  /// Named by HostDeviceGuards (no body read): its result is the device's
-  /// host-ness itself.
-  bool ByName = false;
-  /// A void validator: it returns only for host memory.
-  bool IfReturns = false;
-};
-
-/// When E calls a host guard (a one-argument bool function whose name one of
-/// HostGuards, the HostDeviceGuards, matches: IsHostDevice(t->device)), the
-/// device or tensor it tests; null otherwise.
-const Expr *hostGuardArgument(const CallExpr &E, const NameList &HostGuards);
-
-/// The guard E calls, if it is one: a helper whose body proves host memory
-/// on a result (Summaries), else a function named by HostGuards
-/// (hostGuardArgument()). `Summaries` may be null (names only).
-std::optional<HostGuardCall> hostGuardCall(const CallExpr &E,
-                                           const NameList &HostGuards,
-                                           DLPackHelperSummaries *Summaries,
-                                           ASTContext &Ctx);
-
-/// The argument of a one-argument call that designates its device or
-/// tensor (through the copy of a DLDevice passed by value).
+/// The argument of a helper call that designates its device or tensor
+/// (through the copy of a DLDevice passed by value): a one-argument call's,
+/// or the one of the callee's DLPack parameter beside parameters of other
+/// types (after the closure, for a lambda called by name).
 const Expr *helperArgument(const CallExpr &E);
 
 } // namespace clang::interop

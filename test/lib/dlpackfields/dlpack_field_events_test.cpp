@@ -5,6 +5,7 @@
 #include "lib/dlpackfields/DLPackFieldConfig.h"
 #include "lib/dlpackfields/DLPackFieldEvents.h"
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
+#include "lib/dlpackfields/DLPackHostGuards.h"
 
 #include "ast_search.h"
 #include "dlpack_snippets.h"
