@@ -82,6 +82,16 @@ bool allocatedHandle(const Expr *E) {
   return Call && tensorHandleAllocation(*Call);
 }
 
+/// E makes an empty handle: a default construction, or one from NULL.
+bool emptyHandle(const Expr *E) {
+  E = ignoreTemporaries(E)->IgnoreParenCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+    return C->getNumArgs() == 0 ||
+           (C->getNumArgs() == 1 &&
+            C->getArg(0)->IgnoreParenImpCasts()->getType()->isNullPtrType());
+  return isa<CXXNullPtrLiteralExpr>(E);
+}
+
 /// E is the member M of some object (another instance's, in a copy or a
 /// move of the class).
 bool sameMember(const Expr *E, const FieldDecl &M) {
@@ -136,9 +146,11 @@ public:
   }
   /// A constructor's `member(handle)`.
   void initialisers(const CXXConstructorDecl &Ctor) {
+    // Only the initialisers written in the constructor: an implicit one
+    // default-constructs the member (an empty handle, no tensor yet).
     for (const CXXCtorInitializer *Init : Ctor.inits())
       if (const FieldDecl *M = Init->getMember();
-          M && Init->getInit() && !Init->isInClassMemberInitializer())
+          M && Init->getInit() && Init->isWritten())
         storedWhole(*M, Init->getInit());
   }
   llvm::SmallPtrSet<const FieldDecl *, 2> Members;
@@ -166,7 +178,7 @@ private:
       HandedIn.insert(&M);
     if (allocatedHandle(RHS))
       Allocated.insert(&M);
-    else if (!sameMember(RHS, M))
+    else if (!sameMember(RHS, M) && !emptyHandle(RHS))
       OtherStores.insert(&M);
   }
   void wrote(const Expr *E) {

@@ -115,6 +115,7 @@ void copy_into_offset_view(DLManagedTensor *mt) {
 // constructor, replaced by a larger allocation as it grows) starts at its
 // data. A handle member also given one from outside holds an import.
 struct Array {
+  Array(); // an empty handle
   DLTensor *operator->() const;
   static Array Empty(long n, DLDataType dtype, DLDevice device);
 };
@@ -136,6 +137,18 @@ public:
 private:
   Array data_;
   long reserved_ = 0, size_ = 0;
+};
+// Allocated in the constructor's body: the member starts as an empty
+// handle, which holds no tensor.
+class RingBuffer {
+public:
+  RingBuffer(long n, DLDataType dtype, DLDevice device) {
+    data_ = Array::Empty(n, dtype, device);
+  }
+  int at(long i) const { return static_cast<int *>(data_->data)[i]; }
+
+private:
+  Array data_;
 };
 class AdoptingVector {
 public:

@@ -164,6 +164,22 @@ public:
 };
 )cpp"),
             "data_ own");
+  // Default-constructed (an implicit initialiser, an empty handle), then
+  // allocated in the constructor's body.
+  EXPECT_EQ(ask(R"cpp(
+struct Handle {
+  Handle();
+  DLTensor *operator->() const;
+  static Handle Empty(long n, DLDevice device);
+};
+class Vec {
+  Handle data_;
+public:
+  Vec(long n, DLDevice dev) { data_ = Handle::Empty(n, dev); }
+  long read() const { return data_->strides[0]; }
+};
+)cpp"),
+            "data_ own");
   // Also given a handle from outside: the producer's.
   EXPECT_EQ(ask(std::string(Handle) + R"cpp(
 class Vec {
