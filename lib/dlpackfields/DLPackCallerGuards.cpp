@@ -145,7 +145,7 @@ bool runsBefore(const AroundCall::Store &St, const StmtChain &Above,
 /// int64_t[n]`), a host-accessible device type. Its own tensor, laid out by
 /// its own hand: a producer showing what it exports.
 bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
-                 const AroundCall &Scan) {
+                 const AroundCall &Scan, const StmtChain &Above) {
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
   if (!Root || !Root->isLocalVarDecl() || Scan.Written.contains(Root))
     return false;
@@ -184,7 +184,7 @@ bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
     }
     if (!Passes)
       return false;
-    Before |= runsBefore(St, *Scan.Above, Site.Call);
+    Before |= runsBefore(St, Above, Site.Call);
   }
   return Before;
 }
@@ -200,7 +200,7 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
   Scan.walk(Body);
   if (Scan.Refused || !Scan.Above)
     return false;
-  if (ownTensorAt(Site, Want, Test, Scan))
+  if (ownTensorAt(Site, Want, Test, Scan, *Scan.Above))
     return true;
   if (Scan.WritesDLPackField)
     return false;
