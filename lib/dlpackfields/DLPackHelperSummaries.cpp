@@ -711,13 +711,14 @@ summarize(const FunctionDecl &FD, ASTContext &Ctx, const FlowBounds &Bounds) {
     }
     return true;
   };
-  // A void function returns (both results) or exits (neither).
   for (std::int64_t K : Constants.Values)
     if (!Try({Facet::DeviceType, K, false, false},
              isHostAccessibleDeviceType(K)))
       return nullptr;
   if (!Try({Facet::DeviceType, 0, /*Other=*/true, false}, /*Host=*/false))
     return nullptr;
+  // A void function's end or `return;` counts as both results: it returns
+  // (both) or exits (neither), so the true result stands for returning.
   if (Void) {
     Out->HostIfReturns = AnyTrue && !NonHostTrue;
   } else {
