@@ -252,7 +252,9 @@ ArrayDeviceModel::ArrayDeviceModel(ASTContext &Ctx, Environment &Env,
   const ApiModel *P = &M;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
       [P, &Ctx, Facts](QualType Ty) {
-        return syntheticFields(*P, Ctx, Facts, Ty);
+        return syntheticFieldsWithBases(Ty, Ctx, [&](QualType T) {
+          return syntheticFields(*P, Ctx, Facts, T);
+        });
       });
 }
 

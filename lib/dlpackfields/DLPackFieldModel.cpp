@@ -707,15 +707,18 @@ DLPackFieldModel::DLPackFieldModel(ASTContext &Ctx, Environment &Env,
   QualType BoolTy = Ctx.BoolTy;
   QualType IntTy = Ctx.IntTy;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
-      [BoolTy, IntTy, &Ctx](QualType T) -> llvm::StringMap<QualType> {
-        DLPackRecord Kind = classifyDLPackType(T);
-        if (Kind == DLPackRecord::Device)
-          return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
-        if (Kind == DLPackRecord::Tensor)
-          return {{kDeviceHostField, BoolTy}};
-        if (QualType Held = heldDLPackPointer(T, Ctx); !Held.isNull())
-          return {{kHeldPointerField, Held}};
-        return {};
+      [BoolTy, IntTy, &Ctx](QualType Ty) {
+        return syntheticFieldsWithBases(
+            Ty, Ctx, [&](QualType T) -> llvm::StringMap<QualType> {
+              DLPackRecord Kind = classifyDLPackType(T);
+              if (Kind == DLPackRecord::Device)
+                return {{kDeviceHostField, BoolTy}, {kDeviceTypeField, IntTy}};
+              if (Kind == DLPackRecord::Tensor)
+                return {{kDeviceHostField, BoolTy}};
+              if (QualType Held = heldDLPackPointer(T, Ctx); !Held.isNull())
+                return {{kHeldPointerField, Held}};
+              return {};
+            });
       });
 }
 

@@ -2,6 +2,8 @@
 
 #include "lib/engine/ValueFacts.h"
 
+#include "lib/support/LLVMCompat.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/FlowSensitive/Arena.h"
 #include "clang/Analysis/FlowSensitive/Formula.h"
@@ -72,6 +74,22 @@ void joinBoolProperty(llvm::StringRef Name, const Value &V1,
   };
   JoinedEnv.assume(A.makeOr(Side(E1, B1), Side(E2, B2)));
   Joined.setProperty(Name, J);
+}
+
+llvm::StringMap<QualType> syntheticFieldsWithBases(
+    QualType T, ASTContext &Ctx,
+    llvm::function_ref<llvm::StringMap<QualType>(QualType)> Own) {
+  llvm::StringMap<QualType> Out = Own(T);
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return Out;
+  // Every base, direct or not: the framework flattens them into the object.
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    for (const auto &Entry : Own(compat::recordType(Ctx, Base)))
+      Out.try_emplace(Entry.getKey(), Entry.getValue());
+    return true;
+  });
+  return Out;
 }
 
 StorageLocation *syntheticField(const RecordStorageLocation *Loc,

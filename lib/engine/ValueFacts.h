@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace clang::interop {
@@ -45,6 +46,17 @@ void joinBoolProperty(llvm::StringRef Name, const dataflow::Value &V1,
                       const dataflow::Value &V2,
                       const dataflow::Environment &E2, dataflow::Value &Joined,
                       dataflow::Environment &JoinedEnv, bool NeedBoth);
+
+/// The synthetic fields of a record of type T, for a family whose
+/// synthetic-field callback for one type is Own: Own's for T and for each
+/// of T's base classes. The framework initialises a base subobject (the
+/// base initialiser of a class derived from DLTensor) through the derived
+/// object's location, asking for the base type's synthetic fields there,
+/// so the derived object must hold them too; every family's callback goes
+/// through here.
+llvm::StringMap<QualType> syntheticFieldsWithBases(
+    QualType T, ASTContext &Ctx,
+    llvm::function_ref<llvm::StringMap<QualType>(QualType)> Own);
 
 /// The synthetic field Name of Loc, or null when Loc has none (its type is
 /// not one the family's synthetic-field callback names: a record recognised

@@ -128,3 +128,24 @@ public:
 private:
   ImageData *image_data_;
 };
+
+// A class derived from DLTensor made from another tensor in its
+// constructor (the analysis initialises the DLTensor base through the
+// derived object) and sliced back into a DLTensor: both are judged like any
+// other function, and the other tensor's strides are an import's.
+struct MadeFrom : DLTensor {
+  explicit MadeFrom(const DLManagedTensor *other);
+};
+MadeFrom::MadeFrom(const DLManagedTensor *other) {
+  ndim = other->dl_tensor.ndim;
+  data = other->dl_tensor.data;
+  strides = other->dl_tensor.strides;
+  int64_t first = other->dl_tensor.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+  (void)first;
+}
+int64_t sliced_stride(const MadeFrom &b) {
+  DLTensor plain = b;
+  return plain.strides ? plain.strides[0] : 1;
+}

@@ -2,9 +2,11 @@
 // integer that holds a truth value is that truth (or its negation),
 // valueCases() starts every family's transfer table with that case,
 // ValueChoices records what a value joined from two arms stands for, and
-// syntheticField() answers null where a record has no such field.
+// syntheticField() answers null where a record has no such field, and
+// syntheticFieldsWithBases() gives a derived record its bases' fields.
 
 #include "lib/engine/ValueFacts.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "ast_search.h"
 #include "snippet_annotations.h"
@@ -280,6 +282,44 @@ void f(Named n, Other o) { (void)n.x; (void)o.y; }
   // would assert.
   EXPECT_EQ(syntheticField(&OtherLoc, "extra"), nullptr);
   EXPECT_EQ(syntheticField(nullptr, "extra"), nullptr);
+}
+
+TEST(ValueFacts, ADerivedRecordHoldsItsBasesSyntheticFields) {
+  auto AST = parseWithInputs(R"cpp(
+struct Named { int x; };
+struct Middle : Named {};
+struct Derived : Middle { int z; };
+struct Other { int y; };
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  QualType IntTy = Ctx.IntTy;
+  auto Own = [IntTy](QualType T) -> llvm::StringMap<QualType> {
+    if (const auto *RD = T->getAsRecordDecl(); RD && RD->getName() == "Named")
+      return {{"extra", IntTy}};
+    if (const auto *RD = T->getAsRecordDecl(); RD && RD->getName() == "Derived")
+      return {{"own", IntTy}};
+    return {};
+  };
+  auto Fields = [&](llvm::StringRef Name) {
+    const CXXRecordDecl *RD = nullptr;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (const auto *R = dyn_cast<CXXRecordDecl>(D);
+          R && R->getName() == Name && R->isThisDeclarationADefinition())
+        RD = R;
+    std::vector<std::string> Out;
+    if (!RD)
+      return Out;
+    for (const auto &E :
+         syntheticFieldsWithBases(compat::recordType(Ctx, RD), Ctx, Own))
+      Out.push_back(E.getKey().str());
+    llvm::sort(Out);
+    return Out;
+  };
+  EXPECT_EQ(Fields("Named"), std::vector<std::string>{"extra"});
+  // An indirect base's fields too, beside the type's own.
+  EXPECT_EQ(Fields("Derived"), (std::vector<std::string>{"extra", "own"}));
+  EXPECT_TRUE(Fields("Other").empty());
 }
 
 } // namespace
