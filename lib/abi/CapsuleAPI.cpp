@@ -109,23 +109,22 @@ const ValueDecl *CapsuleRoots::of(const Expr *E) const {
   return Root;
 }
 
-/// The lambda or function a local variable holds for good: a closure
-/// (whose type cannot be assigned to), or a const function pointer.
+/// The lambda or function a local variable holds for good: a lambda
+/// (heldLambda), or a const function pointer's initialiser.
 static const Expr *heldCallable(const VarDecl *VD) {
+  if (const LambdaExpr *L = heldLambda(VD))
+    return L;
   if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
-      VD->getType()->isReferenceType())
-    return nullptr;
-  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
-  bool Closure = RD && RD->isLambda();
-  if (!Closure && !(VD->getType().isConstQualified() &&
-                    VD->getType()->isFunctionPointerType()))
+      !VD->getType().isConstQualified() ||
+      !VD->getType()->isFunctionPointerType())
     return nullptr;
   return VD->getInit();
 }
 
 const FunctionDecl *destructorFunction(const Expr *E) {
   for (int Depth = 0; E && Depth < 8; ++Depth) {
-    E = E->IgnoreParenImpCasts();
+    // A closure copied into the argument is the closure.
+    E = underCopies(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       // auto dtor = [](PyObject *c) { ... }; PyCapsule_New(t, name, dtor)
       if (const Expr *Held = heldCallable(dyn_cast<VarDecl>(DRE->getDecl()))) {
@@ -133,15 +132,6 @@ const FunctionDecl *destructorFunction(const Expr *E) {
         continue;
       }
       return dyn_cast<FunctionDecl>(DRE->getDecl());
-    }
-    if (const auto *Copy = dyn_cast<CXXConstructExpr>(E)) {
-      // A closure copied into the argument.
-      if (Copy->getNumArgs() == 1 &&
-          Copy->getConstructor()->isCopyOrMoveConstructor()) {
-        E = Copy->getArg(0);
-        continue;
-      }
-      return nullptr;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Plus) {
@@ -163,10 +153,6 @@ const FunctionDecl *destructorFunction(const Expr *E) {
         continue;
       }
       return nullptr;
-    }
-    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = Temp->getSubExpr();
-      continue;
     }
     return nullptr;
   }
@@ -611,9 +597,7 @@ public:
     default:
       break;
     }
-    const auto *ME =
-        dyn_cast_or_null<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (ME && dlpackFieldOfMember(ME) == DLPackField::Deleter)
+    if (isDeleterCall(Call))
       Sites.DeleterCalls.push_back(Call);
     return true;
   }

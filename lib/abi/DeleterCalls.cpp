@@ -4,6 +4,7 @@
 
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -27,14 +28,6 @@ const NamedDecl *byValueManagedTensor(const Expr *Arg) {
         if (!FD->getType()->isReferenceType())
           return FD;
   return nullptr;
-}
-
-const Expr *calledPointer(const CallExpr &Call) {
-  const Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
-    if (UO->getOpcode() == UO_Deref)
-      Callee = UO->getSubExpr()->IgnoreParenImpCasts();
-  return Callee;
 }
 
 bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase) {

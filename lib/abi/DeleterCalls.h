@@ -21,11 +21,6 @@ namespace clang::interop {
 /// is called.
 bool isDeleterCall(const CallExpr *Call, const Expr **DeleterBase = nullptr);
 
-/// The pointer a call calls through, parentheses and a dereference
-/// stripped: `t->deleter` of `t->deleter(t)` and of `(*(t->deleter))(t)`,
-/// so that a test of the pointer is found on the expression the call reads.
-const Expr *calledPointer(const CallExpr &Call);
-
 /// The by-value managed tensor whose address Arg takes (`&copy`,
 /// `&this->dlm`): a deleter called on it frees the copy, not the tensor.
 const NamedDecl *byValueManagedTensor(const Expr *Arg);

@@ -335,11 +335,7 @@ Algorithm algorithmOf(const CallExpr &CE) {
 
 /// `C.begin()`, `C.cbegin()`, `std::begin(C)` (or the `end` forms): C.
 const Expr *containerOf(const Expr *E, bool End) {
-  E = E->IgnoreImplicit();
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
-    if (CCE->getNumArgs() == 1 && CCE->getConstructor() &&
-        CCE->getConstructor()->isCopyOrMoveConstructor())
-      E = CCE->getArg(0)->IgnoreImplicit();
+  E = underCopies(E);
   auto Named = [&](const FunctionDecl *FD) {
     if (!FD || !FD->getDeclName().isIdentifier())
       return false;

@@ -55,22 +55,6 @@ bool handedIn(const Expr *E) {
   return false;
 }
 
-/// E, through copies and moves (`T(x)`, `std::move(x)`, casts).
-const Expr *underCopies(const Expr *E) {
-  for (int Step = 0; E && Step < 8; ++Step) {
-    E = ignoreTemporaries(E)->IgnoreParenCasts();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-        C && C->getNumArgs() == 1)
-      E = C->getArg(0);
-    else if (const auto *Call = dyn_cast<CallExpr>(E);
-             Call && Call->getNumArgs() == 1 && Call->isCallToStdMove())
-      E = Call->getArg(0);
-    else
-      return E;
-  }
-  return E;
-}
-
 /// E is a tensor handle allocated here (`Tensor::Empty(shape, dtype,
 /// dev)`), or a local initialised with one.
 bool allocatedHandle(const Expr *E) {

@@ -19,25 +19,6 @@ namespace {
 /// The property saying "the function wrote the constant K here".
 constexpr llvm::StringLiteral kWrittenPrefix = "interop.dt.set.";
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *C = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = C->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else
-      return E;
-  }
-  return E;
-}
-
 void record(StorageLocation *Loc, std::int64_t K, const Expr *Site,
             Environment &Env, RunContext &RC) {
   if (!Loc)
@@ -108,13 +89,13 @@ void noteWrittenDeviceType(const Expr *LHS, const Expr *RHS, const Expr *Site,
     return;
   DLPackField F = dlpackFieldOfMember(ME);
   if (F == DLPackField::DeviceType) {
-    if (std::optional<llvm::APSInt> K = integerConstant(strip(RHS), Ctx))
+    if (std::optional<llvm::APSInt> K = integerConstant(underCopies(RHS), Ctx))
       record(Env.getStorageLocation(*ME), K->getExtValue(), Site, Env, RC);
     return;
   }
   if (F != DLPackField::Device)
     return;
-  const auto *Init = dyn_cast_or_null<InitListExpr>(strip(RHS));
+  const auto *Init = dyn_cast_or_null<InitListExpr>(underCopies(RHS));
   if (!Init || Init->getNumInits() < 1)
     return;
   std::optional<llvm::APSInt> K = integerConstant(Init->getInit(0), Ctx);

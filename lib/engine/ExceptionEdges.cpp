@@ -2,6 +2,8 @@
 
 #include "lib/engine/ExceptionEdges.h"
 
+#include "lib/support/AstHelpers.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -101,10 +103,11 @@ bool calleeCannotThrow(const FunctionDecl *FD, unsigned Depth) {
 bool callCannotThrow(const CallExpr &CE, unsigned Depth) {
   if (const FunctionDecl *FD = CE.getDirectCallee())
     return calleeCannotThrow(FD, Depth);
-  const Expr *Callee = CE.getCallee()->IgnoreParenImpCasts();
+  const Expr *Callee = calledPointer(CE);
   if (typeCannotThrow(Callee->getType()))
     return true;
-  // t->deleter(t): a function pointer member of a C struct is C's.
+  // t->deleter(t), (*t->deleter)(t): a function pointer member of a C struct
+  // is C's.
   if (const auto *ME = dyn_cast<MemberExpr>(Callee))
     if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       return Field->getParent()->getDeclContext()->isExternCContext();

@@ -389,14 +389,7 @@ namespace clang::interop::ownership {
 const Expr *copiedManagedTensor(const Expr *E) {
   if (!isManagedTensor(classifyDLPackType(E->getType())))
     return nullptr;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-      C && C->getNumArgs() == 1 &&
-      C->getConstructor()->isCopyOrMoveConstructor())
-    E = C->getArg(0)->IgnoreParenImpCasts();
-  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-    E = M->getSubExpr()->IgnoreParenImpCasts();
-  const auto *UO = dyn_cast<UnaryOperator>(E);
+  const auto *UO = dyn_cast<UnaryOperator>(underCopies(E));
   return UO && UO->getOpcode() == UO_Deref ? UO->getSubExpr() : nullptr;
 }
 

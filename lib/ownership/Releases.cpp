@@ -281,19 +281,12 @@ bool valueInitialises(const Expr *Init) {
 /// a call of any other function.
 const Expr *copiedFrom(const Expr *E) {
   for (int Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    E = underCopies(E);
     const auto *Init = dyn_cast<InitListExpr>(E);
-    const auto *Call = dyn_cast<CallExpr>(E);
-    if (Construct && Construct->getNumArgs() == 1 &&
-        Construct->getConstructor()->isCopyOrMoveConstructor())
-      E = Construct->getArg(0);
-    else if (Init && Init->getNumInits() == 1)
+    if (Init && Init->getNumInits() == 1)
       E = Init->getInit(0);
-    else if (Call && Call->isCallToStdMove())
-      E = Call->getArg(0);
     else
-      return Call ? nullptr : E;
+      return isa<CallExpr>(E) ? nullptr : E;
   }
   return nullptr;
 }

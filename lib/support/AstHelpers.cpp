@@ -52,16 +52,31 @@ const Expr *stripIdentityCasts(const Expr *E) {
   return E;
 }
 
+const Expr *underCopies(const Expr *E) {
+  // A bound: copies of copies are rare, and a chain is never circular.
+  for (unsigned Step = 0; E && Step < 8; ++Step) {
+    E = ignoreTemporaries(E);
+    // `T(x)`, `static_cast<T &&>(x)` (std::move spelt out), `(const T &)x`.
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+        Cast && (Cast->getCastKind() == CK_ConstructorConversion ||
+                 Cast->getCastKind() == CK_NoOp))
+      E = Cast->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() >= 1 &&
+             C->getConstructor()->isCopyOrMoveConstructor())
+      E = C->getArg(0);
+    else if (const auto *Move = dyn_cast<CallExpr>(E);
+             Move && Move->getNumArgs() == 1 && Move->isCallToStdMove())
+      E = Move->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
 const VarDecl *namedVar(const Expr *E, bool Captures) {
-  E = ignoreTemporaries(E);
-  if (const auto *CCE = dyn_cast<CXXConstructExpr>(E))
-    if (CCE->getConstructor()->isCopyOrMoveConstructor() &&
-        CCE->getNumArgs() >= 1)
-      E = ignoreTemporaries(CCE->getArg(0));
-  if (const auto *Move = dyn_cast<CallExpr>(E);
-      Move && Move->getNumArgs() == 1 && Move->isCallToStdMove())
-    E = ignoreTemporaries(Move->getArg(0));
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  E = underCopies(E);
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E) : nullptr;
   if (!DRE || (!Captures && DRE->refersToEnclosingVariableOrCapture()))
     return nullptr;
   return dyn_cast<VarDecl>(DRE->getDecl());
@@ -422,17 +437,31 @@ const LambdaExpr *calledLocalLambda(const CallExpr &Call) {
   const Expr *Object = ignoreTemporaries(Op->getArg(0))->IgnoreParenCasts();
   if (const auto *L = dyn_cast<LambdaExpr>(Object))
     return L;
-  // A local of the lambda's own closure type (`auto`, `const auto`) holds
-  // that lambda whatever happens later: nothing else has its type.
-  const VarDecl *Var = namedVar(Object);
-  if (!Var || !Var->isLocalVarDecl() || !Var->getInit())
-    return nullptr;
-  const auto *L = dyn_cast<LambdaExpr>(
-      ignoreTemporaries(Var->getInit())->IgnoreParenCasts());
-  return L && L->getLambdaClass() ==
-                     Var->getType().getNonReferenceType()->getAsCXXRecordDecl()
-             ? L
-             : nullptr;
+  return heldLambda(namedVar(Object));
+}
+
+const LambdaExpr *heldLambda(const VarDecl *Var) {
+  // A bound on `auto b = a;` chains.
+  for (unsigned Step = 0; Var && Step < 4; ++Step) {
+    const CXXRecordDecl *Closure =
+        Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (!Var->isLocalVarDecl() || !Var->getInit() || !Closure ||
+        !Closure->isLambda())
+      return nullptr;
+    const Expr *Init = underCopies(Var->getInit())->IgnoreParenCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(Init))
+      return L->getLambdaClass() == Closure ? L : nullptr;
+    Var = namedVar(Init);
+  }
+  return nullptr;
+}
+
+const Expr *calledPointer(const CallExpr &Call) {
+  const Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
+    if (UO->getOpcode() == UO_Deref)
+      Callee = UO->getSubExpr()->IgnoreParenImpCasts();
+  return Callee;
 }
 
 bool mentionsVariable(const Stmt *S, const ValueDecl *V) {

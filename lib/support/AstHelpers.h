@@ -42,12 +42,22 @@ const Expr *ignoreTemporaries(const Expr *E);
 /// (no-op, bit, integral, lvalue-to-rvalue, and their explicit spellings).
 const Expr *stripIdentityCasts(const Expr *E);
 
+/// E under the copies and moves that keep its value: temporaries, a copy or
+/// move construction (a by-value argument, `T(x)`) and `std::move(x)`; the
+/// expression that names or makes the value copied.
+const Expr *underCopies(const Expr *E);
+
 /// The variable an expression names, through a copy or move of it
 /// (`std::move(v)` included); null for anything else and, unless Captures,
 /// for a capture of an enclosing function's variable (a lambda is judged as
 /// a function of its own; one whose body is read where it is called names
 /// the enclosing function's variables).
 const VarDecl *namedVar(const Expr *E, bool Captures = false);
+
+/// The pointer a call calls through, parentheses and a dereference
+/// stripped: `t->deleter` of `t->deleter(t)` and of `(*(t->deleter))(t)`,
+/// so that a test of the pointer is found on the expression the call reads.
+const Expr *calledPointer(const CallExpr &Call);
 
 /// The declaration E names (through parentheses and casts) when it is a
 /// DeclRefExpr; null otherwise.
@@ -198,6 +208,11 @@ bool evaluateComparison(BinaryOperatorKind Op, const T &L, const T &R) {
 /// lambda is made), or null.
 const LambdaExpr *lambdaOfClosure(const CXXRecordDecl &Closure,
                                   const Stmt *Body);
+
+/// The lambda a local variable holds: one initialised with a lambda of the
+/// variable's own closure type, or with a copy of such a variable (nothing
+/// else has that type, so whatever happens later it calls that lambda).
+const LambdaExpr *heldLambda(const VarDecl *Var);
 
 /// The lambda Call runs when it calls, by name, a lambda made in the same
 /// function (`auto consume = [&] {...}; ... consume();`): a local variable

@@ -3,6 +3,7 @@
 // API's snippets in capsule_api_test.cpp).
 
 #include "lib/abi/DeleterCalls.h"
+#include "lib/support/AstHelpers.h"
 
 #include "ast_search.h"
 #include "snippet_annotations.h"

@@ -61,6 +61,7 @@ void uses(Obj &o, DLManagedTensor *t) {
   fp(6);
   nfp(7);
   t->deleter(t);
+  (*t->deleter)(t);
   (void)new int(8);
 }
 // Evidence that a call throws: a throw in the callee's body, or in the body
@@ -119,9 +120,9 @@ TEST(ExceptionEdges, WhatCanThrow) {
       E = C->getSubExpr()->IgnoreParens()->IgnoreImplicit();
     Throws.push_back(mayThrow(*E));
   }
-  // c_api, may, never, get, set, bool, +, fp, nfp, deleter, new
-  std::vector<bool> Want = {false, true,  false, false, true, false,
-                            false, true,  false, false, false};
+  // c_api, may, never, get, set, bool, +, fp, nfp, deleter, (*deleter), new
+  std::vector<bool> Want = {false, true, false, false, true,  false,
+                            false, true, false, false, false, false};
   EXPECT_EQ(Throws, Want);
 }
 

@@ -66,6 +66,38 @@ TEST_F(AstHelpers, NamedVariablesThroughCopies) {
   EXPECT_FALSE(namedVar(Take->getArg(2)));
 }
 
+TEST(AstHelpersCopies, CopiesAndMovesOfAValue) {
+  auto AST = parseWithInputs(R"cpp(
+namespace std {
+template <class T> struct remove_reference { using type = T; };
+template <class T> struct remove_reference<T &> { using type = T; };
+template <class T>
+typename remove_reference<T>::type &&move(T &&t) noexcept {
+  return static_cast<typename remove_reference<T>::type &&>(t);
+}
+} // namespace std
+struct R { R(); R(const R &); R(R &&); explicit R(int); int *p; };
+void take(R, R, R, R);
+R make();
+void h(R r) {
+  take(r, R(r), std::move(r), R(3));
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const CallExpr *Take =
+      callNamed(functionNamed(AST->getASTContext(), "h")->getBody(), "take");
+  ASSERT_TRUE(Take);
+  for (unsigned I : {0u, 1u, 2u}) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(underCopies(Take->getArg(I)));
+    ASSERT_TRUE(DRE) << I;
+    EXPECT_EQ(DRE->getDecl()->getName(), "r") << I;
+    EXPECT_TRUE(namedVar(Take->getArg(I))) << I;
+  }
+  // A converting constructor makes another value.
+  EXPECT_TRUE(isa<CXXConstructExpr>(underCopies(Take->getArg(3))));
+  EXPECT_FALSE(namedVar(Take->getArg(3)));
+}
+
 TEST_F(AstHelpers, CallsReceiversAndParameters) {
   const CallExpr *Take = callNamed(Body, "take");
   EXPECT_FALSE(receiverOf(*Take));
@@ -356,7 +388,7 @@ void g(int n) {
   EXPECT_TRUE(namedVar(Use->getArg(0), /*Captures=*/true))
       << "read where it is called";
   EXPECT_TRUE(calledLocalLambda(*Calls[1])) << "called where it is made";
-  EXPECT_FALSE(calledLocalLambda(*Calls[2]))
-      << "a reference is initialised with the variable, not the lambda";
+  EXPECT_EQ(calledLocalLambda(*Calls[2]), A)
+      << "a reference to the local that holds it";
   EXPECT_FALSE(calledLocalLambda(*Calls[3])) << "a function pointer";
 }
