@@ -5,6 +5,8 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/ReturnedTensors.h"
+#include "lib/dlpackfields/DLPackFieldConfig.h"
+#include "lib/dlpackfields/DLPackHostGuards.h"
 #include "lib/engine/CallSites.h"
 #include "lib/engine/ExitConditions.h"
 #include "lib/engine/GuardEngine.h"
@@ -189,10 +191,46 @@ bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
   return Before;
 }
 
+/// Call, a predicate of the file or a HostDeviceGuards function whose
+/// result is Value, or a validator that returned, proves Test on the tensor
+/// Want names (its strides, for StridesNonNull).
+bool callProves(const CallExpr &Call, bool Value, const MemberChain &Want,
+                CallerTest Test, const DLPackFieldCompiled &Compiled,
+                ASTContext &Ctx) {
+  DLPackHelperSummaries *Summaries = Compiled.Summaries.get();
+  const Expr *Arg = nullptr;
+  MemberChain Tensor = Want;
+  if (Test == CallerTest::HostDevice) {
+    std::optional<HostGuardCall> G =
+        hostGuardCall(Call, Compiled.HostGuards, Summaries, Ctx);
+    if (!G || !G->provesIf(Value))
+      return false;
+    Arg = G->Arg;
+  } else {
+    const DLPackHelperSummary *S =
+        Summaries ? Summaries->of(Call, Ctx) : nullptr;
+    if (!S || !S->stridesNonNullAfter(Call, Value))
+      return false;
+    Arg = helperArgument(Call);
+    Tensor.Fields.pop_back();
+  }
+  std::optional<MemberChain> Tested = Arg ? memberChainOf(Arg) : std::nullopt;
+  if (!Tested)
+    return false;
+  // A guard given the device (`is_host(t.device)`) tests the tensor's.
+  if (classifyDLPackType(Arg->getType()) == DLPackRecord::Device) {
+    if (Tested->Fields.empty() ||
+        classifyDLPackField(Tested->Fields.back()) != DLPackField::Device)
+      return false;
+    Tested->Fields.pop_back();
+  }
+  return *Tested == Tensor;
+}
+
 /// Want (the strides, or the tensor) is tested as Test asks around
 /// Site.Call, or names the caller's own export.
-bool guardedAt(const CallSite &Site, const MemberChain &Want,
-               CallerTest Test, const ExitConditions *Exits) {
+bool guardedAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
+               const DLPackFieldCompiled *Compiled) {
   const Stmt *Body = Site.Caller->getBody();
   if (!Body)
     return false;
@@ -208,7 +246,7 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
   if (!Root || !Proof.localOf(Root) || Scan.Written.contains(Root))
     return false;
-  if (ownExport(*Root, Exits))
+  if (ownExport(*Root, Compiled ? &Compiled->Exits : nullptr))
     return true;
   ASTContext &Ctx = Site.Caller->getASTContext();
   auto TestsWant = [&](const Expr *E) {
@@ -219,6 +257,9 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want,
     // `a.strides` tested as a pointer.
     if (Test == CallerTest::StridesNonNull && TestsWant(C))
       return Value;
+    // `require_host(a)`, `is_compact(a)` false.
+    if (const auto *Call = dyn_cast<CallExpr>(C))
+      return Compiled && callProves(*Call, Value, Want, Test, *Compiled, Ctx);
     const auto *BO = dyn_cast<BinaryOperator>(C);
     if (!BO || !BO->isEqualityOp())
       return false;
@@ -274,7 +315,7 @@ bool callsHereAreAll(const FunctionDecl &FD) {
 } // namespace
 
 bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
-                  const ExitConditions *Exits) {
+                  const DLPackFieldCompiled *Compiled) {
   if (!Read || !callsHereAreAll(FD))
     return false;
   std::optional<MemberChain> Path = memberChainOf(Read);
@@ -300,16 +341,12 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
     if (Index >= Site.Call->getNumArgs())
       return false;
     // A record passed by value is a copy of the argument's.
-    const Expr *Arg = ignoreTemporaries(Site.Call->getArg(Index));
-    if (const auto *Copy = dyn_cast<CXXConstructExpr>(Arg->IgnoreParenCasts());
-        Copy && Copy->getNumArgs() == 1 &&
-        Copy->getConstructor()->isCopyOrMoveConstructor())
-      Arg = Copy->getArg(0);
-    std::optional<MemberChain> Want = memberChainOf(Arg);
+    std::optional<MemberChain> Want =
+        memberChainOf(underCopies(Site.Call->getArg(Index)));
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());
-    if (!guardedAt(Site, *Want, Test, Exits))
+    if (!guardedAt(Site, *Want, Test, Compiled))
       return false;
   }
   return true;

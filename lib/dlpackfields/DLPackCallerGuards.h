@@ -19,7 +19,7 @@
 
 namespace clang::interop {
 
-class ExitConditions;
+struct DLPackFieldCompiled;
 
 /// Calls of one helper that callerGuards() reads at most; a helper
 /// called more often is not vouched for by its callers.
@@ -44,15 +44,17 @@ enum class CallerTest {
 /// elsewhere are judged with that unit's copy), it is never referred to in the
 /// translation unit except as the callee of a call (no address taken), it is
 /// called at most MaxGuardedCallSites times, and at every call the argument's
-/// tensor is tested as Test says around the call (GuardProof's shapes) in a
-/// caller that assigns no DLPack field and never changes the variable the
-/// argument names; or the argument names the caller's own export, a local
-/// initialised by a call of one of Exits' TensorSources (a tensor the code made
-/// is not an import, as where it is made). Bounded: the translation unit's
-/// calls come from one memoised walk (CallSites.h), then one GuardScan per
-/// caller.
+/// tensor is tested as Test says around the call (GuardProof's shapes: a
+/// comparison, a predicate or a validator of the file that Compiled's
+/// helper summaries read, a HostDeviceGuards function) in a caller that
+/// assigns no DLPack field and never changes the variable the argument
+/// names; or the argument names the caller's own export, a local initialised
+/// by a call of one of Compiled's TensorSources (a tensor the code made is
+/// not an import, as where it is made). Compiled may be null (comparisons
+/// only). Bounded: the translation unit's calls come from one memoised walk
+/// (CallSites.h), then one GuardScan per caller.
 bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
-                  const ExitConditions *Exits = nullptr);
+                  const DLPackFieldCompiled *Compiled = nullptr);
 
 } // namespace clang::interop
 

@@ -506,8 +506,7 @@ bool DLPackEventCollector::guardedByCallers(const Expr *Read,
     return false;
   auto [It, New] = RC.CallerGuarded.try_emplace(Read, false);
   if (New)
-    It->second = callerGuards(*FD, Read, Test,
-                              RC.Compiled ? &RC.Compiled->Exits : nullptr);
+    It->second = callerGuards(*FD, Read, Test, RC.Compiled);
   return It->second;
 }
 

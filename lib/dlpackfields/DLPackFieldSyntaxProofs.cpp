@@ -594,7 +594,7 @@ private:
     std::optional<HostGuardCall> G =
         Call ? hostGuardCall(*Call, *Config.HostGuards, Config.Summaries, Ctx)
              : std::nullopt;
-    const Expr *Arg = G && (Value ? G->IfTrue : G->IfFalse) ? G->Arg : nullptr;
+    const Expr *Arg = G && G->provesIf(Value) ? G->Arg : nullptr;
     if (!Arg)
       return false;
     std::optional<FieldPath> P = pathOf(Arg);
@@ -615,10 +615,11 @@ private:
     };
     if (C->getType()->isPointerType() && IsStrides(C))
       return !Value;
-    // is_compact(t), read from its body: one result implies non-NULL.
+    // is_compact(t), read from its body: one result implies non-NULL; or
+    // require_strided(t) returned.
     if (const auto *Call = dyn_cast<CallExpr>(C); Call && Config.Summaries)
       if (const DLPackHelperSummary *Sum = Config.Summaries->of(*Call, Ctx);
-          Sum && Sum->stridesNonNullIf(Value))
+          Sum && Sum->stridesNonNullAfter(*Call, Value))
         if (std::optional<FieldPath> P = pathOf(helperArgument(*Call)))
           if (*P == Tensor)
             return false;

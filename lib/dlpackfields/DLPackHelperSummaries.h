@@ -77,6 +77,12 @@ struct DLPackHelperSummary {
   bool stridesNonNullIf(bool Value) const {
     return Value ? StridesNonNullIfTrue : StridesNonNullIfFalse;
   }
+  /// Whether Call, a call of this helper, proves non-NULL strides: its
+  /// result being Value, or (a void validator) its returning at all.
+  bool stridesNonNullAfter(const CallExpr &Call, bool Value) const {
+    return Call.getType()->isVoidType() ? StridesNonNullIfReturns
+                                        : stridesNonNullIf(Value);
+  }
 };
 
 /// The summaries of one translation unit.

@@ -31,6 +31,12 @@ struct HostGuardCall {
   bool ByName = false;
   /// A void validator: it returns only for host memory.
   bool IfReturns = false;
+
+  /// Whether the call proves host memory when its result is Value, or (a
+  /// validator, asked with true) when it returns.
+  bool provesIf(bool Value) const {
+    return IfReturns || (Value ? IfTrue : IfFalse);
+  }
 };
 
 /// When E calls a host guard (a one-argument bool function whose name one of

@@ -227,6 +227,11 @@ bool GuardProof::guardsAfter(const Stmt *S, AtomFn Atom) {
     const Expr *Inner = ignoreTemporaries(E);
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Inner))
       Inner = ignoreTemporaries(Cast->getSubExpr());
+    // require_host(t): a void call that returns only where the fact holds
+    // (a validator); the client reads it as a condition that is true.
+    if (const auto *Call = dyn_cast<CallExpr>(Inner);
+        Call && Call->getType()->isVoidType())
+      return Atom(Call, true);
     if (const auto *CO = dyn_cast<ConditionalOperator>(Inner)) {
       if (neverFallsThrough(CO->getFalseExpr()) &&
           implies(CO->getCond(), true, Atom))

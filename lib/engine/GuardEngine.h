@@ -9,6 +9,7 @@
 //   if (guard) use();
 //   if (!guard) return;            // or continue, break, throw, a noreturn
 //   use();                         // call, assert(guard)
+//   require(guard); use();         // a validator that returns only if true
 //   const bool ok = guard; if (!ok) return; use();
 //   guard ? use() : fallback();    guard && use();    while (guard) use();
 //
@@ -94,7 +95,10 @@ private:
 /// the condition C evaluating to Value proves the fact wanted; the engine
 /// calls it for every condition that is not !, &&, ||, a cast to bool or a
 /// local bool initialised once (those it looks through itself). C has its
-/// parentheses, implicit casts and temporaries stripped.
+/// parentheses, implicit casts and temporaries stripped. A call of a void
+/// function standing as a statement before the node is asked as a condition
+/// that is true: whether returning from it proves the fact (a validator
+/// that throws or aborts otherwise, `require_host(t);`).
 class GuardProof {
 public:
   using AtomFn = llvm::function_ref<bool(const Expr *C, bool Value)>;

@@ -106,3 +106,44 @@ DLManagedTensor *export_compact(void *data) {
   show_null(*mt);
   return mt;
 }
+
+// A caller that calls a validator of the strides first (a void function of
+// the file that throws on NULL strides, or a local lambda called by name)
+// guards the helpers it calls after it; one that merely looks at them does
+// not.
+struct BadLayout {
+  const char *what;
+};
+namespace {
+void require_strided(const DLTensor &t) {
+  if (t.strides == nullptr)
+    throw BadLayout{"compact tensors are not supported"};
+}
+void log_layout(const DLTensor &t) {
+  if (t.strides == nullptr)
+    return;
+}
+int64_t row_pitch(const DLTensor &t) { return t.strides[0]; }
+int64_t col_pitch(const DLTensor &t) { return t.strides[1]; }
+int64_t logged_pitch(const DLTensor &t) {
+  return t.strides[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'strides' dereferenced without a NULL check on this path [interop-dlpack-strides]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: note: a NULL 'strides' means a compact row-major tensor; producers before DLPack 1.2 may send it
+}
+} // namespace
+int64_t pitch(const DLTensor &t) {
+  require_strided(t);
+  return row_pitch(t);
+}
+int64_t pitch_lambda(const DLTensor &t) {
+  auto check = [](const DLTensor &x) {
+    if (!x.strides)
+      throw BadLayout{"compact"};
+  };
+  check(t);
+  return col_pitch(t);
+}
+int64_t pitch_logged(const DLTensor &t) {
+  log_layout(t);
+  return logged_pitch(t);
+}

@@ -99,3 +99,52 @@ float describe_placed(float *buffer, DLDeviceType where) {
   t.device.device_type = where;
   return first_of_placed(t);
 }
+
+// A caller that calls a validator first: a void function of the file, or a
+// local lambda called by name, that returns only for host memory (it
+// throws otherwise). Past its call the tensor is the host's, in the caller
+// and in the helpers it calls. A validator called after the helper, or one
+// that lets other devices through, vouches for nothing.
+namespace {
+void require_host(const DLTensor *t, const char *name) {
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    throw Error{name};
+}
+void require_not_cuda(const DLTensor *t) {
+  if (t->device.device_type == kDLCUDA)
+    throw Error{"cuda"};
+}
+int first_row(const DLTensor *t) { return *static_cast<const int *>(t->data); }
+int first_col(const DLTensor *t) { return *static_cast<const int *>(t->data); }
+int last_row(const DLTensor *t) {
+  return *static_cast<const int *>(t->data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+int last_col(const DLTensor *t) {
+  return *static_cast<const int *>(t->data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+}
+} // namespace
+int traverse(const DLTensor *mask, int depth) {
+  require_host(mask, "mask");
+  return depth > 0 ? first_row(mask) : 0;
+}
+int traverse_lambda(const DLTensor *mask, const DLTensor *order) {
+  auto check_cpu = [&](const DLTensor *t, const char *name) {
+    if (!(t->device.device_type == kDLCPU ||
+          t->device.device_type == kDLCUDAHost))
+      throw Error{name};
+  };
+  check_cpu(mask, "mask");
+  check_cpu(order, "order");
+  return first_col(mask) + first_col(order);
+}
+int traverse_late(const DLTensor *mask) {
+  int r = last_row(mask);
+  require_host(mask, "mask");
+  return r;
+}
+int traverse_weak(const DLTensor *mask) {
+  require_not_cuda(mask);
+  return last_col(mask);
+}

@@ -50,8 +50,10 @@ std::map<std::string, bool> guardedUses(llvm::StringRef Code) {
     for (auto &[Use, Above] : Scan.Uses)
       All &= Proof.guarded(Above, Use, [](const Expr *C, bool Value) {
         const auto *CE = dyn_cast<CallExpr>(C);
+        // ok() true, or require_ok() returned.
         return Value && CE && CE->getDirectCallee() &&
-               CE->getDirectCallee()->getName() == "ok";
+               (CE->getDirectCallee()->getName() == "ok" ||
+                CE->getDirectCallee()->getName() == "require_ok");
       });
     Out[FD->getNameAsString()] = All;
   }
@@ -60,6 +62,7 @@ std::map<std::string, bool> guardedUses(llvm::StringRef Code) {
 
 const char *Prelude = R"cpp(
 bool ok(); bool other(); void use(); [[noreturn]] void fail();
+void require_ok();
 )cpp";
 
 TEST(GuardEngine, ShapesOfAGuard) {
@@ -76,12 +79,15 @@ void disjunction() { if (other() || ok()) use(); }
 void else_arm() { if (ok()) {} else use(); }
 void reassigned() { bool b = ok(); b = other(); if (b) use(); }
 void after_label() { if (!ok()) return; goto l; l: use(); }
+void validator() { require_ok(); use(); }
+void validator_after() { use(); require_ok(); }
+void result_dropped() { ok(); use(); }
 )cpp");
   for (const char *Yes : {"in_then", "early_exit", "noreturn_exit", "stored",
-                          "ternary", "conjunction", "loop"})
+                          "ternary", "conjunction", "loop", "validator"})
     EXPECT_TRUE(G[Yes]) << Yes;
-  for (const char *No :
-       {"unguarded", "disjunction", "else_arm", "reassigned", "after_label"})
+  for (const char *No : {"unguarded", "disjunction", "else_arm", "reassigned",
+                         "after_label", "validator_after", "result_dropped"})
     EXPECT_FALSE(G[No]) << No;
 }
 
