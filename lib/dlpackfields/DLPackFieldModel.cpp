@@ -752,13 +752,7 @@ void DLPackFieldModel::join(QualType, const Value &V1, const Environment &E1,
                             Value &Joined, Environment &JoinedEnv) {
   // t made afresh in each iteration of a loop: the fields of the tensor it
   // points to, with their facts, survive the join.
-  RC.Joins.join(V1, E1, V2, E2, Joined,
-                [&](QualType T, Value &F1, Value &F2) -> Value * {
-                  Value *F = JoinedEnv.createValue(T);
-                  if (F)
-                    join(T, F1, E1, F2, E2, *F, JoinedEnv);
-                  return F;
-                });
+  RC.Joins.joinWith(*this, V1, E1, V2, E2, Joined, JoinedEnv);
   for (llvm::StringRef Marker : {kStrides, kByteOffset, kDeviceType, kMajor,
                                  kFlags, kLocal, kReadOnlyBit}) {
     Value *M1 = V1.getProperty(Marker), *M2 = V2.getProperty(Marker);

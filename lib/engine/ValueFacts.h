@@ -139,6 +139,22 @@ public:
             llvm::function_ref<dataflow::Value *(QualType, dataflow::Value &,
                                                  dataflow::Value &)>
                 Merge);
+  /// join() with the family's own join hook as Merge: a field's kept value
+  /// is a new one whose facts are both sides' joined by ModelT::join.
+  template <typename ModelT>
+  void joinWith(ModelT &Model, const dataflow::Value &V1,
+                const dataflow::Environment &E1, const dataflow::Value &V2,
+                const dataflow::Environment &E2, dataflow::Value &Joined,
+                dataflow::Environment &JoinedEnv) {
+    join(V1, E1, V2, E2, Joined,
+         [&](QualType T, dataflow::Value &F1,
+             dataflow::Value &F2) -> dataflow::Value * {
+           dataflow::Value *F = JoinedEnv.createValue(T);
+           if (F)
+             Model.join(T, F1, E1, F2, E2, *F, JoinedEnv);
+           return F;
+         });
+  }
   /// L's value in Env: its own, else the one a join kept for it, else a
   /// new one (both then set in Env); null for a type without values.
   dataflow::Value *valueAt(dataflow::StorageLocation &L,

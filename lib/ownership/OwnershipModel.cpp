@@ -172,6 +172,11 @@ BoolValue *nullAtom(const Expr *E, OwnState &Own) {
   Environment &Env = Own.Env;
   const Expr *S = stripIdentityCasts(E);
   Value *V = S ? Env.getValue(*S) : nullptr;
+  // `m->deleter` through a pointer joined from two arms: the framework gives
+  // the joined tensor's fields no value until one is put there.
+  if (!V && S && S->isGLValue())
+    if (StorageLocation *L = Env.getStorageLocation(*S))
+      V = Own.RC.Joins.valueAt(*L, Env);
   if (!V || !isa<PointerValue>(V))
     return nullptr;
   // Only pointers the model cares about: tensors, their deleters, capsule
@@ -783,6 +788,7 @@ void OwnershipModel::join(QualType, const Value &V1, const Environment &E1,
   RC.Choices.join(V1, E1, V2, E2, Joined, JoinedEnv, [&](const Value &V) {
     return siteOfValue(RC, V) >= 0;
   });
+  RC.Joins.joinWith(*this, V1, E1, V2, E2, Joined, JoinedEnv);
 }
 
 BoolValue *OwnershipModel::truthOfOperand(const Expr &E, Environment &Env) {

@@ -138,6 +138,10 @@ struct RunContext {
   /// Pointers joined from tracked tensors (a `void *` assigned in both arms
   /// of an if): which tensor each stands for, on which paths.
   ValueChoices Choices;
+  /// The fields of tensors reached through a joined pointer (a pointer
+  /// assigned in one arm of an if and NULL after the other): their values,
+  /// the deleter's included, so that a test of them is a test.
+  JoinedFields Joins;
   const FunctionDecl *FD = nullptr;
   /// The calls that can leave the function by an exception
   /// (lib/engine/ExceptionEdges.h), found when it takes a tensor out of a
