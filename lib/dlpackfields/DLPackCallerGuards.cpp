@@ -30,7 +30,7 @@ namespace {
 /// DLPack field anywhere, and its whole assignments of DLPack fields.
 class AroundCall : public GuardScan {
 public:
-  explicit AroundCall(const CallExpr *Call) : Call(Call) {}
+  explicit AroundCall(const Expr *Call) : Call(Call) {}
   std::optional<StmtChain> Above;
   bool WritesDLPackField = false;
   /// `chain = value;`: the assignment and the statements around it.
@@ -59,7 +59,7 @@ private:
     }
   }
   bool capturedByRef(const VarDecl &) override { return true; }
-  const CallExpr *Call;
+  const Expr *Call;
 };
 
 /// The comparison `X.device.device_type == K` (or `!=`, either side) with a
@@ -121,7 +121,7 @@ bool nonNullByConstruction(const Expr *E, const AroundCall &Scan,
 /// Store runs before Call whenever Call runs: a statement of a block around
 /// the call, before the statement of that block the call is in.
 bool runsBefore(const AroundCall::Store &St, const StmtChain &Above,
-                const CallExpr *Call) {
+                const Expr *Call) {
   if (St.Around.empty())
     return false;
   const auto *Block = dyn_cast<CompoundStmt>(St.Around.back());
@@ -338,11 +338,11 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
       Refs.OtherReferences != 0)
     return false;
   for (const CallSite &Site : Refs.Calls) {
-    if (Index >= Site.Call->getNumArgs())
+    if (Index >= Site.args().size())
       return false;
     // A record passed by value is a copy of the argument's.
     std::optional<MemberChain> Want =
-        memberChainOf(underCopies(Site.Call->getArg(Index)));
+        memberChainOf(underCopies(Site.args()[Index]));
     if (!Want)
       return false;
     Want->Fields.append(Path->Fields.begin(), Path->Fields.end());

@@ -54,6 +54,12 @@ public:
       CalleeNames.insert(DRE);
     return true;
   }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    if (!Callers.empty())
+      Out[CE->getConstructor()->getCanonicalDecl()].Calls.push_back(
+          {CE, Callers.back()});
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()))
       if (!CalleeNames.erase(DRE))
@@ -71,6 +77,14 @@ private:
 };
 
 } // namespace
+
+llvm::ArrayRef<const Expr *> CallSite::args() const {
+  if (const auto *CE = dyn_cast<CallExpr>(Call))
+    return {CE->getArgs(), CE->getNumArgs()};
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Call))
+    return {Construct->getArgs(), Construct->getNumArgs()};
+  return {};
+}
 
 const FunctionReferences &referencesOf(const FunctionDecl &FD) {
   // One walk per translation unit, kept with lib/'s other per-declaration

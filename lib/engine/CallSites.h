@@ -14,22 +14,27 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::interop {
 
-/// One call of a function: the call and the innermost function or lambda
-/// call operator it is written in.
+/// One call of a function: the call (a CallExpr, or a CXXConstructExpr
+/// of a constructor: `T x(a)`, `new T(a)`) and the innermost function or
+/// lambda call operator it is written in.
 struct CallSite {
-  const CallExpr *Call;
+  const Expr *Call;
   const FunctionDecl *Caller;
+
+  /// The call's arguments.
+  llvm::ArrayRef<const Expr *> args() const;
 };
 
 /// How a function is referred to in the translation unit, outside system
 /// headers.
 struct FunctionReferences {
   /// The calls that name it as their callee (direct, member and operator
-  /// calls, a local lambda called by name), in source order.
+  /// calls, a local lambda called by name, constructions), in source order.
   llvm::SmallVector<CallSite, 4> Calls;
   /// Other references: its address taken, passed as a callback, bound to a
   /// Python name. Such a function is called from places nobody can see.

@@ -155,3 +155,24 @@ SubVector<float> own(float *buffer, long n) {
   t.ndim = 1;
   return SubVector<float>(static_cast<float *>(t.data), t.shape[0]);
 }
+
+// A class whose constructor wraps the data as a device view, made only
+// where its caller here chose it by the device type (a storage class per
+// memory kind): a constructor is called where an object is made.
+class DeviceStorage {
+public:
+  explicit DeviceStorage(DLManagedTensor *mt)
+      : view(static_cast<float *>(mt->dl_tensor.data), mt->dl_tensor.shape[0]) {}
+
+private:
+  SubVector<float> view;
+};
+DeviceStorage *storage_for(DLManagedTensor *mt) {
+  switch (mt->dl_tensor.device.device_type) {
+  case kDLCUDA:
+  case kDLCUDAManaged:
+    return new DeviceStorage(mt);
+  default:
+    return nullptr;
+  }
+}

@@ -5,6 +5,7 @@
 
 #include "lib/engine/FactCache.h"
 
+#include "ast_search.h"
 #include "dlpack_snippets.h"
 #include "snippet_annotations.h"
 
@@ -36,6 +37,13 @@ int with_lambda(int x) {
 }
 template <class T> int generic(T x) { return helper(static_cast<int>(x)); }
 int instantiate() { return generic(1.0); }
+struct Storage {
+  explicit Storage(int *data) : data(data) {}
+  Storage(long *unused, int *data);
+  int *data;
+};
+Storage *make(int *p) { return new Storage(p); }
+int local(int *p) { Storage s(p); return *s.data; }
 )cpp";
 
 TEST(CallSites, CallsAndOtherReferences) {
@@ -63,6 +71,19 @@ TEST(CallSites, CallsAndOtherReferences) {
   EXPECT_TRUE(isEntryPoint(*functionNamed(Ctx, "never_called")));
   EXPECT_FALSE(isEntryPoint(*functionNamed(Ctx, "member")));
   EXPECT_TRUE(isEntryPoint(*functionNamed(Ctx, "use")));
+
+  // A constructor is called where an object is made, with `new` or not;
+  // the call site's arguments are the construction's.
+  const auto *Made0 = firstNode<CXXConstructExpr>(
+      functionNamed(Ctx, "make")->getBody());
+  ASSERT_TRUE(Made0);
+  const FunctionDecl *Ctor = Made0->getConstructor();
+  const FunctionReferences &Made = referencesOf(*Ctor);
+  ASSERT_EQ(Made.Calls.size(), 2u);
+  EXPECT_EQ(Made.Calls[0].Caller, functionNamed(Ctx, "make"));
+  EXPECT_TRUE(isa<CXXConstructExpr>(Made.Calls[1].Call));
+  ASSERT_EQ(Made.Calls[1].args().size(), 1u);
+  EXPECT_FALSE(isEntryPoint(*Ctor));
 }
 
 TEST(CallSites, ForgottenWithTheTranslationUnit) {
