@@ -102,6 +102,12 @@ bool mentionsDLPackField(const FunctionDecl &FD,
   return F.Found;
 }
 
+bool majorComparisonAccepts(BinaryOperatorKind Op,
+                            std::optional<std::int64_t> Bound) {
+  return Bound ? evaluateComparison<std::int64_t>(Op, 1, *Bound)
+               : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+}
+
 llvm::StringRef dlpackFieldName(DLPackField F) {
   switch (F) {
   case DLPackField::None:

@@ -69,6 +69,13 @@ bool mentionsDLPackField(const FunctionDecl &FD,
                          llvm::ArrayRef<DLPackField> Fields = {},
                          bool ReadsOnly = false);
 
+/// Whether `major Op Bound` (version.major on the left, Bound the constant
+/// it is compared with, if it is one) is true for the supported major
+/// version, DLPACK_MAJOR_VERSION (1): the polarity of a version test.
+/// Against a non-constant bound, ==, <= and >= accept and the others reject.
+bool majorComparisonAccepts(BinaryOperatorKind Op,
+                            std::optional<std::int64_t> Bound);
+
 /// The spelling of a field in diagnostics ("byte_offset").
 llvm::StringRef dlpackFieldName(DLPackField F);
 

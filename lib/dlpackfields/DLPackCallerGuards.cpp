@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -149,7 +150,8 @@ bool runsBefore(const AroundCall::Store &St, const StmtChain &Above,
 bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
                  const AroundCall &Scan, const StmtChain &Above) {
   const auto *Root = dyn_cast<VarDecl>(Want.Root);
-  if (!Root || !Root->isLocalVarDecl() || Scan.Written.contains(Root))
+  if (Test == CallerTest::MajorSupported || !Root || !Root->isLocalVarDecl() ||
+      Scan.Written.contains(Root))
     return false;
   const Expr *Init =
       Root->getInit() ? ignoreTemporaries(Root->getInit())->IgnoreParenCasts()
@@ -227,6 +229,35 @@ bool callProves(const CallExpr &Call, bool Value, const MemberChain &Want,
   return *Tested == Tensor;
 }
 
+/// C, a comparison of the managed tensor Want's `version.major` with a bound
+/// outside a debug-only assertion, being Value accepts the supported major
+/// version.
+bool majorAtom(const Expr *C, bool Value, const MemberChain &Want,
+               const DLPackFieldCompiled *Compiled, ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(C);
+  if (!BO || !BO->isComparisonOp() || !Compiled ||
+      isInMacroExpansion(BO->getBeginLoc(), Ctx.getSourceManager(),
+                         Ctx.getLangOpts(), Compiled->DebugOnlyAssertMacros))
+    return false;
+  for (auto [Major, Bound, Op] :
+       {std::tuple(BO->getLHS(), BO->getRHS(), BO->getOpcode()),
+        std::tuple(BO->getRHS(), BO->getLHS(),
+                   mirroredComparison(BO->getOpcode()))}) {
+    std::optional<MemberChain> M = memberChainOf(Major);
+    if (!M || M->Root != Want.Root ||
+        M->Fields.size() != Want.Fields.size() + 2 ||
+        !std::equal(Want.Fields.begin(), Want.Fields.end(),
+                    M->Fields.begin()) ||
+        classifyDLPackField(M->Fields.end()[-2]) != DLPackField::Version ||
+        classifyDLPackField(M->Fields.back()) != DLPackField::Major)
+      continue;
+    std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
+    return Value == majorComparisonAccepts(
+                        Op, K ? std::optional(K->getExtValue()) : std::nullopt);
+  }
+  return false;
+}
+
 /// Want (the strides, or the tensor) is tested as Test asks around
 /// Site.Call, or names the caller's own export.
 bool guardedAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
@@ -254,6 +285,8 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
     return C && *C == Want;
   };
   auto Atom = [&](const Expr *C, bool Value) {
+    if (Test == CallerTest::MajorSupported)
+      return majorAtom(C, Value, Want, Compiled, Ctx);
     // `a.strides` tested as a pointer.
     if (Test == CallerTest::StridesNonNull && TestsWant(C))
       return Value;
@@ -319,13 +352,15 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
   if (!Read || !callsHereAreAll(FD))
     return false;
   std::optional<MemberChain> Path = memberChainOf(Read);
+  DLPackField Wanted = Test == CallerTest::StridesNonNull ? DLPackField::Strides
+                       : Test == CallerTest::HostDevice   ? DLPackField::Data
+                                                        : DLPackField::DLTensor;
   if (!Path || Path->Fields.empty() ||
-      classifyDLPackField(Path->Fields.back()) !=
-          (Test == CallerTest::StridesNonNull ? DLPackField::Strides
-                                              : DLPackField::Data))
+      classifyDLPackField(Path->Fields.back()) != Wanted)
     return false;
-  // The device is tested on the tensor the data belongs to.
-  if (Test == CallerTest::HostDevice)
+  // The device is tested on the tensor the data belongs to; the version on
+  // the managed tensor.
+  if (Test != CallerTest::StridesNonNull)
     Path->Fields.pop_back();
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(Path->Root);
   const auto *Owner =

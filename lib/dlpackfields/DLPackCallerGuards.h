@@ -33,10 +33,14 @@ enum class CallerTest {
   /// Its device type host-accessible (`if (a.device.device_type != kDLCPU)
   /// throw ...;`, `if (a.device.device_type == kDLCUDAHost) f(a);`).
   HostDevice,
+  /// Its version.major the supported one, outside debug-only assertions
+  /// (`if (mt->version.major > 1) return nullptr;`).
+  MajorSupported,
 };
 
 /// True when `Read` (a read of a parameter's `strides` for StridesNonNull, of
-/// its `data` for HostDevice, in FD: `t.strides`, `mt->dl_tensor.data`) is
+/// its `data` for HostDevice, of a versioned tensor's `dl_tensor` for
+/// MajorSupported, in FD: `t.strides`, `mt->dl_tensor.data`) is
 /// vouched for by FD's callers: FD is a free function whose calls in this
 /// translation unit are all there are (internal linkage and no template; a C++
 /// function no header declares and nothing exports, such as a helper that lacks

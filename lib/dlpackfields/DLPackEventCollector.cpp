@@ -479,7 +479,9 @@ void DLPackEventCollector::versionedAccess(
   if (isLocal(Major)) {
     E.MajorChecked = true;
   } else {
-    E.MajorChecked = propHolds(Env, Major, kMajorOk);
+    E.MajorChecked =
+        propHolds(Env, Major, kMajorOk) ||
+        (!DryRun && guardedByCallers(ME, CallerTest::MajorSupported, Env));
     E.MajorAssertedOnly =
         !E.MajorChecked && propHolds(Env, Major, kMajorAssertOk);
     if (E.MajorAssertedOnly)

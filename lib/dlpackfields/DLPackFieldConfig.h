@@ -55,6 +55,8 @@ struct DLPackFieldConfig {
 struct DLPackFieldCompiled {
   /// HostDeviceGuards and ImportFunctions, compiled.
   NameList HostGuards;
+  /// DebugOnlyAssertMacros, as configured.
+  std::vector<std::string> DebugOnlyAssertMacros;
   NameList Importers;
   ExitConditions Exits;
   /// Same-TU helpers read from their bodies (DLPackHelperSummaries.h): the

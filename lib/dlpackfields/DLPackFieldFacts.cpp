@@ -19,6 +19,7 @@ DLPackFieldCompiled
 DLPackFieldCompiled::compile(const DLPackFieldConfig &Config) {
   DLPackFieldCompiled Out;
   Out.HostGuards = NameList(Config.HostDeviceGuards);
+  Out.DebugOnlyAssertMacros = Config.DebugOnlyAssertMacros;
   Out.Importers = NameList(Config.ImportFunctions);
   Out.Exits = ExitConditions(Config.Exits);
   Out.Summaries = std::make_shared<DLPackHelperSummaries>(Config.Bounds);

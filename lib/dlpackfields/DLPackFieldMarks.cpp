@@ -335,9 +335,8 @@ BoolValue *comparisonValue(const BinaryOperator *E, FieldState &S) {
     // The comparison is read as "is major the supported version": its truth
     // for major == DLPACK_MAJOR_VERSION (1) decides the polarity. Against a
     // non-constant bound, ==, <= and >= accept and the others reject.
-    bool AcceptsSupported =
-        C ? evaluateComparison<std::int64_t>(Op, 1, C->getExtValue())
-          : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+    bool AcceptsSupported = majorComparisonAccepts(
+        Op, C ? std::optional(C->getExtValue()) : std::nullopt);
     bool InAssert = isInMacroExpansion(E->getBeginLoc(), Ctx.getSourceManager(),
                                        Ctx.getLangOpts(),
                                        S.RC.Config->DebugOnlyAssertMacros);

@@ -684,10 +684,8 @@ private:
                            Ctx.getLangOpts(), Config.DebugOnlyAssertMacros))
       return false;
     std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
-    bool AcceptsSupported =
-        K ? evaluateComparison<std::int64_t>(Op, 1, K->getExtValue())
-          : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
-    return Value == AcceptsSupported;
+    return Value == majorComparisonAccepts(
+                        Op, K ? std::optional(K->getExtValue()) : std::nullopt);
   }
 
   ASTContext &Ctx;
