@@ -159,6 +159,17 @@ const FunctionDecl *destructorFunction(const Expr *E) {
   return nullptr;
 }
 
+bool smartPointerView(const CXXConstructExpr &E) {
+  const CXXRecordDecl *RD = E.getConstructor()->getParent();
+  if (E.getNumArgs() < 2 || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+      (RD->getName() != "unique_ptr" && RD->getName() != "shared_ptr"))
+    return false;
+  const FunctionDecl *D = destructorFunction(E.getArg(1));
+  const FunctionDecl *Def = D ? D->getDefinition() : nullptr;
+  return Def && Def->hasBody() && Def->getNumParams() == 1 &&
+         !Def->getParamDecl(0)->isReferenced();
+}
+
 const FunctionDecl *installedDestructor(const CallExpr &Call) {
   CapsuleCall K = classifyCapsuleCall(&Call);
   unsigned DestructorArg = K == CapsuleCall::New             ? 2
@@ -362,7 +373,9 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    passes(*E, E->arguments());
+    // A smart pointer that cannot free the tensor only views it.
+    if (!smartPointerView(*E))
+      passes(*E, E->arguments());
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *R) {

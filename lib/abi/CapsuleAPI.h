@@ -95,6 +95,12 @@ inline bool hasCapsuleDestructorShape(const FunctionDecl &FD) {
 /// NULL or anything else.
 const FunctionDecl *destructorFunction(const Expr *E);
 
+/// `std::unique_ptr<DLManagedTensor, D> p(t, d)` or a `std::shared_ptr`
+/// made with a deleter d that never refers to its argument
+/// (`[](DLManagedTensor *) {}`): a view of the tensor for the scope, which
+/// neither frees it nor takes it over.
+bool smartPointerView(const CXXConstructExpr &E);
+
 /// The function a PyCapsule_New (third argument) or PyCapsule_SetDestructor
 /// (second argument) call installs as the capsule's destructor; null for any
 /// other call and for a destructor that is not a known function.

@@ -678,9 +678,12 @@ void transferConstruct(const CXXConstructExpr *E, OwnState &Own) {
   // ends (its destructor restores it after anything the body clears).
   if (Own.RC.IsDestructor && constructsErrorScope(E))
     setGhost(Own.Env, Own.RC.Saved, true);
+  // A smart pointer that cannot free the tensor (its deleter never refers
+  // to it) only views it: the duty to delete ends, nothing is handed over.
+  bool Strong = !smartPointerView(*E);
   for (const Expr *Arg : E->arguments())
     for (auto [S, When] : sitesOf(Arg, Own))
-      handOff(S, E, Own, E->getConstructor(), /*Strong=*/true, When);
+      handOff(S, E, Own, E->getConstructor(), Strong, When);
 }
 
 //===----------------------------------------------------------------------===//

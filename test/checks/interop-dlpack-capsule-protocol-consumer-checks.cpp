@@ -9,6 +9,8 @@
 #include <Python.h>
 #include <dlpack/dlpack.h>
 
+#include <memory>
+
 int strcmp(const char *a, const char *b);
 PyObject *PyLong_FromLongLong(long long v);
 
@@ -72,4 +74,32 @@ PyObject *import_flag_overwritten(PyObject *capsule, int other) {
   consume(t);
   PyCapsule_SetName(capsule, "used_dltensor");
   return PyLong_FromLongLong(first);
+}
+
+// A smart pointer whose deleter cannot free its argument (a lambda that does
+// nothing) is a view of the tensor for the scope: the consumer copies the
+// data and leaves the tensor to the capsule, which it need not rename. One
+// that calls the tensor's deleter takes it over.
+void copy_out(void *dst, const DLTensor &t);
+void copy_viewed(PyObject *capsule, void *dst) {
+  auto *unmanaged = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  auto keep = [](DLManagedTensor *) {};
+  std::unique_ptr<DLManagedTensor, decltype(keep)> view(unmanaged, keep);
+  if (!unmanaged)
+    return;
+  copy_out(dst, unmanaged->dl_tensor);
+}
+void copy_adopted(PyObject *capsule, void *dst) {
+  auto *unmanaged = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: capsule consumed without renaming it to its used_ name (or clearing its destructor); its destructor will delete the tensor again [interop-dlpack-capsule-protocol]
+  auto release = [](DLManagedTensor *t) {
+    if (t && t->deleter)
+      t->deleter(t);
+  };
+  std::unique_ptr<DLManagedTensor, decltype(release)> owner(unmanaged, release);
+  if (!unmanaged)
+    return;
+  copy_out(dst, unmanaged->dl_tensor);
 }
