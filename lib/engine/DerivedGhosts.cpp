@@ -8,6 +8,33 @@ namespace clang::interop {
 
 using namespace clang::dataflow;
 
+void setGhost(Environment &Env, StorageLocation *L, bool V) {
+  Env.setValue(*L, Env.getBoolLiteralValue(V));
+}
+void setGhost(Environment &Env, StorageLocation *L, BoolValue &V) {
+  Env.setValue(*L, V);
+}
+void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
+                  const Formula *When) {
+  Arena &A = Env.arena();
+  if (!When) {
+    setGhost(Env, L, A.makeBoolValue(F));
+    return;
+  }
+  auto *Old = Env.get<BoolValue>(*L);
+  if (!Old)
+    return;
+  setGhost(
+      Env, L,
+      A.makeBoolValue(A.makeOr(A.makeAnd(*When, F),
+                               A.makeAnd(A.makeNot(*When), Old->formula()))));
+}
+void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
+                  const Formula *When) {
+  Arena &A = Env.arena();
+  setGhostWhen(Env, L, V ? A.makeLiteral(true) : A.makeLiteral(false), When);
+}
+
 void DerivedGhosts::add(StorageLocation &Target,
                         llvm::ArrayRef<StorageLocation *> All,
                         llvm::ArrayRef<StorageLocation *> None) {

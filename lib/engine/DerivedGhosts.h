@@ -25,6 +25,18 @@
 
 namespace clang::interop {
 
+/// Sets the ghost boolean at L to V (on every path from here).
+void setGhost(dataflow::Environment &Env, dataflow::StorageLocation *L, bool V);
+void setGhost(dataflow::Environment &Env, dataflow::StorageLocation *L,
+              dataflow::BoolValue &V);
+/// Sets the ghost at L to F (or V) where When holds (every path when When is
+/// null) and leaves it as it was elsewhere: an event on the paths where a
+/// joined pointer stands for the ghost's tensor.
+void setGhostWhen(dataflow::Environment &Env, dataflow::StorageLocation *L,
+                  const dataflow::Formula &F, const dataflow::Formula *When);
+void setGhostWhen(dataflow::Environment &Env, dataflow::StorageLocation *L,
+                  bool V, const dataflow::Formula *When);
+
 /// Ghost booleans each defined as the conjunction of some ghosts and the
 /// negations of others. Use: snapshot() before a transfer, update() after
 /// it.

@@ -42,13 +42,6 @@ const ExitConditions &exitConditionsOf(const OwnState &S) {
   return S.RC.ExitsP ? *S.RC.ExitsP : BodiesOnly;
 }
 
-void setGhost(Environment &Env, StorageLocation *L, bool V) {
-  Env.setValue(*L, Env.getBoolLiteralValue(V));
-}
-void setGhost(Environment &Env, StorageLocation *L, BoolValue &V) {
-  Env.setValue(*L, V);
-}
-
 // Helpers that the transfer functions share.
 /// V (E's value) now stands for site Site.
 void mapValue(Value *V, unsigned Site, OwnState &Own);
@@ -143,29 +136,6 @@ int siteOf(const Expr *E, OwnState &Own) {
 /// The sites E stands for (sitesOfExpr).
 SiteChoices sitesOf(const Expr *E, OwnState &Own) {
   return sitesOfExpr(Own.RC, E, Own.Env);
-}
-
-/// Sets the ghost at L to F where When holds (every path when null) and
-/// leaves it elsewhere.
-void setGhostWhen(Environment &Env, StorageLocation *L, const Formula &F,
-                  const Formula *When) {
-  Arena &A = Env.arena();
-  if (!When) {
-    setGhost(Env, L, A.makeBoolValue(F));
-    return;
-  }
-  auto *Old = Env.get<BoolValue>(*L);
-  if (!Old)
-    return;
-  setGhost(
-      Env, L,
-      A.makeBoolValue(A.makeOr(A.makeAnd(*When, F),
-                               A.makeAnd(A.makeNot(*When), Old->formula()))));
-}
-void setGhostWhen(Environment &Env, StorageLocation *L, bool V,
-                  const Formula *When) {
-  Arena &A = Env.arena();
-  setGhostWhen(Env, L, V ? A.makeLiteral(true) : A.makeLiteral(false), When);
 }
 
 BoolValue *nullAtom(const Expr *E, OwnState &Own) {

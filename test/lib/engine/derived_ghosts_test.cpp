@@ -1,7 +1,8 @@
 // Unit tests of lib/engine/DerivedGhosts.h: a derived ghost holds the
 // conjunction of its parts (some negated) once a transfer sets one of them,
 // stays unset while a part has no value, and is left alone when no part
-// changed (so that a widened derived ghost is not rebuilt from widened parts).
+// changed (so that a widened derived ghost is not rebuilt from widened parts);
+// setGhostWhen() changes a ghost only where its condition holds.
 
 #include "lib/engine/DerivedGhosts.h"
 
@@ -95,3 +96,16 @@ TEST(DerivedGhosts, OnlyTheGhostsWhosePartsChanged) {
 }
 
 } // namespace
+
+TEST(DerivedGhosts, AGhostSetWhereAConditionHolds) {
+  Fixture F;
+  StorageLocation &Deleted = F.ghost();
+  setGhost(F.Env, &Deleted, false);
+  BoolValue &When = F.atom();
+  // Deleted on the paths where When holds, as it was on the others.
+  setGhostWhen(F.Env, &Deleted, true, &When.formula());
+  EXPECT_TRUE(F.holds(Deleted, When.formula()));
+  // Without a condition: on every path.
+  setGhostWhen(F.Env, &Deleted, F.A.makeLiteral(false), nullptr);
+  EXPECT_TRUE(F.holds(Deleted, F.A.makeLiteral(false)));
+}
