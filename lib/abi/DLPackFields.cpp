@@ -9,6 +9,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <tuple>
+
 namespace clang::interop {
 
 DLPackRecord dlpackOwnerOf(const FieldDecl *FD) {
@@ -106,6 +108,28 @@ bool majorComparisonAccepts(BinaryOperatorKind Op,
                             std::optional<std::int64_t> Bound) {
   return Bound ? evaluateComparison<std::int64_t>(Op, 1, *Bound)
                : (Op == BO_EQ || Op == BO_LE || Op == BO_GE);
+}
+
+std::optional<bool> majorTestAcceptsIfTrue(
+    const Expr *C, llvm::function_ref<bool(const Expr *)> IsMajor,
+    llvm::ArrayRef<std::string> DebugOnlyMacros, ASTContext &Ctx) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(C);
+  if (!BO || !BO->isComparisonOp() ||
+      isInMacroExpansion(BO->getBeginLoc(), Ctx.getSourceManager(),
+                         Ctx.getLangOpts(), DebugOnlyMacros))
+    return std::nullopt;
+  // The major on the left, or on the right with the comparison mirrored.
+  for (auto [Major, Bound, Op] :
+       {std::tuple(BO->getLHS(), BO->getRHS(), BO->getOpcode()),
+        std::tuple(BO->getRHS(), BO->getLHS(),
+                   mirroredComparison(BO->getOpcode()))}) {
+    if (!IsMajor(Major))
+      continue;
+    std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
+    return majorComparisonAccepts(Op, K ? std::optional(K->getExtValue())
+                                        : std::nullopt);
+  }
+  return std::nullopt;
 }
 
 llvm::StringRef dlpackFieldName(DLPackField F) {

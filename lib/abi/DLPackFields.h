@@ -19,10 +19,12 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace clang::interop {
 
@@ -75,6 +77,14 @@ bool mentionsDLPackField(const FunctionDecl &FD,
 /// Against a non-constant bound, ==, <= and >= accept and the others reject.
 bool majorComparisonAccepts(BinaryOperatorKind Op,
                             std::optional<std::int64_t> Bound);
+
+/// When C is a comparison of a `version.major` that IsMajor accepts (either
+/// side) with a bound, outside the expansion of one of DebugOnlyMacros:
+/// whether C being true accepts the supported major version
+/// (majorComparisonAccepts). Nothing for any other condition.
+std::optional<bool> majorTestAcceptsIfTrue(
+    const Expr *C, llvm::function_ref<bool(const Expr *)> IsMajor,
+    llvm::ArrayRef<std::string> DebugOnlyMacros, ASTContext &Ctx);
 
 /// The spelling of a field in diagnostics ("byte_offset").
 llvm::StringRef dlpackFieldName(DLPackField F);

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -80,6 +79,16 @@ deviceTypeComparison(const BinaryOperator &BO, const ASTContext &Ctx) {
     return std::pair(*C, K->getExtValue());
   }
   return std::nullopt;
+}
+
+/// M is the field Outer.Inner of the record Base names
+/// (`t->device.device_type`, `mt->version.major`).
+bool isFieldOf(const MemberChain &M, const MemberChain &Base, DLPackField Outer,
+               DLPackField Inner) {
+  return M.Root == Base.Root && M.Fields.size() == Base.Fields.size() + 2 &&
+         std::equal(Base.Fields.begin(), Base.Fields.end(), M.Fields.begin()) &&
+         classifyDLPackField(M.Fields.end()[-2]) == Outer &&
+         classifyDLPackField(M.Fields.back()) == Inner;
 }
 
 /// Root is a local the caller initialises with its own export (a call of
@@ -176,12 +185,8 @@ bool ownTensorAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
       Passes = nonNullByConstruction(St.Assign->getRHS(), Scan);
     } else {
       // `t->device.device_type = kDLCPU;` on the tensor Want names.
-      if (Target->Fields.size() != Want.Fields.size() + 2 ||
-          !std::equal(Want.Fields.begin(), Want.Fields.end(),
-                      Target->Fields.begin()) ||
-          classifyDLPackField(Target->Fields.end()[-2]) !=
-              DLPackField::Device ||
-          classifyDLPackField(Target->Fields.back()) != DLPackField::DeviceType)
+      if (!isFieldOf(*Target, Want, DLPackField::Device,
+                     DLPackField::DeviceType))
         continue;
       std::optional<llvm::APSInt> K = integerConstant(St.Assign->getRHS(), Ctx);
       Passes = K && isHostAccessibleDeviceType(K->getExtValue());
@@ -234,28 +239,17 @@ bool callProves(const CallExpr &Call, bool Value, const MemberChain &Want,
 /// version.
 bool majorAtom(const Expr *C, bool Value, const MemberChain &Want,
                const DLPackFieldCompiled *Compiled, ASTContext &Ctx) {
-  const auto *BO = dyn_cast<BinaryOperator>(C);
-  if (!BO || !BO->isComparisonOp() || !Compiled ||
-      isInMacroExpansion(BO->getBeginLoc(), Ctx.getSourceManager(),
-                         Ctx.getLangOpts(), Compiled->DebugOnlyAssertMacros))
+  if (!Compiled)
     return false;
-  for (auto [Major, Bound, Op] :
-       {std::tuple(BO->getLHS(), BO->getRHS(), BO->getOpcode()),
-        std::tuple(BO->getRHS(), BO->getLHS(),
-                   mirroredComparison(BO->getOpcode()))}) {
-    std::optional<MemberChain> M = memberChainOf(Major);
-    if (!M || M->Root != Want.Root ||
-        M->Fields.size() != Want.Fields.size() + 2 ||
-        !std::equal(Want.Fields.begin(), Want.Fields.end(),
-                    M->Fields.begin()) ||
-        classifyDLPackField(M->Fields.end()[-2]) != DLPackField::Version ||
-        classifyDLPackField(M->Fields.back()) != DLPackField::Major)
-      continue;
-    std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
-    return Value == majorComparisonAccepts(
-                        Op, K ? std::optional(K->getExtValue()) : std::nullopt);
-  }
-  return false;
+  std::optional<bool> Accepts = majorTestAcceptsIfTrue(
+      C,
+      [&](const Expr *E) {
+        std::optional<MemberChain> M = memberChainOf(E);
+        return M &&
+               isFieldOf(*M, Want, DLPackField::Version, DLPackField::Major);
+      },
+      Compiled->DebugOnlyAssertMacros, Ctx);
+  return Accepts && *Accepts == Value;
 }
 
 /// Want (the strides, or the tensor) is tested as Test asks around

@@ -665,27 +665,15 @@ private:
   /// (read as the model reads it) when it is Value, outside the debug-only
   /// assertion macros.
   bool majorAtom(const Expr *C, bool Value, const FieldPath &Managed) {
-    const auto *BO = dyn_cast<BinaryOperator>(C);
-    if (!BO || !BO->isComparisonOp())
-      return false;
-    BinaryOperatorKind Op = BO->getOpcode();
-    const Expr *Bound = BO->getRHS();
-    std::optional<FieldPath> P = pathOf(BO->getLHS());
-    if (!P ||
-        !P->extends(Managed, {DLPackField::Version, DLPackField::Major})) {
-      P = pathOf(BO->getRHS());
-      if (!P ||
-          !P->extends(Managed, {DLPackField::Version, DLPackField::Major}))
-        return false;
-      Bound = BO->getLHS();
-      Op = mirroredComparison(Op);
-    }
-    if (isInMacroExpansion(BO->getBeginLoc(), Ctx.getSourceManager(),
-                           Ctx.getLangOpts(), Config.DebugOnlyAssertMacros))
-      return false;
-    std::optional<llvm::APSInt> K = integerConstant(Bound, Ctx);
-    return Value == majorComparisonAccepts(
-                        Op, K ? std::optional(K->getExtValue()) : std::nullopt);
+    std::optional<bool> Accepts = majorTestAcceptsIfTrue(
+        C,
+        [&](const Expr *E) {
+          std::optional<FieldPath> P = pathOf(E);
+          return P && P->extends(Managed,
+                                 {DLPackField::Version, DLPackField::Major});
+        },
+        Config.DebugOnlyAssertMacros, Ctx);
+    return Accepts && *Accepts == Value;
   }
 
   ASTContext &Ctx;
