@@ -73,9 +73,6 @@ static DLPackRecord classifyManagedLayout(const RecordDecl &RD) {
     auto It = Idents.find(Name);
     return It == Idents.end() ? nullptr : It->getValue();
   };
-  const FieldDecl *Ctx = fieldNamed(*Def, Find("manager_ctx"));
-  if (!Ctx || !Ctx->getType()->isPointerType())
-    return DLPackRecord::None;
   const FieldDecl *Deleter = fieldNamed(*Def, Find("deleter"));
   const auto *FnPtr =
       Deleter ? Deleter->getType()->getAs<PointerType>() : nullptr;
@@ -88,6 +85,25 @@ static DLPackRecord classifyManagedLayout(const RecordDecl &RD) {
       Param ? Param->getPointeeType()->getAsRecordDecl() : nullptr;
   if (!Self || Self->getCanonicalDecl() != Def->getCanonicalDecl())
     return DLPackRecord::None;
+  // The context: `manager_ctx`, or in a copy that renamed it, a `void *`
+  // beside a record laid out as a tensor (`data` and `shape` pointers), so
+  // that any record with a self-deleter and user data is not a tensor.
+  const FieldDecl *Ctx = fieldNamed(*Def, Find("manager_ctx"));
+  if (!Ctx || !Ctx->getType()->isPointerType()) {
+    auto IsPointer = [&](const RecordDecl &R, llvm::StringRef Name) {
+      const FieldDecl *F = fieldNamed(R, Find(Name));
+      return F && F->getType()->isPointerType();
+    };
+    bool VoidContext = false, TensorLayout = false;
+    for (const FieldDecl *F : Def->fields()) {
+      VoidContext |= F->getType()->isVoidPointerType();
+      if (const RecordDecl *R = F->getType()->getAsRecordDecl())
+        if (const RecordDecl *RDef = R->getDefinition())
+          TensorLayout |= IsPointer(*RDef, "data") && IsPointer(*RDef, "shape");
+    }
+    if (!VoidContext || !TensorLayout)
+      return DLPackRecord::None;
+  }
   return fieldNamed(*Def, Find("version"))
              ? DLPackRecord::ManagedTensorVersioned
              : DLPackRecord::ManagedTensor;

@@ -36,9 +36,11 @@ llvm::StringRef tagName(const TagDecl *D);
 /// Classifies a record by the name it goes by (tagName) or a typedef beside
 /// it gives it (`typedef struct DLDevice_ { ... } DLDevice;`), or, for a
 /// project's own copy of the managed-tensor ABI under another name
-/// (nanobind's managed_dltensor), by its fields: a `manager_ctx` pointer and
-/// a `deleter` function pointer taking a pointer to the record make a
-/// managed tensor, the versioned one when it also has a `version` field.
+/// (nanobind's managed_dltensor), by its fields: a `deleter` function pointer
+/// taking a pointer to the record and a context (a `manager_ctx` pointer, or
+/// under another name a `void *` beside a record with `data` and `shape`
+/// pointers) make a managed tensor, the versioned one when it also has a
+/// `version` field.
 DLPackRecord classifyDLPackRecord(const RecordDecl *RD);
 
 /// Classifies a type after stripping typedefs, references and cv-qualifiers

@@ -61,6 +61,47 @@ int f(DLDevice d, const DLTensor &t, DLOther o, DLDevicePair p,
       DLPackRecord::Device);
 }
 
+TEST(DLPackTypes, ManagedTensorsByTheirLayout) {
+  // A project's own copy of the managed tensor: a self-taking deleter and a
+  // context, `manager_ctx` or, renamed, a `void *` beside a tensor layout.
+  // A self-deleting record with user data but no tensor is none.
+  auto AST = parseWithInputs(R"cpp(
+struct own_tensor { void *data; int dimensions; long *shape; long *strides; };
+struct nb_managed {
+  own_tensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(nb_managed *);
+};
+struct renamed {
+  own_tensor tensor;
+  void *manager_context;
+  void (*deleter)(renamed *);
+};
+struct renamed_versioned {
+  struct { unsigned major, minor; } version;
+  void *ctx;
+  void (*deleter)(renamed_versioned *);
+  unsigned long long flags;
+  own_tensor dl_tensor;
+};
+struct job { void *user_data; int id; void (*deleter)(job *); };
+struct other_deleter { own_tensor t; void *ctx; void (*deleter)(void *); };
+int f(nb_managed a, renamed b, renamed_versioned c, job d, other_deleter e) {
+  return 0;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *F = functionNamed(AST->getASTContext(), "f");
+  auto Kind = [&](unsigned I) {
+    return classifyDLPackType(F->getParamDecl(I)->getType());
+  };
+  EXPECT_EQ(Kind(0), DLPackRecord::ManagedTensor);
+  EXPECT_EQ(Kind(1), DLPackRecord::ManagedTensor);
+  EXPECT_EQ(Kind(2), DLPackRecord::ManagedTensorVersioned);
+  EXPECT_EQ(Kind(3), DLPackRecord::None);
+  EXPECT_EQ(Kind(4), DLPackRecord::None);
+}
+
 TEST(DLPackTypes, TypesFieldsAndDeviceTypes) {
   // C's anonymous struct named by a typedef, references and pointers.
   auto AST = parseWithInputs(R"cpp(
