@@ -317,7 +317,28 @@ int capsuleArgument(const CallExpr *E, OwnState &Own) {
 
 /// PyCapsule_SetName(capsule, "used_dltensor"),
 /// PyCapsule_SetDestructor(capsule, NULL): the capsule is claimed.
+/// CPython fails a setter (returns non-zero) only on an invalid capsule, so
+/// a failure means every pointer read from it on this path was NULL: the
+/// result is that truth, and `if (PyCapsule_SetName(c, n) != 0) throw`
+/// after a non-NULL read is a dead branch.
 void transferClaim(const CallExpr *E, OwnState &Own) {
+  Environment &Env = Own.Env;
+  if (int Cap = capsuleArgument(E, Own);
+      Cap >= 0 && E->getType()->isIntegerType()) {
+    Arena &A = Env.arena();
+    BoolValue &Failed = Env.makeAtomicBoolValue();
+    for (const Site &S : Own.RC.Sites) {
+      if (S.CapsuleId != Cap)
+        continue;
+      auto *Taken = Env.get<BoolValue>(*S.Taken);
+      auto *Null = Env.get<BoolValue>(*S.PtrNull);
+      if (Taken && Null)
+        Env.assume(
+            A.makeImplies(Failed.formula(),
+                          A.makeImplies(Taken->formula(), Null->formula())));
+    }
+    Env.setValue(*E, Failed);
+  }
   bool IsRename = false;
   int C = ownership::claimedCapsule(*E, Own.RC, Own.Ctx, IsRename);
   if (C >= 0)

@@ -173,3 +173,43 @@ DLManagedTensor *returned_call(int code) {
   mt->deleter = delete_tensor;
   return mt;
 }
+
+// CPython's capsule setters fail only on an invalid capsule: once the
+// capsule's pointer was read as non-NULL, renaming it or clearing its
+// destructor succeeds, so the throws that test their results are dead.
+DLManagedTensor *claim_tested(PyObject *capsule) {
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  if (!managed)
+    throw std::runtime_error("not an unconsumed capsule");
+  if (PyCapsule_SetName(capsule, "used_dltensor") != 0)
+    throw std::runtime_error("cannot rename the capsule");
+  if (PyCapsule_SetDestructor(capsule, nullptr))
+    throw std::runtime_error("cannot clear the destructor");
+  return managed;
+}
+
+// Without the read's test, the pointer may be NULL and the capsule invalid:
+// a failed rename leaves nothing owned either.
+DLManagedTensor *claim_tested_unread(PyObject *capsule) {
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  if (PyCapsule_SetName(capsule, "used_dltensor") == 0)
+    return managed;
+  return nullptr;
+}
+
+// A throw after the rename still leaks the claimed tensor.
+DLManagedTensor *claim_tested_then_throw(PyObject *capsule) {
+  auto *managed = static_cast<DLManagedTensor *>(
+      PyCapsule_GetPointer(capsule, "dltensor"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: managed tensor obtained here is neither deleted nor handed on on some path [interop-dlpack-deleter-ownership]
+  if (!managed)
+    throw std::runtime_error("not an unconsumed capsule");
+  if (PyCapsule_SetName(capsule, "used_dltensor") != 0)
+    throw std::runtime_error("cannot rename the capsule");
+  if (managed->dl_tensor.ndim < 0)
+    throw std::runtime_error("negative ndim");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: still owned when the exception is thrown here
+  return managed;
+}
