@@ -18,6 +18,7 @@
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
 #include "lib/abi/ReturnedTensors.h"
+#include "lib/engine/CallResults.h"
 #include "lib/engine/StmtSwitch.h"
 #include "lib/engine/ValueFacts.h"
 #include "lib/support/AstHelpers.h"
@@ -448,6 +449,11 @@ void transferCall(const CallExpr *E, FieldState &S) {
   if (hostGuard(E, S) || heldPointerRead(E, S) || helperCall(E, S) ||
       allocatedOnDevice(E, S))
     return;
+  // std::make_unique<Export>(): the object it holds is made here.
+  if (RecordStorageLocation *Made = smartPointerMade(*E, Env)) {
+    createdHere(Made, S);
+    return;
+  }
   if (isRawAllocation(E)) {
     if (Value *V = valueOrFresh(*E, Env))
       V->setProperty(kRawAllocation, Env.getBoolLiteralValue(true));

@@ -2,6 +2,7 @@
 
 #include "lib/engine/CallResults.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 #include <optional>
@@ -131,6 +132,44 @@ Value *accessorResult(const StorageLocation &Object,
   if (!Kept)
     Kept = Env.createValue(Accessor.getReturnType());
   return Kept;
+}
+
+RecordStorageLocation *smartPointerMade(const CallExpr &Call,
+                                        Environment &Env) {
+  CallResultScope *Scope = CallResultScope::current();
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Scope || !Callee || !Callee->isInStdNamespace() ||
+      !Callee->getIdentifier() ||
+      (Callee->getName() != "make_unique" &&
+       Callee->getName() != "make_shared") ||
+      !Call.isPRValue())
+    return nullptr;
+  const auto *Smart = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Call.getType()->getAsCXXRecordDecl());
+  if (!Smart || Smart->getTemplateArgs().size() == 0 ||
+      Smart->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  QualType Held = Smart->getTemplateArgs()[0].getAsType();
+  if (!Held->isRecordType())
+    return nullptr;
+  auto *Object = dyn_cast<RecordStorageLocation>(&Env.createObject(Held));
+  if (!Object)
+    return nullptr;
+  auto &Pointer = Env.create<PointerValue>(*Object);
+  RecordStorageLocation &Made = Env.getResultObjectLocation(Call);
+  auto Keep = [&](const CXXRecordDecl *RD) {
+    for (const CXXMethodDecl *M : RD->methods())
+      if (M->isConst() && M->getNumParams() == 0 &&
+          M->getReturnType()->isPointerType() &&
+          (M->getOverloadedOperator() == OO_Arrow ||
+           (M->getIdentifier() && M->getName() == "get")))
+        Scope->slot(Made, *M->getCanonicalDecl()) = &Pointer;
+    return true;
+  };
+  Keep(Smart);
+  if (Smart->hasDefinition())
+    Smart->forallBases(Keep);
+  return Object;
 }
 
 void makeCallResult(const CallExpr &Call, Environment &Env) {

@@ -55,6 +55,15 @@ dataflow::Value *accessorResult(const dataflow::StorageLocation &Object,
                                 const CXXMethodDecl &Accessor,
                                 dataflow::Environment &Env);
 
+/// `std::make_unique<T>(...)`, `std::make_shared<T>(...)`: a smart pointer
+/// holding a new T. Its pointer accessors (`operator->` and `get()`, of its
+/// bases too, as libstdc++ declares them) return a pointer to one fresh T
+/// during this analysis; that object is returned, for a family to mark as
+/// made here. Null when Call is no such call, T is no record, or outside an
+/// analysis.
+dataflow::RecordStorageLocation *smartPointerMade(const CallExpr &Call,
+                                                  dataflow::Environment &Env);
+
 /// `auto x = NDArray::Empty(...)` before C++17, `y = x`: a copy or move of
 /// an object whose accessors returned something (or were told what they
 /// return: a family's model of an allocation) returns the same from the

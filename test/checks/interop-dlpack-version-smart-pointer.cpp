@@ -36,6 +36,8 @@ public:
   T &operator*() const;
   T *get() const;
 };
+template <class T, class... A> unique_ptr<T> make_unique(A &&...);
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 } // namespace std
 
 struct View {
@@ -97,4 +99,25 @@ long ofBlob(Blob *b) {
   std::unique_ptr<Blob> owner(b);
   return owner->mt->dl_tensor.ndim;
   // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
+}
+
+// std::make_unique and std::make_shared make a new object: a versioned
+// tensor in it is the producer's own, filled here, whatever it reads before
+// setting its version.
+struct Export {
+  DLManagedTensorVersioned managed;
+  long shape[4];
+};
+void fill(DLTensor &t, long *shape);
+DLManagedTensorVersioned *exportOwn(void *data) {
+  auto holder = std::make_unique<Export>();
+  fill(holder->managed.dl_tensor, holder->shape);
+  holder.get()->managed.dl_tensor.data = data;
+  holder->managed.version = {1, 0};
+  return &holder->managed;
+}
+long exportShared() {
+  std::shared_ptr<Export> holder = std::make_shared<Export>();
+  fill(holder->managed.dl_tensor, holder->shape);
+  return holder->managed.dl_tensor.ndim;
 }

@@ -182,3 +182,65 @@ TEST(CallResults, AnAccessorAskedBeforeItsFirstCall) {
   EXPECT_EQ(V[0], Asked);
   EXPECT_EQ(V[1], Asked);
 }
+
+TEST(CallResults, AFactoryMadeSmartPointerHoldsANewObject) {
+  // std::make_unique<Box>() and std::make_shared<Box>(): the accessors of
+  // the smart pointer (of its base too) return one pointer to a new Box.
+  auto AST = parseWithInputs(R"cpp(
+namespace std {
+template <class T> struct unique_ptr {
+  T *operator->() const;
+  T *get() const;
+};
+template <class T> struct shared_access { T *operator->() const; };
+template <class T> struct shared_ptr : shared_access<T> { T *get() const; };
+template <class T, class... A> unique_ptr<T> make_unique(A &&...);
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+}
+struct Box { int x; };
+int make_unique_of_int();
+void f() {
+  auto u = std::make_unique<Box>();
+  auto s = std::make_shared<Box>();
+  (void)make_unique_of_int();
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *F = functionNamed(Ctx, "f");
+  DataflowAnalysisContext DACtx{std::make_unique<WatchedLiteralsSolver>()};
+  Environment Env{DACtx, *F};
+  Env.initialize();
+  std::vector<const CallExpr *> Calls;
+  for (const Stmt *S : cast<CompoundStmt>(F->getBody())->body())
+    Calls.push_back(firstNode<CallExpr>(S));
+  ASSERT_EQ(Calls.size(), 3u);
+  // Outside an analysis nothing is kept.
+  EXPECT_EQ(smartPointerMade(*Calls[0], Env), nullptr);
+  CallResultScope Scope;
+  for (unsigned I = 0; I < 2; ++I) {
+    RecordStorageLocation *Box = smartPointerMade(*Calls[I], Env);
+    ASSERT_NE(Box, nullptr);
+    EXPECT_EQ(Box->getType()->getAsRecordDecl()->getName(), "Box");
+    const auto *Smart = Calls[I]->getType()->getAsCXXRecordDecl();
+    const StorageLocation &Made = Env.getResultObjectLocation(*Calls[I]);
+    unsigned Accessors = 0;
+    auto Check = [&](const CXXRecordDecl *RD) -> bool {
+      for (const CXXMethodDecl *M : RD->methods()) {
+        if (M->getOverloadedOperator() != OO_Arrow &&
+            !(M->getIdentifier() && M->getName() == "get"))
+          continue;
+        auto *P = dyn_cast_or_null<PointerValue>(accessorResult(Made, *M, Env));
+        EXPECT_NE(P, nullptr);
+        if (P)
+          EXPECT_EQ(&P->getPointeeLoc(), Box);
+        ++Accessors;
+      }
+      return true;
+    };
+    Check(Smart);
+    Smart->forallBases(Check);
+    EXPECT_EQ(Accessors, 2u);
+  }
+  EXPECT_EQ(smartPointerMade(*Calls[2], Env), nullptr);
+}
