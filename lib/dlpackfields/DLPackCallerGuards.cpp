@@ -330,10 +330,24 @@ bool declaredOnlyHere(const FunctionDecl &FD) {
 /// Only the calls in this translation unit reach FD: it has internal
 /// linkage or is declared only here, or it is an inline function or a
 /// template instantiation, whose calls in another unit are judged with
-/// that unit's copy.
+/// that unit's copy. A method, called through objects that other units may
+/// hold, counts only when its class is this unit's alone (in an anonymous
+/// namespace, or defined in the main file only) and it is called by name:
+/// not virtual (a call through the base is no call of it), no operator,
+/// conversion or destructor.
 bool callsHereAreAll(const FunctionDecl &FD) {
-  if (isa<CXXMethodDecl>(FD))
-    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&FD)) {
+    const CXXRecordDecl *Class = M->getParent();
+    if (M->isVirtual() || M->isOverloadedOperator() ||
+        isa<CXXConversionDecl, CXXDestructorDecl>(M) || Class->isLambda())
+      return false;
+    if (!Class->isExternallyVisible())
+      return true;
+    const SourceManager &SM = FD.getASTContext().getSourceManager();
+    return llvm::all_of(Class->redecls(), [&](const TagDecl *D) {
+      return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+    });
+  }
   if (!FD.isExternallyVisible())
     return FD.getTemplatedKind() == FunctionDecl::TK_NonTemplate;
   return FD.isInlined() || FD.isTemplateInstantiation() || declaredOnlyHere(FD);

@@ -5,6 +5,7 @@
 #include "lib/engine/FactCache.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -48,6 +49,8 @@ public:
     if (!Callee || Callers.empty())
       return true;
     Out[Callee->getCanonicalDecl()].Calls.push_back({CE, Callers.back()});
+    if (const CXXConstructorDecl *Made = forwardedConstructor(*CE))
+      Out[Made->getCanonicalDecl()].Calls.push_back({CE, Callers.back()});
     // The callee's own name is part of the call, not another reference.
     if (const auto *DRE =
             dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
@@ -77,6 +80,39 @@ private:
 };
 
 } // namespace
+
+const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
+  const FunctionDecl *Callee = CE.getDirectCallee();
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
+      (Callee->getName() != "make_shared" &&
+       Callee->getName() != "make_unique"))
+    return nullptr;
+  const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return nullptr;
+  const auto *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  auto Bare = [](QualType T) {
+    return T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  };
+  const CXXConstructorDecl *Found = nullptr;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    if (C->getNumParams() != CE.getNumArgs() || C->isCopyOrMoveConstructor())
+      continue;
+    bool Matches = true;
+    for (unsigned I = 0; I < CE.getNumArgs() && Matches; ++I)
+      Matches = Bare(C->getParamDecl(I)->getType()) ==
+                Bare(CE.getArg(I)->IgnoreImpCasts()->getType());
+    if (!Matches)
+      continue;
+    if (Found)
+      return nullptr;
+    Found = C;
+  }
+  return Found;
+}
 
 llvm::ArrayRef<const Expr *> CallSite::args() const {
   if (const auto *CE = dyn_cast<CallExpr>(Call))

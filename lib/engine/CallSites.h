@@ -13,6 +13,7 @@
 #define INTEROP_LIB_ENGINE_CALLSITES_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -20,8 +21,9 @@
 namespace clang::interop {
 
 /// One call of a function: the call (a CallExpr, or a CXXConstructExpr
-/// of a constructor: `T x(a)`, `new T(a)`) and the innermost function or
-/// lambda call operator it is written in.
+/// of a constructor: `T x(a)`, `new T(a)`; for a constructor also the
+/// factory call `std::make_shared<T>(a)` that forwards its arguments to it)
+/// and the innermost function or lambda call operator it is written in.
 struct CallSite {
   const Expr *Call;
   const FunctionDecl *Caller;
@@ -29,6 +31,16 @@ struct CallSite {
   /// The call's arguments.
   llvm::ArrayRef<const Expr *> args() const;
 };
+
+/// `std::make_shared<T>(a)`, `std::make_unique<T>(a)`: the constructor of T
+/// the factory forwards its arguments to, so that the call is also a call
+/// of that constructor (its arguments are the constructor's, and what the
+/// constructor takes by value the factory's forwarding reference does not
+/// change). The construction itself lies in a system header; the
+/// constructor is the one whose parameters take the arguments' types
+/// exactly (after references and qualifiers), when one alone does. Null
+/// otherwise.
+const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE);
 
 /// How a function is referred to in the translation unit, outside system
 /// headers.

@@ -2,6 +2,7 @@
 
 #include "lib/engine/GuardEngine.h"
 
+#include "lib/engine/CallSites.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -94,8 +95,13 @@ void GuardScan::findChanges(const Stmt *S) {
         OCE && OCE->isAssignmentOp() && OCE->getNumArgs() > 0)
       changed(OCE->getArg(0), Change::Assigned);
     unsigned First = isa<CXXOperatorCallExpr>(CE) && Receiver ? 1 : 0;
+    // std::make_shared<T>(a) changes a only as the constructor it forwards
+    // to may.
+    const CXXConstructorDecl *Forwarded = forwardedConstructor(*CE);
     for (unsigned I = First; I < CE->getNumArgs(); ++I)
-      if (isNonConstReference(paramType(*CE, I)) && !isTemporary(CE->getArg(I)))
+      if (isNonConstReference(Forwarded ? Forwarded->getParamDecl(I)->getType()
+                                        : paramType(*CE, I)) &&
+          !isTemporary(CE->getArg(I)))
         changed(CE->getArg(I), Change::Bound);
   } else if (const auto *CCE = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = CCE->getConstructor();

@@ -63,3 +63,47 @@ void take_asserted(DLManagedTensorVersioned *mt) {
   assert(mt->version.major == 1);
   adopt_asserted(mt);
 }
+
+// Constructors and methods of a class only this file sees (an anonymous
+// namespace's) are helpers too, and so are the constructions that
+// std::make_shared and std::make_unique forward their arguments to.
+namespace std {
+template <class T> class shared_ptr {
+public:
+  T *operator->() const;
+};
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+} // namespace std
+
+namespace {
+class Imported {
+public:
+  explicit Imported(DLManagedTensorVersioned *mt) : ndim(mt->dl_tensor.ndim) {
+    keep(mt);
+  }
+  Imported(DLManagedTensorVersioned *mt, int extra)
+      : ndim(mt->dl_tensor.ndim + extra) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'dl_tensor' of a versioned tensor used without checking 'version.major' on this path [interop-dlpack-version]
+    keep(mt);
+  }
+  void adopt(DLManagedTensorVersioned *mt) {
+    if (mt->dl_tensor.ndim > 0)
+      keep(mt);
+  }
+  long ndim;
+};
+} // namespace
+
+std::shared_ptr<Imported> import_shared(DLManagedTensorVersioned *mt) {
+  if (mt->version.major != DLPACK_MAJOR_VERSION)
+    return {};
+  return std::make_shared<Imported>(mt);
+}
+std::shared_ptr<Imported> import_extra(DLManagedTensorVersioned *mt) {
+  return std::make_shared<Imported>(mt, 1);
+}
+void import_into(Imported &into, DLManagedTensorVersioned *mt) {
+  if (mt->version.major > 1)
+    return;
+  into.adopt(mt);
+}

@@ -182,10 +182,19 @@ long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
 long (*escaped)(const DLTensor &) = &helper;
 )cpp"),
             "not guarded");
-  // A member function: called through objects nobody here can see.
+  // A member function of a class only this file defines: its calls are
+  // here. A virtual one may be called through its base, an operator has
+  // its object among the arguments.
   EXPECT_EQ(ask(R"cpp(
 struct S {
   long helper(const DLTensor &t) { return t.strides[0]; }
+  long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
+};
+)cpp"),
+            "guarded");
+  EXPECT_EQ(ask(R"cpp(
+struct S {
+  virtual long helper(const DLTensor &t) { return t.strides[0]; }
   long caller(const DLTensor &t) { return t.strides ? helper(t) : 0; }
 };
 )cpp"),

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <vector>
 
 using namespace clang;
 using namespace clang::interop;
@@ -84,6 +85,58 @@ TEST(CallSites, CallsAndOtherReferences) {
   EXPECT_TRUE(isa<CXXConstructExpr>(Made.Calls[1].Call));
   ASSERT_EQ(Made.Calls[1].args().size(), 1u);
   EXPECT_FALSE(isEntryPoint(*Ctor));
+}
+
+TEST(CallSites, FactoriesForwardToAConstructor) {
+  // std::make_shared<T>(a) is also a call of the constructor of T that
+  // takes a's type; with two that could, of none.
+  auto AST = parseDLPackCode(R"cpp(
+namespace std {
+template <class T> struct shared_ptr { T *p; };
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+template <class T> struct unique_ptr { T *p; };
+template <class T, class... A> unique_ptr<T> make_unique(A &&...);
+}
+struct Held {
+  explicit Held(int *data);
+  Held(long *data);
+  Held(int *data, long n);
+};
+struct Either { Either(int); Either(long); };
+void made(int *p, long *q, short s) {
+  (void)std::make_shared<Held>(p);
+  (void)std::make_unique<Held>(q);
+  (void)std::make_shared<Held>(p, 2L);
+  (void)std::make_shared<Either>(s);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  std::vector<const CallExpr *> Calls;
+  for (const Stmt *S :
+       cast<CompoundStmt>(functionNamed(Ctx, "made")->getBody())->body())
+    Calls.push_back(firstNode<CallExpr>(S));
+  ASSERT_EQ(Calls.size(), 4u);
+  auto Params = [&](unsigned I) -> int {
+    const CXXConstructorDecl *C = forwardedConstructor(*Calls[I]);
+    return C ? static_cast<int>(C->getNumParams()) : -1;
+  };
+  const CXXConstructorDecl *IntCtor = forwardedConstructor(*Calls[0]);
+  ASSERT_TRUE(IntCtor);
+  EXPECT_TRUE(
+      IntCtor->getParamDecl(0)->getType()->getPointeeType()->isIntegerType());
+  EXPECT_TRUE(IntCtor->isExplicit());
+  EXPECT_EQ(Params(1), 1);
+  EXPECT_NE(forwardedConstructor(*Calls[1]), IntCtor);
+  EXPECT_EQ(Params(2), 2);
+  EXPECT_EQ(Params(3), -1);
+  // The factory call is a call site of the constructor.
+  const FunctionReferences &Refs = referencesOf(*IntCtor);
+  ASSERT_EQ(Refs.Calls.size(), 1u);
+  EXPECT_EQ(Refs.Calls[0].Call, Calls[0]);
+  EXPECT_EQ(Refs.Calls[0].args().size(), 1u);
+  resetFactCache();
 }
 
 TEST(CallSites, ForgottenWithTheTranslationUnit) {

@@ -91,6 +91,37 @@ void result_dropped() { ok(); use(); }
     EXPECT_FALSE(G[No]) << No;
 }
 
+TEST(GuardEngine, WhatAVariableMayBeChangedBy) {
+  // Bound to a non-const reference: changed. Forwarded by std::make_shared
+  // to a constructor taking it by value: not.
+  ParsedSnippet P = parseSnippet("", R"cpp(
+namespace std {
+template <class T> struct shared_ptr { T *p; };
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+}
+struct ByValue { explicit ByValue(int *p); };
+struct ByRef { explicit ByRef(int *&p); };
+void take(int *&p);
+void f(int *a, int *b, int *c, int *d) {
+  (void)std::make_shared<ByValue>(a);
+  (void)std::make_shared<ByRef>(b);
+  take(c);
+  (void)d;
+}
+)cpp",
+                                 {"-std=c++17"});
+  ASSERT_EQ(P.Error, "");
+  const FunctionDecl *F = functionNamed(P.AST->getASTContext(), "f");
+  ASSERT_TRUE(F);
+  UseScan Scan;
+  Scan.walk(F->getBody());
+  ASSERT_FALSE(Scan.Refused);
+  EXPECT_FALSE(Scan.Written.contains(F->getParamDecl(0)));
+  EXPECT_TRUE(Scan.Written.contains(F->getParamDecl(1)));
+  EXPECT_TRUE(Scan.Written.contains(F->getParamDecl(2)));
+  EXPECT_FALSE(Scan.Written.contains(F->getParamDecl(3)));
+}
+
 TEST(GuardEngine, NeverFallsThrough) {
   ParsedSnippet P = parseSnippet("", std::string(Prelude) + R"cpp(
 void f(int n) { if (n) { fail(); } if (n) { return; } if (n) { use(); } }
