@@ -327,6 +327,17 @@ void DLPackCapsuleProtocolCheck::checkFacts(const FunctionDecl &FD,
     case OwnershipEvent::DestructorRaises:
       reportErrorEvent(E);
       break;
+    case OwnershipEvent::DestructorReadRaises:
+      diag(E.At->getBeginLoc(),
+           "capsule destructor reads the pointer under the unconsumed name "
+           "without checking the name first; on a capsule a consumer "
+           "renamed, PyCapsule_GetPointer raises an exception a destructor "
+           "cannot report");
+      diag(E.At->getBeginLoc(),
+           "return first when PyCapsule_IsValid(capsule, \"dltensor\") is "
+           "false",
+           DiagnosticIDs::Note);
+      break;
     case OwnershipEvent::RepeatedExport:
       diag(E.At->getBeginLoc(),
            "'__dlpack__' of %0 called again while the capsule of an earlier "

@@ -56,6 +56,12 @@ struct OwnershipEvent {
     /// A capsule destructor raises a new exception without saving the one
     /// in flight.
     DestructorRaises,
+    /// A capsule destructor reads the capsule's pointer (At) under the
+    /// unconsumed name with no proof that the capsule is unconsumed and
+    /// without saving the exception in flight: on a capsule a consumer
+    /// renamed, PyCapsule_GetPointer raises. Not reported where the
+    /// destructor's deleter call is reported as unchecked already.
+    DestructorReadRaises,
     /// The deleter of a tensor the function did not make (taken from a
     /// capsule outside its destructor, or an owned parameter) called with no
     /// proof on that path that it is not NULL: DLPack lets a producer leave

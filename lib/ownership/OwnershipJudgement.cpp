@@ -13,10 +13,12 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <functional>
+#include <optional>
 
 namespace clang::interop::ownership {
 
@@ -202,6 +204,12 @@ private:
           {OwnershipEvent::DestructorRaises, Call, nullptr, nullptr});
       return;
     }
+    if (K == CapsuleCall::GetPointer && RC.IsDestructor &&
+        readMayRaise(*Call, Env)) {
+      Found.push_back(
+          {OwnershipEvent::DestructorReadRaises, Call, nullptr, nullptr});
+      return;
+    }
     if (K != CapsuleCall::None)
       return;
     // A callee that dereferences its argument first (a callee contract) or
@@ -244,6 +252,42 @@ private:
   /// In a capsule destructor: is the capsule proven unconsumed here, either
   /// directly or because the tensor came out of PyCapsule_GetPointer with
   /// the unconsumed name and is proven non-NULL?
+  /// PyCapsule_GetPointer(capsule, "dltensor") in a destructor, before
+  /// which (Env) nothing proves the capsule unconsumed nor saves the
+  /// exception in flight: on a renamed capsule it raises ValueError. Not
+  /// when the destructor handles that error itself (PyErr_Clear,
+  /// PyErr_WriteUnraisable; what a clear discards besides is
+  /// DestructorClearsError's).
+  bool readMayRaise(const CallExpr &Get, const Environment &Env) {
+    auto It = RC.SiteOfStmt.find(&Get);
+    if (It == RC.SiteOfStmt.end() || handlesReadError())
+      return false;
+    const Site &St = RC.Sites[It->second];
+    if (St.From != Site::Capsule || !St.UnconsumedName || St.CapsuleId < 0 ||
+        proves(Env, RC.Saved))
+      return false;
+    const Capsule &C = RC.Capsules[St.CapsuleId];
+    return !proves(Env, C.Unconsumed);
+  }
+
+  bool handlesReadError() {
+    if (!HandlesError) {
+      struct Finder : RecursiveASTVisitor<Finder> {
+        bool Found = false;
+        bool VisitCallExpr(CallExpr *CE) {
+          const FunctionDecl *FD = CE->getDirectCallee();
+          Found |= classifyCapsuleCall(CE) == CapsuleCall::ErrClear ||
+                   (FD && FD->getIdentifier() &&
+                    FD->getName() == "PyErr_WriteUnraisable");
+          return !Found;
+        }
+      } F;
+      F.TraverseStmt(const_cast<Stmt *>(RC.FD ? RC.FD->getBody() : nullptr));
+      HandlesError = F.Found;
+    }
+    return *HandlesError;
+  }
+
   bool unconsumedProven(int S, const Environment &Env) {
     if (S >= 0) {
       Site &St = RC.Sites[S];
@@ -300,6 +344,8 @@ private:
   }
 
   RunContext &RC;
+  /// handlesReadError(), asked once per function.
+  std::optional<bool> HandlesError;
   llvm::DenseSet<int> Reported;
   llvm::DenseSet<const Stmt *> ReportedNames;
 };
@@ -413,6 +459,13 @@ std::vector<OwnershipEvent> judgeStatements(RunContext &RC,
     for (OwnershipEvent &E : Judge.judge(St, Env, Ctx))
       Out.push_back(E);
   });
+  // A destructor that deletes without knowing the capsule unconsumed is
+  // told so once: the read before the delete raises for the same reason.
+  auto Is = [](OwnershipEvent::Kind K) {
+    return [K](const OwnershipEvent &E) { return E.K == K; };
+  };
+  if (llvm::any_of(Out, Is(OwnershipEvent::DestructorUncheckedDelete)))
+    llvm::erase_if(Out, Is(OwnershipEvent::DestructorReadRaises));
   return Out;
 }
 

@@ -33,14 +33,19 @@ py::capsule export_pack(Pack *pack) {
 // type comes from the missing header) but the statement that makes the
 // capsule compiles, the lambda is the capsule's destructor and is judged as
 // one (interop-dlpack-capsule-protocol-uncompiled-exporter.cpp): here it
-// hands the tensor to a function whose body is not visible, and nothing is
-// reported.
+// reads the pointer without testing the name first (on a consumed capsule
+// that raises, reported) and hands the tensor to a function whose body is
+// not visible (nothing said of that).
 acme::Status export_status(DLManagedTensor *mt, py::capsule *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:1: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
   // CHECK-MESSAGES-SKIPPED: :[[@LINE-2]]:1: error: use of undeclared identifier 'acme' [clang-diagnostic-error]
   *out = py::capsule(mt, kName, [](PyObject *obj) {
     release_tensor(
         static_cast<DLManagedTensor *>(PyCapsule_GetPointer(obj, kName)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: capsule destructor reads the pointer under the unconsumed name without checking the name first; on a capsule a consumer renamed, PyCapsule_GetPointer raises an exception a destructor cannot report [interop-dlpack-capsule-protocol]
+    // CHECK-MESSAGES: :[[@LINE-2]]:40: note: return first when PyCapsule_IsValid(capsule, "dltensor") is false
+    // CHECK-MESSAGES-SKIPPED: :[[@LINE-3]]:40: warning: capsule destructor reads the pointer under the unconsumed name without checking the name first; on a capsule a consumer renamed, PyCapsule_GetPointer raises an exception a destructor cannot report [interop-dlpack-capsule-protocol]
+    // CHECK-MESSAGES-SKIPPED: :[[@LINE-4]]:40: note: return first when PyCapsule_IsValid(capsule, "dltensor") is false
   });
   return 0;
 }

@@ -57,6 +57,48 @@ static void reporting_dtor(PyObject *self) {
   PyErr_Restore(type, value, tb);
 }
 
+// PyCapsule_GetPointer under "dltensor" raises ValueError on a capsule a
+// consumer renamed: without a PyCapsule_IsValid test first (or the
+// exception in flight saved), the destructor of every consumed capsule
+// leaves that error set.
+static void reads_consumed(PyObject *self) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: capsule destructor reads the pointer under the unconsumed name without checking the name first; on a capsule a consumer renamed, PyCapsule_GetPointer raises an exception a destructor cannot report [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:38: note: return first when PyCapsule_IsValid(capsule, "dltensor") is false
+  if (mt && mt->deleter)
+    mt->deleter(mt);
+}
+static void tests_first(PyObject *self) {
+  if (PyCapsule_IsValid(self, "used_dltensor"))
+    return;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  if (mt && mt->deleter)
+    mt->deleter(mt);
+}
+static void saves_first(PyObject *self) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  if (!mt)
+    PyErr_WriteUnraisable(self);
+  else if (mt->deleter)
+    mt->deleter(mt);
+  PyErr_Restore(type, value, tb);
+}
+// Deleting without the test is reported once, as the unchecked delete.
+static void deletes_consumed(PyObject *self) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  mt->deleter(mt);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: capsule destructor calls the deleter without checking that the capsule is unconsumed; a consumer that renamed it owns the tensor [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: check PyCapsule_IsValid(capsule, "dltensor") first
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: warning: pointer from PyCapsule_GetPointer used without checking for NULL; a consumed or misnamed capsule returns NULL [interop-dlpack-capsule-protocol]
+  // CHECK-MESSAGES: :[[@LINE-5]]:38: note: pointer taken here
+}
+
 // Raising outside a capsule destructor is an ordinary error return.
 DLManagedTensor *take(PyObject *cap) {
   auto *mt =
@@ -77,4 +119,16 @@ PyObject *export_b(DLManagedTensor *mt) {
 }
 PyObject *export_c(DLManagedTensor *mt) {
   return PyCapsule_New(mt, "dltensor", reporting_dtor);
+}
+PyObject *export_d(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", reads_consumed);
+}
+PyObject *export_e(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", tests_first);
+}
+PyObject *export_f(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", saves_first);
+}
+PyObject *export_g(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", deletes_consumed);
 }

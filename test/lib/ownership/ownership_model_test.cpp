@@ -506,13 +506,15 @@ void checked(PyObject *capsule) {
 }
 void bookkeeping(PyObject *capsule) {
   auto *t =
-      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+      static_cast<DLManagedTensor *>(
+          PyCapsule_GetPointer(capsule, "dltensor")); // [[dtor-read-raises]]
   if (t)
     handle_dec_ref(static_cast<Handle *>(t->manager_ctx));
 }
 void reads_only(PyObject *capsule) {
   auto *t =
-      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+      static_cast<DLManagedTensor *>(
+          PyCapsule_GetPointer(capsule, "dltensor")); // [[dtor-read-raises]]
   if (t)
     reads(t);
 }

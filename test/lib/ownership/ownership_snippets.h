@@ -86,6 +86,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "dtor-clears-error";
   case clang::interop::OwnershipEvent::DestructorRaises:
     return "dtor-raises";
+  case clang::interop::OwnershipEvent::DestructorReadRaises:
+    return "dtor-read-raises";
   case clang::interop::OwnershipEvent::ReturnStillOwned:
     return "return-still-owned";
   case clang::interop::OwnershipEvent::RepeatedExport:
