@@ -163,7 +163,8 @@ CapsuleName classifyCapsuleName(const Expr *E, ASTContext &Ctx) {
 
 const CallExpr *nameReadOf(const Expr *E) {
   for (int Depth = 0; E && Depth < 6; ++Depth) {
-    E = ignoreTemporaries(E)->IgnoreParenCasts();
+    // `std::string(name)`: a functional cast around the bound temporary.
+    E = ignoreTemporaries(ignoreTemporaries(E)->IgnoreParenCasts());
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       // name.c_str(), name.data(): the string object's characters.
       const CXXMethodDecl *MD = MC->getMethodDecl();

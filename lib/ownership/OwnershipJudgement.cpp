@@ -266,8 +266,17 @@ private:
     if (St.From != Site::Capsule || !St.UnconsumedName || St.CapsuleId < 0 ||
         proves(Env, RC.Saved))
       return false;
-    const Capsule &C = RC.Capsules[St.CapsuleId];
-    return !proves(Env, C.Unconsumed);
+    // A name read NULL is no consumer's rename (consumers rename to the
+    // used_ names): only the paths where every name read is set count.
+    auto *U = Env.get<BoolValue>(*RC.Capsules[St.CapsuleId].Unconsumed);
+    if (!U)
+      return true;
+    Arena &A = Env.arena();
+    const Formula *Named = &A.makeLiteral(true);
+    for (const auto &Read : RC.NameResults)
+      if (auto *N = dyn_cast_or_null<BoolValue>(Read.first->getProperty(kNull)))
+        Named = &A.makeAnd(*Named, A.makeNot(N->formula()));
+    return !Env.proves(A.makeImplies(*Named, U->formula()));
   }
 
   bool handlesReadError() {

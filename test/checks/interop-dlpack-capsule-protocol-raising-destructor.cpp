@@ -9,6 +9,9 @@
 #include <Python.h>
 #include <dlpack/dlpack.h>
 
+#include <string.h>
+#include <string>
+
 static void raising_dtor(PyObject *self) {
   if (!PyCapsule_IsValid(self, "dltensor")) {
     PyErr_SetString(PyExc_RuntimeError, "capsule already consumed");
@@ -77,6 +80,26 @@ static void tests_first(PyObject *self) {
   if (mt && mt->deleter)
     mt->deleter(mt);
 }
+// The name compared first, through a local and a string made of it; a name
+// read NULL is no consumer's rename.
+static void compares_string(PyObject *self) {
+  const char *name = PyCapsule_GetName(self);
+  if (name == nullptr || std::string(name) != "dltensor")
+    return;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  if (mt && mt->deleter)
+    mt->deleter(mt);
+}
+static void skips_used(PyObject *self) {
+  const char *name = PyCapsule_GetName(self);
+  if (name && strcmp(name, "used_dltensor") == 0)
+    return;
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(self, "dltensor"));
+  if (mt && mt->deleter)
+    mt->deleter(mt);
+}
 static void saves_first(PyObject *self) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
@@ -131,4 +154,10 @@ PyObject *export_f(DLManagedTensor *mt) {
 }
 PyObject *export_g(DLManagedTensor *mt) {
   return PyCapsule_New(mt, "dltensor", deletes_consumed);
+}
+PyObject *export_h(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", compares_string);
+}
+PyObject *export_i(DLManagedTensor *mt) {
+  return PyCapsule_New(mt, "dltensor", skips_used);
 }
