@@ -241,11 +241,11 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
       break;
     case OwnershipEvent::DataNotKeptAlive:
       diag(E.At->getBeginLoc(),
-           "nothing the managed tensor owns keeps its data alive: "
+           "nothing the managed tensor owns keeps its %0 alive: "
            "manager_ctx is NULL and the deleter touches neither manager_ctx "
-           "nor data; a consumer that outlives the data's owner reads freed "
+           "nor %0; a consumer that outlives the %0's owner reads freed "
            "memory")
-          << E.At->getSourceRange();
+          << E.How << E.At->getSourceRange();
       diag(E.Related->getBeginLoc(),
            "the deleter; point manager_ctx at an owner of the data (a "
            "reference, a shared_ptr) that the deleter releases",

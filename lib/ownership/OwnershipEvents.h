@@ -81,8 +81,9 @@ struct OwnershipEvent {
     /// consumer frees the struct.
     NullDeleterExported,
     /// A managed tensor the function allocates has manager_ctx NULL and a
-    /// deleter (Related) that touches neither manager_ctx nor data, while
-    /// `data` (At) points into memory something else owns.
+    /// deleter (Related) that touches neither manager_ctx nor one of its
+    /// pointers (How: "data", "shape" or "strides"), while that pointer
+    /// (At: its store) points into memory something else owns.
     DataNotKeptAlive,
     /// A function whose callers own what it returns (TensorSources)
     /// returns a tensor an owning smart pointer (Owner) still holds

@@ -86,9 +86,13 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
     if (nullDeleterExported(T))
       R.Contract.push_back({OwnershipEvent::NullDeleterExported, T.Allocation,
                             nullptr, T.Deleter});
-    if (nothingKeepsData(T))
-      R.Contract.push_back(
-          {OwnershipEvent::DataNotKeptAlive, T.Data, nullptr, T.Deleter});
+    const char *Field = nullptr;
+    if (const Expr *Unkept = unkeptPointer(T, Field)) {
+      OwnershipEvent E{OwnershipEvent::DataNotKeptAlive, Unkept, nullptr,
+                       T.Deleter};
+      E.How = Field;
+      R.Contract.push_back(E);
+    }
   }
   for (const StillOwnedReturn &S :
        stillOwnedReturns(In.FD, In.Compiled.Exits.tensorSources())) {

@@ -15,6 +15,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <tuple>
+
 namespace clang::interop::ownership {
 
 namespace {
@@ -225,6 +227,8 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
       if (const Expr *D = lastStore(S.Stores, H, DLPackField::DLTensor))
         Tensor = D;
       T.Data = lastStore(S.Stores, H, DLPackField::Data);
+      T.Shape = lastStore(S.Stores, H, DLPackField::Shape);
+      T.Strides = lastStore(S.Stores, H, DLPackField::Strides);
       T.FreedHere = S.Freed.contains(H);
       // manager_ctx pointing at the struct itself: the deleter frees it
       // through the field.
@@ -250,17 +254,26 @@ bool nullDeleterExported(const ProducedTensor &T) {
   return T.InCapsule && !T.FreedHere && T.DeleterNull;
 }
 
-bool nothingKeepsData(const ProducedTensor &T) {
-  if (!T.DeleterFn || !T.Data || T.FreedHere)
-    return false;
+const Expr *unkeptPointer(const ProducedTensor &T, const char *&Field) {
+  if (!T.DeleterFn || T.FreedHere)
+    return nullptr;
   ASTContext &Ctx = T.DeleterFn->getASTContext();
-  if (T.ManagerCtx && !isNullConstant(T.ManagerCtx, Ctx))
-    return false;
-  if (isNullConstant(T.Data, Ctx) || isStaticMemory(T.Data) ||
-      !reachedThroughObject(T.Data))
-    return false;
-  return !bodyTouches(*T.DeleterFn, DLPackField::ManagerCtx) &&
-         !bodyTouches(*T.DeleterFn, DLPackField::Data);
+  if ((T.ManagerCtx && !isNullConstant(T.ManagerCtx, Ctx)) ||
+      bodyTouches(*T.DeleterFn, DLPackField::ManagerCtx))
+    return nullptr;
+  // The metadata too: shape and strides into an object nothing keeps die
+  // with it, whoever frees the data (a wrapper's own std::vectors).
+  const std::tuple<const Expr *, DLPackField, const char *> Pointers[] = {
+      {T.Data, DLPackField::Data, "data"},
+      {T.Shape, DLPackField::Shape, "shape"},
+      {T.Strides, DLPackField::Strides, "strides"}};
+  for (auto [E, F, Name] : Pointers)
+    if (E && !isNullConstant(E, Ctx) && !isStaticMemory(E) &&
+        reachedThroughObject(E) && !bodyTouches(*T.DeleterFn, F)) {
+      Field = Name;
+      return E;
+    }
+  return nullptr;
 }
 
 } // namespace clang::interop::ownership

@@ -41,6 +41,10 @@ struct ProducedTensor {
   /// which a value-initialised or new'ed struct leaves NULL or unknown).
   const Expr *ManagerCtx = nullptr;
   const Expr *Data = nullptr;
+  /// What `dl_tensor.shape` and `dl_tensor.strides` are set to by stores
+  /// into the struct (null: never so).
+  const Expr *Shape = nullptr;
+  const Expr *Strides = nullptr;
   /// The function frees the struct itself (`delete t`, `free(t)`).
   bool FreedHere = false;
   /// The function puts the struct in a capsule (`PyCapsule_New(t, ...)`,
@@ -65,12 +69,14 @@ bool deleterKeepsStruct(const ProducedTensor &T);
 /// struct.
 bool nullDeleterExported(const ProducedTensor &T);
 
-/// T's manager_ctx is NULL (or never set) and its visible deleter touches
-/// neither manager_ctx nor `data`, while `data` is set to memory that is
-/// not static, reached through an object the producer could have kept
-/// (`tensor.data`, `vec.data()`; a raw address it was handed is its
-/// caller's to keep).
-bool nothingKeepsData(const ProducedTensor &T);
+/// The first of T's pointers (`data`, then `shape`, then `strides`) that
+/// nothing T owns keeps alive: T's manager_ctx is NULL (or never set) and
+/// its visible deleter touches neither manager_ctx nor that field, while
+/// the field is set to memory that is not static, reached through an
+/// object the producer could have kept (`tensor.data`, `vec.data()`,
+/// `this->shape.data()`; a raw address it was handed is its caller's to
+/// keep). Null when there is none; Field names it.
+const Expr *unkeptPointer(const ProducedTensor &T, const char *&Field);
 
 } // namespace clang::interop::ownership
 

@@ -137,3 +137,40 @@ void local_use(Buffer &b) {
   other->deleter = deleter_elsewhere;
   delete other;
 }
+
+// The metadata too: the shape and strides of a wrapper's own vectors die
+// with the wrapper, which nothing the tensor owns keeps, even though the
+// deleter frees the data it hands over.
+struct Wrapper {
+  std::vector<int64_t> shape, strides;
+  float *data;
+  static void deleter(DLManagedTensor *self) {
+    free(self->dl_tensor.data);
+    delete self;
+  }
+  static void deleter_with_shape(DLManagedTensor *self) {
+    free(self->dl_tensor.data);
+    delete[] self->dl_tensor.shape;
+    delete self;
+  }
+  DLManagedTensor *export_views() {
+    auto *mt = new DLManagedTensor{};
+    mt->dl_tensor.data = data;
+    mt->dl_tensor.shape = shape.data();
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: nothing the managed tensor owns keeps its shape alive: manager_ctx is NULL and the deleter touches neither manager_ctx nor shape; a consumer that outlives the shape's owner reads freed memory [interop-dlpack-deleter-ownership]
+    mt->dl_tensor.strides = strides.data();
+    mt->manager_ctx = nullptr;
+    mt->deleter = &Wrapper::deleter;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: note: the deleter; point manager_ctx {{.*}}
+    return mt;
+  }
+  // Its own copies of the metadata, freed by the deleter: kept.
+  DLManagedTensor *export_copies() {
+    auto *mt = new DLManagedTensor{};
+    mt->dl_tensor.data = data;
+    mt->dl_tensor.shape = new int64_t[1]{shape[0]};
+    mt->dl_tensor.strides = nullptr;
+    mt->deleter = &Wrapper::deleter_with_shape;
+    return mt;
+  }
+};

@@ -10,12 +10,20 @@
 
 #include "gtest/gtest.h"
 
+#include <string>
+
 using namespace clang;
 using namespace clang::interop;
 using namespace clang::interop::ownership;
 using namespace interop_test;
 
 namespace {
+
+/// The pointer unkeptPointer() names, or "" when every one is kept.
+std::string unkept(const ProducedTensor &T) {
+  const char *Field = nullptr;
+  return unkeptPointer(T, Field) && Field ? Field : "";
+}
 
 TEST(ProducerTensors, WhatEachAllocationIsGiven) {
   auto AST = parseWithInputs(R"cpp(
@@ -45,18 +53,18 @@ void f(Buffer &b, void *data, void *owner) {
   ASSERT_TRUE(T[0].DeleterFn);
   EXPECT_TRUE(T[0].Data) << "dl.data = b.data";
   EXPECT_TRUE(deleterKeepsStruct(T[0]));
-  EXPECT_TRUE(nothingKeepsData(T[0]));
+  EXPECT_EQ(unkept(T[0]), "data");
   // Stores: a deleter that frees, an owner in manager_ctx.
   ASSERT_TRUE(T[1].DeleterFn);
   EXPECT_EQ(T[1].DeleterFn->getName(), "release");
   EXPECT_TRUE(T[1].ManagerCtx);
   EXPECT_FALSE(deleterKeepsStruct(T[1]));
-  EXPECT_FALSE(nothingKeepsData(T[1]));
+  EXPECT_EQ(unkept(T[1]), "");
   // Freed by the function itself, no deleter: nothing to judge.
   EXPECT_TRUE(T[2].FreedHere);
   EXPECT_FALSE(T[2].DeleterFn);
   EXPECT_FALSE(deleterKeepsStruct(T[2]));
-  EXPECT_FALSE(nothingKeepsData(T[2]));
+  EXPECT_EQ(unkept(T[2]), "");
 }
 
 TEST(ProducerTensors, ARawAddressIsTheCallersToKeep) {
@@ -77,8 +85,45 @@ DLManagedTensor *wrap(uintptr_t address, void *data) {
   std::vector<ProducedTensor> T =
       producedTensors(*functionNamed(AST->getASTContext(), "wrap"));
   ASSERT_EQ(T.size(), 2u);
-  EXPECT_FALSE(nothingKeepsData(T[0])) << "an integer address";
-  EXPECT_FALSE(nothingKeepsData(T[1])) << "a pointer parameter";
+  EXPECT_EQ(unkept(T[0]), "") << "an integer address";
+  EXPECT_EQ(unkept(T[1]), "") << "a pointer parameter";
+}
+
+TEST(ProducerTensors, TheMetadataIsKeptToo) {
+  // Shape and strides into a wrapper's own vectors, with manager_ctx NULL:
+  // unkept, though the deleter frees the data; kept when the deleter frees
+  // them (its own copies) or manager_ctx holds the wrapper.
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+struct W { long *shape; long *strides; void *data; };
+void own(DLManagedTensor *self) {
+  free(self->dl_tensor.data);
+  free(self->dl_tensor.shape);
+  delete self;
+}
+void f(W &w) {
+  auto *a = new DLManagedTensor{};
+  a->dl_tensor.data = w.data;
+  a->dl_tensor.strides = w.strides;
+  a->deleter = [](DLManagedTensor *self) { free(self->dl_tensor.data); delete self; };
+  auto *b = new DLManagedTensor{};
+  b->dl_tensor.data = w.data;
+  b->dl_tensor.shape = w.shape;
+  b->deleter = own;
+  auto *c = new DLManagedTensor{};
+  c->dl_tensor.shape = w.shape;
+  c->manager_ctx = &w;
+  c->deleter = own;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "f"));
+  ASSERT_EQ(T.size(), 3u);
+  EXPECT_EQ(unkept(T[0]), "strides");
+  EXPECT_EQ(unkept(T[1]), "");
+  EXPECT_EQ(unkept(T[2]), "");
 }
 
 } // namespace
