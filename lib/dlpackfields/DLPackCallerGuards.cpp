@@ -380,9 +380,20 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
   if (Refs.Calls.empty() || Refs.Calls.size() > MaxGuardedCallSites ||
       Refs.OtherReferences != 0)
     return false;
+  bool Outside = false;
   for (const CallSite &Site : Refs.Calls) {
     if (Index >= Site.args().size())
       return false;
+    // A recursive descent passing the tensor on: vouched for by the
+    // outside calls, unless the helper writes DLPack fields on the way.
+    if (forwardsOwnParameter(Site, Index)) {
+      AroundCall Scan(Site.Call);
+      Scan.walk(Site.Caller->getBody());
+      if (Scan.Refused || Scan.WritesDLPackField)
+        return false;
+      continue;
+    }
+    Outside = true;
     // A record passed by value is a copy of the argument's.
     std::optional<MemberChain> Want =
         memberChainOf(underCopies(Site.args()[Index]));
@@ -392,7 +403,7 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
     if (!guardedAt(Site, *Want, Test, Compiled))
       return false;
   }
-  return true;
+  return Outside;
 }
 
 } // namespace clang::interop

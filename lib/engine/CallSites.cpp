@@ -3,9 +3,10 @@
 #include "lib/engine/CallSites.h"
 
 #include "lib/engine/FactCache.h"
+#include "lib/engine/GuardEngine.h"
+#include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -81,37 +82,31 @@ private:
 
 } // namespace
 
-const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
-  const FunctionDecl *Callee = CE.getDirectCallee();
-  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
-      (Callee->getName() != "make_shared" &&
-       Callee->getName() != "make_unique"))
-    return nullptr;
-  const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
-  if (!Args || Args->size() == 0 ||
-      Args->get(0).getKind() != TemplateArgument::Type)
-    return nullptr;
-  const auto *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return nullptr;
-  auto Bare = [](QualType T) {
-    return T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  };
-  const CXXConstructorDecl *Found = nullptr;
-  for (const CXXConstructorDecl *C : RD->ctors()) {
-    if (C->getNumParams() != CE.getNumArgs() || C->isCopyOrMoveConstructor())
-      continue;
-    bool Matches = true;
-    for (unsigned I = 0; I < CE.getNumArgs() && Matches; ++I)
-      Matches = Bare(C->getParamDecl(I)->getType()) ==
-                Bare(CE.getArg(I)->IgnoreImpCasts()->getType());
-    if (!Matches)
-      continue;
-    if (Found)
-      return nullptr;
-    Found = C;
-  }
-  return Found;
+namespace {
+/// Collects what a body may change, and nothing else.
+class ChangeScan : public GuardScan {
+  void inspect(const Stmt *) override {}
+  bool capturedByRef(const VarDecl &) override { return true; }
+};
+} // namespace
+
+bool forwardsOwnParameter(const CallSite &Site, unsigned Index) {
+  const FunctionDecl *Caller = Site.Caller;
+  const auto *Call = dyn_cast<CallExpr>(Site.Call);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Caller || !Callee ||
+      Callee->getCanonicalDecl() != Caller->getCanonicalDecl() ||
+      Index >= Site.args().size() || Index >= Caller->getNumParams() ||
+      !Caller->getBody())
+    return false;
+  const ParmVarDecl *Param = Caller->getParamDecl(Index);
+  const auto *Named = dyn_cast<DeclRefExpr>(
+      underCopies(Site.args()[Index])->IgnoreParenImpCasts());
+  if (!Named || Named->getDecl() != Param)
+    return false;
+  ChangeScan Scan;
+  Scan.walk(Caller->getBody());
+  return !Scan.Refused && !Scan.Written.contains(Param);
 }
 
 llvm::ArrayRef<const Expr *> CallSite::args() const {

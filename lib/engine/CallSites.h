@@ -13,7 +13,6 @@
 #define INTEROP_LIB_ENGINE_CALLSITES_H
 
 #include "clang/AST/Decl.h"
-#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -32,15 +31,13 @@ struct CallSite {
   llvm::ArrayRef<const Expr *> args() const;
 };
 
-/// `std::make_shared<T>(a)`, `std::make_unique<T>(a)`: the constructor of T
-/// the factory forwards its arguments to, so that the call is also a call
-/// of that constructor (its arguments are the constructor's, and what the
-/// constructor takes by value the factory's forwarding reference does not
-/// change). The construction itself lies in a system header; the
-/// constructor is the one whose parameters take the arguments' types
-/// exactly (after references and qualifiers), when one alone does. Null
-/// otherwise.
-const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE);
+/// Site is its caller calling itself with its own parameter Index passed
+/// on unchanged (named as it is, and never assigned, incremented, bound to
+/// a non-const reference or captured by reference in the caller): what
+/// holds of that argument at the caller's entry holds at this call, so
+/// whatever vouches for the outside calls vouches for it (a recursive
+/// helper's descent).
+bool forwardsOwnParameter(const CallSite &Site, unsigned Index);
 
 /// How a function is referred to in the translation unit, outside system
 /// headers.

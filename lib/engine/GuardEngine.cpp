@@ -2,7 +2,6 @@
 
 #include "lib/engine/GuardEngine.h"
 
-#include "lib/engine/CallSites.h"
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -3,6 +3,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -604,6 +605,39 @@ llvm::SmallVector<const NamedDecl *, 2> declsNamed(ASTContext &Ctx,
     DC = Next;
   }
   return Out;
+}
+
+const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
+  const FunctionDecl *Callee = CE.getDirectCallee();
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
+      (Callee->getName() != "make_shared" &&
+       Callee->getName() != "make_unique"))
+    return nullptr;
+  const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return nullptr;
+  const auto *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  auto Bare = [](QualType T) {
+    return T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  };
+  const CXXConstructorDecl *Found = nullptr;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    if (C->getNumParams() != CE.getNumArgs() || C->isCopyOrMoveConstructor())
+      continue;
+    bool Matches = true;
+    for (unsigned I = 0; I < CE.getNumArgs() && Matches; ++I)
+      Matches = Bare(C->getParamDecl(I)->getType()) ==
+                Bare(CE.getArg(I)->IgnoreImpCasts()->getType());
+    if (!Matches)
+      continue;
+    if (Found)
+      return nullptr;
+    Found = C;
+  }
+  return Found;
 }
 
 } // namespace clang::interop

@@ -95,6 +95,16 @@ std::optional<MemberChain> memberChainOf(const Expr *E,
 /// parentheses and implicit casts; null for anything else.
 const ParmVarDecl *parameterNamedBy(const Expr *E);
 
+/// `std::make_shared<T>(a)`, `std::make_unique<T>(a)`: the constructor of T
+/// the factory forwards its arguments to, so that the call is also a call
+/// of that constructor (its arguments are the constructor's, and what the
+/// constructor takes by value the factory's forwarding reference does not
+/// change). The construction itself lies in a system header; the
+/// constructor is the one whose parameters take the arguments' types
+/// exactly (after references and qualifiers), when one alone does. Null
+/// otherwise.
+const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE);
+
 /// A temporary (nothing else can observe a change made through it).
 bool isTemporary(const Expr *E);
 

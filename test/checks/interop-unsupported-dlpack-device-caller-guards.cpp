@@ -148,3 +148,28 @@ int traverse_weak(const DLTensor *mask) {
   require_not_cuda(mask);
   return last_col(mask);
 }
+
+// A recursive helper's own calls pass the tensor it was given on: its
+// outside calls vouch for them (xgrammar's draft-tree traversal). Not when
+// it passes another tensor, nor when nothing outside calls it.
+static long sum_tree(const DLTensor *t, long node, long depth) {
+  long v = static_cast<const long *>(t->data)[node];
+  if (depth > 0)
+    v += sum_tree(t, 2 * node + 1, depth - 1) + sum_tree(t, 2 * node + 2, depth - 1);
+  return v;
+}
+long tree_total(const DLTensor *t, long depth) {
+  if (t->device.device_type != kDLCPU)
+    return 0;
+  return sum_tree(t, 0, depth);
+}
+static long sum_other(const DLTensor *t, const DLTensor *other, long depth) {
+  long v = *static_cast<const long *>(t->data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: data of an imported DLTensor accessed from the host without checking its device type [interop-unsupported-dlpack-device]
+  return depth > 0 ? v + sum_other(other, t, depth - 1) : v;
+}
+long other_total(const DLTensor *t, const DLTensor *other) {
+  if (t->device.device_type != kDLCPU)
+    return 0;
+  return sum_other(t, other, 2);
+}

@@ -4,6 +4,7 @@
 #include "lib/engine/CallSites.h"
 
 #include "lib/engine/FactCache.h"
+#include "lib/support/AstHelpers.h"
 
 #include "ast_search.h"
 #include "dlpack_snippets.h"
@@ -136,6 +137,39 @@ void made(int *p, long *q, short s) {
   ASSERT_EQ(Refs.Calls.size(), 1u);
   EXPECT_EQ(Refs.Calls[0].Call, Calls[0]);
   EXPECT_EQ(Refs.Calls[0].args().size(), 1u);
+  resetFactCache();
+}
+
+TEST(CallSites, ARecursiveCallForwardsItsOwnParameter) {
+  auto AST = parseDLPackCode(R"cpp(
+static int walk(const int *p, int n) {
+  return n > 0 ? p[n] + walk(p, n - 1) : 0;
+}
+static int swapped(const int *a, const int *b, int n) {
+  return n > 0 ? swapped(b, a, n - 1) : *a;
+}
+static int moved(const int *p, int n) {
+  ++p;
+  return n > 0 ? moved(p, n - 1) : *p;
+}
+int use(const int *p) { return walk(p, 3) + swapped(p, p, 2) + moved(p, 1); }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Sites = [&](const char *Name) {
+    return referencesOf(*functionNamed(Ctx, Name)).Calls;
+  };
+  auto Walk = Sites("walk");
+  ASSERT_EQ(Walk.size(), 2u);
+  EXPECT_TRUE(forwardsOwnParameter(Walk[0], 0)) << "walk(p, n - 1)";
+  EXPECT_FALSE(forwardsOwnParameter(Walk[0], 1)) << "n - 1 is no parameter";
+  EXPECT_FALSE(forwardsOwnParameter(Walk[1], 0)) << "the outside call";
+  auto Swapped = Sites("swapped");
+  ASSERT_EQ(Swapped.size(), 2u);
+  EXPECT_FALSE(forwardsOwnParameter(Swapped[0], 0)) << "b passed as a";
+  auto Moved = Sites("moved");
+  ASSERT_EQ(Moved.size(), 2u);
+  EXPECT_FALSE(forwardsOwnParameter(Moved[0], 0)) << "p was incremented";
   resetFactCache();
 }
 
