@@ -53,6 +53,12 @@ BoolValue &nullAtomOf(Value &V, Environment &Env) {
   return B;
 }
 
+void markNullPointer(const CastExpr &E, Environment &Env) {
+  auto *P = dyn_cast_or_null<PointerValue>(Env.getValue(E));
+  if (P && !P->getProperty(kNull))
+    P->setProperty(kNull, Env.getBoolLiteralValue(true));
+}
+
 void joinBoolProperty(llvm::StringRef Name, const Value &V1,
                       const Environment &E1, const Value &V2,
                       const Environment &E2, Value &Joined,

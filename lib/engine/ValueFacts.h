@@ -87,6 +87,11 @@ bool isTruthComparison(const BinaryOperator &E,
 void transferTruthComparison(const BinaryOperator &E,
                              dataflow::Environment &Env);
 
+/// `p = nullptr`, `T *p = NULL`: the framework's null pointer value of the
+/// type is NULL; marked so (kNull true) once, for every family, so that a
+/// pointer joined from a NULL arm and a read keeps which arm was NULL.
+void markNullPointer(const CastExpr &E, dataflow::Environment &Env);
+
 /// Values through variables at a join: a pointer assigned in both arms of an
 /// if (`void *payload; if (v) payload = a; else payload = b;`) reaches the
 /// code after the if as a new value the framework made at the join, which
@@ -198,6 +203,13 @@ template <typename StateT> StmtSwitch<StateT> valueCases() {
       [](const CXXOperatorCallExpr *E, StateT &S) {
         copyCallResults(*E, S.Env);
       });
+  // DLManagedTensor *m = nullptr; if (valid) m = read(); if (m) ...: the
+  // NULL arm's pointer is known NULL at the join.
+  Switch.template alsoOf<CastExpr>(
+      [](const CastExpr &E, StateT &) {
+        return E.getCastKind() == CK_NullToPointer;
+      },
+      [](const CastExpr *E, StateT &S) { markNullPointer(*E, S.Env); });
   // validate(cond, ...), throw_if(p == nullptr, ...): the condition holds
   // after the call, and the call is still the family's.
   Switch.template alsoOf<CallExpr>(

@@ -146,6 +146,20 @@ PyObject *jax_to_dlpack(const at::Tensor &t) {
   return PyCapsule_New(at::toDLPack(t), "dltensor", jax_capsule_destructor);
 }
 
+// The pointer read only when the capsule is unconsumed, kept NULL
+// otherwise: the test of the joined pointer is the test of the capsule.
+void joined_destructor(PyObject *capsule) {
+  DLManagedTensor *managed = nullptr;
+  if (PyCapsule_IsValid(capsule, "dltensor"))
+    managed = static_cast<DLManagedTensor *>(
+        PyCapsule_GetPointer(capsule, "dltensor"));
+  if (managed && managed->deleter)
+    managed->deleter(managed);
+}
+PyObject *joined_to_dlpack(const at::Tensor &t) {
+  return PyCapsule_New(at::toDLPack(t), "dltensor", joined_destructor);
+}
+
 // The runtime's importer takes ownership even when it fails, so the capsule
 // must be claimed on the failure path too.
 namespace interop {

@@ -323,3 +323,45 @@ struct Other { int y; };
 }
 
 } // namespace
+
+namespace {
+
+TEST(ValueFacts, ANullPointerConstantIsKnownNull) {
+  // `p = nullptr` and `q = 0` give the framework's null pointer value,
+  // which the shared cases mark NULL; another cast is left alone.
+  auto AST = parseWithInputs(R"cpp(
+void f(long n) {
+  int *p = nullptr;
+  int *q = 0;
+  long m = n;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *F = functionNamed(AST->getASTContext(), "f");
+  DataflowAnalysisContext DACtx{std::make_unique<WatchedLiteralsSolver>()};
+  Environment Env{DACtx, *F};
+  Env.initialize();
+  std::vector<const CastExpr *> Casts;
+  for (const Stmt *S : cast<CompoundStmt>(F->getBody())->body())
+    Casts.push_back(cast<CastExpr>(
+        cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl())->getInit()));
+  ASSERT_EQ(Casts.size(), 3u);
+  StmtSwitch<FamilyState> Table = valueCases<FamilyState>();
+  FamilyState S{Env, ""};
+  for (const CastExpr *C : Casts) {
+    if (C->getCastKind() == CK_NullToPointer)
+      Env.setValue(
+          *C, Env.getOrCreateNullPointerValue(C->getType()->getPointeeType()));
+    Table(*C, S);
+  }
+  for (unsigned I = 0; I < 2; ++I) {
+    auto *P = dyn_cast_or_null<PointerValue>(Env.getValue(*Casts[I]));
+    ASSERT_NE(P, nullptr);
+    auto *Null = dyn_cast_or_null<BoolValue>(P->getProperty(kNull));
+    ASSERT_NE(Null, nullptr);
+    EXPECT_TRUE(Env.proves(Null->formula()));
+  }
+  EXPECT_EQ(Casts[2]->getCastKind(), CK_LValueToRValue);
+}
+
+} // namespace
