@@ -4,7 +4,8 @@
 // their name; consumers that take the pointer without checking the name, never
 // rename the capsule to its used_ name, or rename it before the import has
 // succeeded; and capsule destructors that call the deleter without checking
-// that the capsule is unconsumed or that clear an exception in flight.
+// that the capsule is unconsumed, read the pointer under "dltensor" without
+// checking the name first, or clear an exception in flight.
 //
 //===----------------------------------------------------------------------===//
 
