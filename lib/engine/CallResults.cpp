@@ -2,7 +2,8 @@
 
 #include "lib/engine/CallResults.h"
 
-#include "clang/AST/DeclTemplate.h"
+#include "lib/support/AstHelpers.h"
+
 #include "clang/AST/ExprCXX.h"
 
 #include <optional>
@@ -137,20 +138,10 @@ Value *accessorResult(const StorageLocation &Object,
 RecordStorageLocation *smartPointerMade(const CallExpr &Call,
                                         Environment &Env) {
   CallResultScope *Scope = CallResultScope::current();
-  const FunctionDecl *Callee = Call.getDirectCallee();
-  if (!Scope || !Callee || !Callee->isInStdNamespace() ||
-      !Callee->getIdentifier() ||
-      (Callee->getName() != "make_unique" &&
-       Callee->getName() != "make_shared") ||
+  QualType Held = smartPointerFactoryType(Call);
+  const auto *Smart = Call.getType()->getAsCXXRecordDecl();
+  if (!Scope || Held.isNull() || !Held->isRecordType() || !Smart ||
       !Call.isPRValue())
-    return nullptr;
-  const auto *Smart = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      Call.getType()->getAsCXXRecordDecl());
-  if (!Smart || Smart->getTemplateArgs().size() == 0 ||
-      Smart->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return nullptr;
-  QualType Held = Smart->getTemplateArgs()[0].getAsType();
-  if (!Held->isRecordType())
     return nullptr;
   auto *Object = dyn_cast<RecordStorageLocation>(&Env.createObject(Held));
   if (!Object)

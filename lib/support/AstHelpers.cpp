@@ -607,17 +607,22 @@ llvm::SmallVector<const NamedDecl *, 2> declsNamed(ASTContext &Ctx,
   return Out;
 }
 
-const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
+QualType smartPointerFactoryType(const CallExpr &CE) {
   const FunctionDecl *Callee = CE.getDirectCallee();
   if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
       (Callee->getName() != "make_shared" &&
        Callee->getName() != "make_unique"))
-    return nullptr;
+    return {};
   const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
   if (!Args || Args->size() == 0 ||
       Args->get(0).getKind() != TemplateArgument::Type)
-    return nullptr;
-  const auto *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+    return {};
+  return Args->get(0).getAsType();
+}
+
+const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
+  QualType Made = smartPointerFactoryType(CE);
+  const auto *RD = Made.isNull() ? nullptr : Made->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return nullptr;
   auto Bare = [](QualType T) {

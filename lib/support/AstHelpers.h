@@ -105,6 +105,12 @@ const ParmVarDecl *parameterNamedBy(const Expr *E);
 /// otherwise.
 const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE);
 
+/// T, when CE is `std::make_unique<T>(...)` or `std::make_shared<T>(...)`;
+/// null otherwise. The one recognition of the factories, for
+/// forwardedConstructor and for the object such a smart pointer holds
+/// (engine/CallResults, smartPointerMade).
+QualType smartPointerFactoryType(const CallExpr &CE);
+
 /// A temporary (nothing else can observe a change made through it).
 bool isTemporary(const Expr *E);
 
