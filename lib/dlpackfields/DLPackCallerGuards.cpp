@@ -308,56 +308,11 @@ bool guardedAt(const CallSite &Site, const MemberChain &Want, CallerTest Test,
   return Proof.guarded(*Scan.Above, Site.Call, Atom);
 }
 
-/// A C++ function of the main file that no header declares and that is
-/// not exported on purpose (C linkage, a visibility or dllexport
-/// attribute): another translation unit could call it only by declaring it
-/// again itself, which is how a helper that merely lacks `static` is never
-/// used.
-bool declaredOnlyHere(const FunctionDecl &FD) {
-  const ASTContext &Ctx = FD.getASTContext();
-  if (!Ctx.getLangOpts().CPlusPlus || FD.isExternC() || FD.isMain() ||
-      FD.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const FunctionDecl *D : FD.redecls())
-    if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())) ||
-        D->hasAttr<VisibilityAttr>() || D->hasAttr<DLLExportAttr>() ||
-        D->hasAttr<UsedAttr>())
-      return false;
-  return true;
-}
-
-/// Only the calls in this translation unit reach FD: it has internal
-/// linkage or is declared only here, or it is an inline function or a
-/// template instantiation, whose calls in another unit are judged with
-/// that unit's copy. A method, called through objects that other units may
-/// hold, counts only when its class is this unit's alone (in an anonymous
-/// namespace, or defined in the main file only) and it is called by name:
-/// not virtual (a call through the base is no call of it), no operator,
-/// conversion or destructor.
-bool callsHereAreAll(const FunctionDecl &FD) {
-  if (const auto *M = dyn_cast<CXXMethodDecl>(&FD)) {
-    const CXXRecordDecl *Class = M->getParent();
-    if (M->isVirtual() || M->isOverloadedOperator() ||
-        isa<CXXConversionDecl, CXXDestructorDecl>(M) || Class->isLambda())
-      return false;
-    if (!Class->isExternallyVisible())
-      return true;
-    const SourceManager &SM = FD.getASTContext().getSourceManager();
-    return llvm::all_of(Class->redecls(), [&](const TagDecl *D) {
-      return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-    });
-  }
-  if (!FD.isExternallyVisible())
-    return FD.getTemplatedKind() == FunctionDecl::TK_NonTemplate;
-  return FD.isInlined() || FD.isTemplateInstantiation() || declaredOnlyHere(FD);
-}
-
 } // namespace
 
 bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
                   const DLPackFieldCompiled *Compiled) {
-  if (!Read || !callsHereAreAll(FD))
+  if (!Read)
     return false;
   std::optional<MemberChain> Path = memberChainOf(Read);
   DLPackField Wanted = Test == CallerTest::StridesNonNull ? DLPackField::Strides
@@ -375,35 +330,23 @@ bool callerGuards(const FunctionDecl &FD, const Expr *Read, CallerTest Test,
       Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
   if (!Owner || Owner->getCanonicalDecl() != FD.getCanonicalDecl())
     return false;
-  unsigned Index = Param->getFunctionScopeIndex();
-  const FunctionReferences &Refs = referencesOf(FD);
-  if (Refs.Calls.empty() || Refs.Calls.size() > MaxGuardedCallSites ||
-      Refs.OtherReferences != 0)
-    return false;
-  bool Outside = false;
-  for (const CallSite &Site : Refs.Calls) {
-    if (Index >= Site.args().size())
-      return false;
-    // A recursive descent passing the tensor on: vouched for by the
-    // outside calls, unless the helper writes DLPack fields on the way.
-    if (forwardsOwnParameter(Site, Index)) {
-      AroundCall Scan(Site.Call);
-      Scan.walk(Site.Caller->getBody());
-      if (Scan.Refused || Scan.WritesDLPackField)
-        return false;
-      continue;
-    }
-    Outside = true;
-    // A record passed by value is a copy of the argument's.
-    std::optional<MemberChain> Want =
-        memberChainOf(underCopies(Site.args()[Index]));
-    if (!Want)
-      return false;
-    Want->Fields.append(Path->Fields.begin(), Path->Fields.end());
-    if (!guardedAt(Site, *Want, Test, Compiled))
-      return false;
-  }
-  return Outside;
+  return everyCallVouches(
+      FD, Param->getFunctionScopeIndex(),
+      [&](const CallSite &Site, const Expr *Arg) {
+        // A record passed by value is a copy of the argument's.
+        std::optional<MemberChain> Want = memberChainOf(underCopies(Arg));
+        if (!Want)
+          return false;
+        Want->Fields.append(Path->Fields.begin(), Path->Fields.end());
+        return guardedAt(Site, *Want, Test, Compiled);
+      },
+      // A recursive descent passing the tensor on: vouched for by the
+      // outside calls, unless the helper writes DLPack fields on the way.
+      [](const CallSite &Site) {
+        AroundCall Scan(Site.Call);
+        Scan.walk(Site.Caller->getBody());
+        return !Scan.Refused && !Scan.WritesDLPackField;
+      });
 }
 
 } // namespace clang::interop

@@ -14,16 +14,14 @@
 #ifndef INTEROP_LIB_DLPACKFIELDS_DLPACKCALLERGUARDS_H
 #define INTEROP_LIB_DLPACKFIELDS_DLPACKCALLERGUARDS_H
 
+#include "lib/engine/CallSites.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
 namespace clang::interop {
 
 struct DLPackFieldCompiled;
-
-/// Calls of one helper that callerGuards() reads at most; a helper
-/// called more often is not vouched for by its callers.
-constexpr unsigned MaxGuardedCallSites = 16;
 
 /// What every caller must test on the argument.
 enum class CallerTest {

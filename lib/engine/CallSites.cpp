@@ -7,6 +7,7 @@
 #include "lib/support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -83,6 +84,25 @@ private:
 } // namespace
 
 namespace {
+/// A C++ function of the main file that no header declares and that is
+/// not exported on purpose (C linkage, a visibility or dllexport
+/// attribute): another translation unit could call it only by declaring it
+/// again itself, which is how a helper that merely lacks `static` is never
+/// used.
+bool declaredOnlyHere(const FunctionDecl &FD) {
+  const ASTContext &Ctx = FD.getASTContext();
+  if (!Ctx.getLangOpts().CPlusPlus || FD.isExternC() || FD.isMain() ||
+      FD.getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *D : FD.redecls())
+    if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())) ||
+        D->hasAttr<VisibilityAttr>() || D->hasAttr<DLLExportAttr>() ||
+        D->hasAttr<UsedAttr>())
+      return false;
+  return true;
+}
+
 /// Collects what a body may change, and nothing else.
 class ChangeScan : public GuardScan {
   void inspect(const Stmt *) override {}
@@ -107,6 +127,50 @@ bool forwardsOwnParameter(const CallSite &Site, unsigned Index) {
   ChangeScan Scan;
   Scan.walk(Caller->getBody());
   return !Scan.Refused && !Scan.Written.contains(Param);
+}
+
+bool callsHereAreAll(const FunctionDecl &FD) {
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&FD)) {
+    const CXXRecordDecl *Class = M->getParent();
+    if (M->isVirtual() || M->isOverloadedOperator() ||
+        isa<CXXConversionDecl, CXXDestructorDecl>(M) || Class->isLambda())
+      return false;
+    if (!Class->isExternallyVisible())
+      return true;
+    const SourceManager &SM = FD.getASTContext().getSourceManager();
+    return llvm::all_of(Class->redecls(), [&](const TagDecl *D) {
+      return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+    });
+  }
+  if (!FD.isExternallyVisible())
+    return FD.getTemplatedKind() == FunctionDecl::TK_NonTemplate;
+  return FD.isInlined() || FD.isTemplateInstantiation() || declaredOnlyHere(FD);
+}
+
+bool everyCallVouches(
+    const FunctionDecl &FD, unsigned Index,
+    llvm::function_ref<bool(const CallSite &, const Expr *Arg)> Vouches,
+    llvm::function_ref<bool(const CallSite &)> Forwarded) {
+  if (!callsHereAreAll(FD))
+    return false;
+  const FunctionReferences &Refs = referencesOf(FD);
+  if (Refs.Calls.empty() || Refs.Calls.size() > MaxGuardedCallSites ||
+      Refs.OtherReferences != 0)
+    return false;
+  bool Outside = false;
+  for (const CallSite &Site : Refs.Calls) {
+    if (Index >= Site.args().size())
+      return false;
+    if (forwardsOwnParameter(Site, Index)) {
+      if (!Forwarded(Site))
+        return false;
+      continue;
+    }
+    Outside = true;
+    if (!Vouches(Site, Site.args()[Index]))
+      return false;
+  }
+  return Outside;
 }
 
 llvm::ArrayRef<const Expr *> CallSite::args() const {

@@ -15,6 +15,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::interop {
@@ -61,6 +62,36 @@ const FunctionReferences &referencesOf(const FunctionDecl &FD);
 inline bool isEntryPoint(const FunctionDecl &FD) {
   return referencesOf(FD).Calls.empty();
 }
+
+/// Only the calls in this translation unit reach FD: it has internal
+/// linkage or is declared only here (a C++ function of the main file that
+/// no header declares and nothing exports, such as a helper that lacks
+/// `static`), or it is an inline function or a template instantiation,
+/// whose calls in another unit are judged with that unit's copy. A method,
+/// called through objects that other units may hold, counts only when its
+/// class is this unit's alone (in an anonymous namespace, or defined in the
+/// main file only) and it is called by name: not virtual (a call through
+/// the base is no call of it), no operator, conversion or destructor.
+bool callsHereAreAll(const FunctionDecl &FD);
+
+/// Calls of one function that everyCallVouches() reads at most; a function
+/// called more often is not vouched for by its callers.
+constexpr unsigned MaxGuardedCallSites = 16;
+
+/// What FD trusts of its parameter Index is vouched for by its callers: the
+/// calls here are all there are (callsHereAreAll), FD is never referred to
+/// except as the callee of a call (no address taken), it is called at most
+/// MaxGuardedCallSites times, and Vouches(Site, Arg) holds at every call
+/// from outside FD (Arg: the call's argument Index). A call of FD from
+/// itself passing the parameter on unchanged (forwardsOwnParameter) counts
+/// when Forwarded(Site) says nothing on the way undoes what the outside
+/// calls proved; at least one call must come from outside. The question
+/// every family asks of a helper's parameter, answered from one walk of
+/// the translation unit (referencesOf).
+bool everyCallVouches(
+    const FunctionDecl &FD, unsigned Index,
+    llvm::function_ref<bool(const CallSite &, const Expr *Arg)> Vouches,
+    llvm::function_ref<bool(const CallSite &)> Forwarded);
 
 } // namespace clang::interop
 

@@ -173,6 +173,72 @@ int use(const int *p) { return walk(p, 3) + swapped(p, p, 2) + moved(p, 1); }
   resetFactCache();
 }
 
+TEST(CallSites, OnlyTheCallsHereReachAFunction) {
+  auto AST = parseDLPackCode(R"cpp(
+static int internal(int x) { return x; }
+int undeclared(int x) { return x; }
+extern "C" int c_linkage(int x) { return x; }
+inline int inlined(int x) { return x; }
+namespace {
+struct Local {
+  int method(int x) const { return x; }
+  virtual int virt(int x) const { return x; }
+};
+} // namespace
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto All = [&](const char *Name) {
+    return callsHereAreAll(*functionNamed(Ctx, Name));
+  };
+  EXPECT_TRUE(All("internal"));
+  EXPECT_TRUE(All("undeclared")) << "no header declares it";
+  EXPECT_FALSE(All("c_linkage")) << "exported on purpose";
+  EXPECT_TRUE(All("inlined")) << "other units judge their own copy";
+  EXPECT_TRUE(All("method")) << "a class of this unit alone";
+  EXPECT_FALSE(All("virt")) << "called through the base too";
+  resetFactCache();
+}
+
+TEST(CallSites, EveryCallVouches) {
+  auto AST = parseDLPackCode(R"cpp(
+static int leaf(const int *p) { return *p; }
+static int walk(const int *p, int n) { return n ? walk(p, n - 1) : *p; }
+static int by_address(const int *p) { return *p; }
+int (*keep)(const int *) = &by_address;
+static int unused(const int *p) { return *p; }
+int a(const int *p) { return p ? leaf(p) + walk(p, 2) + by_address(p) : 0; }
+int b(const int *q) { return q ? leaf(q) + walk(q, 1) : 0; }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  unsigned Asked = 0;
+  auto Named = [&](const char *Caller) {
+    return [&Asked, Caller](const CallSite &Site, const Expr *) {
+      ++Asked;
+      return Site.Caller->getName() == Caller;
+    };
+  };
+  auto Any = [&](const CallSite &, const Expr *) { return true; };
+  auto Forward = [](const CallSite &) { return true; };
+  auto Refuse = [](const CallSite &) { return false; };
+  const FunctionDecl &Leaf = *functionNamed(Ctx, "leaf");
+  EXPECT_TRUE(everyCallVouches(Leaf, 0, Any, Refuse));
+  EXPECT_FALSE(everyCallVouches(Leaf, 0, Named("a"), Refuse)) << "b's call";
+  EXPECT_GE(Asked, 1u);
+  EXPECT_FALSE(everyCallVouches(Leaf, 1, Any, Refuse)) << "no such argument";
+  const FunctionDecl &Walk = *functionNamed(Ctx, "walk");
+  EXPECT_TRUE(everyCallVouches(Walk, 0, Any, Forward));
+  EXPECT_FALSE(everyCallVouches(Walk, 0, Any, Refuse))
+      << "its own call is not vouched for";
+  EXPECT_FALSE(
+      everyCallVouches(*functionNamed(Ctx, "by_address"), 0, Any, Forward))
+      << "its address is taken";
+  EXPECT_FALSE(everyCallVouches(*functionNamed(Ctx, "unused"), 0, Any, Forward))
+      << "no call at all";
+  resetFactCache();
+}
+
 TEST(CallSites, ForgottenWithTheTranslationUnit) {
   {
     auto AST = parseDLPackCode("static int f() { return 0; }\n"
