@@ -6,6 +6,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/ProducerExports.h"
 #include "lib/engine/JudgedFunctions.h"
+#include "lib/ownership/OwnershipNames.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/NameLists.h"
@@ -98,7 +99,7 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     // name, a check only when the code compares name() first. A DLPack read
     // only when the pointer is read as a managed tensor.
     if (memberReadAs(Call, pointerCastOf(Call)) == DLPackRecord::None ||
-        nameComparedBefore(Call, Ctx))
+        ownership::nameCheckedBefore(Call, Ctx))
       return;
     diag(Call.getBeginLoc(),
          "pointer taken from the capsule without checking its name; a "
@@ -117,7 +118,7 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
     // the check.
     if ((Name == CapsuleName::Null ||
          (Name == CapsuleName::FromGetName &&
-          !nameComparedBefore(Call, Ctx))) &&
+          !ownership::nameCheckedBefore(Call, Ctx))) &&
         memberReadAs(Call, pointerCastOf(Call)) != DLPackRecord::None)
       diag(Call.getBeginLoc(),
            "pointer taken from the capsule without checking its name; a "

@@ -251,24 +251,24 @@ DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast) {
   return isManagedTensor(As) ? As : DLPackRecord::None;
 }
 
-bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
-  CapsuleCallView V = viewCapsuleCall(&Get);
-  const ValueDecl *Root = capsuleRoot(V.Capsule);
-  if (!Root)
-    return false;
-  const auto *FD = dyn_cast<FunctionDecl>(Root->getDeclContext());
-  if (!FD || !FD->getBody())
-    return false;
-  const CapsuleRoots Roots(FD->getBody());
-  Root = Roots.of(V.Capsule);
+/// How many helpers deep a name check is looked for: a caller's validator
+/// (`check_capsule(cap)`) and the one it calls in turn.
+constexpr unsigned kNameCheckHelperDepth = 2;
+
+/// Whether FD compares the name of Root's capsule (Root: a variable or
+/// parameter of FD, followed through Roots' aliases) before At, or
+/// anywhere in FD when At is null; Depth more helpers deep.
+static bool nameComparedIn(const FunctionDecl &FD, const ValueDecl *Root,
+                           const CapsuleRoots &Roots, const Stmt *At,
+                           ASTContext &Ctx, unsigned Depth) {
   class Compares : public RecursiveASTVisitor<Compares> {
   public:
-    Compares(const CallExpr &Get, const ValueDecl *Root, ASTContext &Ctx,
-             const CapsuleRoots &Roots)
-        : Get(Get), Root(Root), Ctx(Ctx), Roots(Roots) {}
+    Compares(const FunctionDecl &FD, const Stmt *At, const ValueDecl *Root,
+             ASTContext &Ctx, const CapsuleRoots &Roots, unsigned Depth)
+        : FD(FD), At(At), Root(Root), Ctx(Ctx), Roots(Roots), Depth(Depth) {}
     bool before(const Stmt *S) const {
-      return Ctx.getSourceManager().isBeforeInTranslationUnit(
-          S->getBeginLoc(), Get.getBeginLoc());
+      return !At || Ctx.getSourceManager().isBeforeInTranslationUnit(
+                        S->getBeginLoc(), At->getBeginLoc());
     }
     /// Whether E is, or holds, an earlier name read of Root's capsule.
     bool readsName(const Expr *E) const {
@@ -293,6 +293,28 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
       R.TraverseStmt(const_cast<Expr *>(E));
       return Found;
     }
+    /// Call, earlier, hands Root's capsule to a function of the
+    /// translation unit that compares that parameter's name itself (a
+    /// validator: `check_capsule(cap)` throwing unless it is "dltensor").
+    bool validatorCall(const CallExpr &Call) const {
+      const FunctionDecl *Callee = Call.getDirectCallee();
+      const FunctionDecl *Def = nullptr;
+      if (!Depth || !Callee || !Callee->hasBody(Def) ||
+          Def->getCanonicalDecl() == FD.getCanonicalDecl() || !before(&Call))
+        return false;
+      unsigned Shift =
+          isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def);
+      for (unsigned I = Shift; I < Call.getNumArgs(); ++I) {
+        if (I - Shift >= Def->getNumParams() ||
+            Roots.of(Call.getArg(I)) != Root)
+          continue;
+        const CapsuleRoots Inner(Def->getBody());
+        if (nameComparedIn(*Def, Def->getParamDecl(I - Shift), Inner, nullptr,
+                           Ctx, Depth - 1))
+          return true;
+      }
+      return false;
+    }
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (BO->isEqualityOp() &&
           (readsName(BO->getLHS()) || readsName(BO->getRHS())))
@@ -311,16 +333,41 @@ bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
       for (const Expr *Arg : Call->arguments())
         if (readsName(Arg))
           Found = true;
+      if (!Found && validatorCall(*Call))
+        Found = true;
       return !Found;
     }
-    const CallExpr &Get;
+    const FunctionDecl &FD;
+    const Stmt *At;
     const ValueDecl *Root;
     ASTContext &Ctx;
     const CapsuleRoots &Roots;
+    unsigned Depth;
     bool Found = false;
-  } C(Get, Root, Ctx, Roots);
-  C.TraverseStmt(FD->getBody());
+  } C(FD, At, Root, Ctx, Roots, Depth);
+  C.TraverseStmt(FD.getBody());
   return C.Found;
+}
+
+bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx) {
+  CapsuleCallView V = viewCapsuleCall(&Get);
+  const ValueDecl *Root = capsuleRoot(V.Capsule);
+  if (!Root)
+    return false;
+  const auto *FD = dyn_cast<FunctionDecl>(Root->getDeclContext());
+  if (!FD || !FD->getBody())
+    return false;
+  return nameComparedBefore(Get, V.Capsule, *FD, Ctx);
+}
+
+bool nameComparedBefore(const Expr &At, const Expr *Capsule,
+                        const FunctionDecl &Within, ASTContext &Ctx) {
+  if (!Within.getBody())
+    return false;
+  const CapsuleRoots Roots(Within.getBody());
+  const ValueDecl *Root = Roots.of(Capsule);
+  return Root &&
+         nameComparedIn(Within, Root, Roots, &At, Ctx, kNameCheckHelperDepth);
 }
 
 namespace {

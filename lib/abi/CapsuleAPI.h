@@ -44,8 +44,16 @@ DLPackRecord memberReadAs(const CallExpr &Get, const ExplicitCastExpr *Cast);
 /// at a variable or parameter) compares that capsule's name before Get: a
 /// name read (`cap.name()`, `PyCapsule_GetName(c)`, a local or string
 /// holding one: nameReadOf) that is an operand of `==` / `!=` or an
-/// argument of a call (strcmp), earlier in the source.
+/// argument of a call (strcmp), `PyCapsule_IsValid(c, "dltensor")`, or a
+/// call of a function of the translation unit that compares the name of
+/// the capsule it is handed (a validator, up to two helpers deep), earlier
+/// in the source.
 bool nameComparedBefore(const CallExpr &Get, ASTContext &Ctx);
+/// The same question at any point At of Within, for the capsule Capsule
+/// names there (a call's argument: whether a caller checked the name of
+/// the capsule it hands on).
+bool nameComparedBefore(const Expr &At, const Expr *Capsule,
+                        const FunctionDecl &Within, ASTContext &Ctx);
 
 /// True when Call raises a new Python exception (PyErr_SetString,
 /// PyErr_Format, PyErr_SetObject, PyErr_SetNone, PyErr_NoMemory, ...): it

@@ -3,6 +3,7 @@
 #include "lib/ownership/OwnershipNames.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/engine/CallSites.h"
 #include "lib/engine/ValueFacts.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -18,6 +19,31 @@ void transferGetName(const CallExpr &E, Environment &Env, RunContext &RC) {
   if (!V)
     return;
   RC.NameResults.try_emplace(V, &E);
+}
+
+bool nameCheckedBefore(const CallExpr &Get, ASTContext &Ctx) {
+  if (nameComparedBefore(Get, Ctx))
+    return true;
+  const Expr *Capsule = viewCapsuleCall(&Get).Capsule;
+  const ValueDecl *Root = capsuleRoot(Capsule);
+  const auto *FD =
+      Root ? dyn_cast<FunctionDecl>(Root->getDeclContext()) : nullptr;
+  if (!FD || !FD->getBody())
+    return false;
+  // Through the function's aliases of the capsule (`PyObject *c =
+  // cap.ptr();`), to the parameter it came in by.
+  const auto *Param =
+      dyn_cast_or_null<ParmVarDecl>(CapsuleRoots(FD->getBody()).of(Capsule));
+  if (!Param)
+    return false;
+  return everyCallVouches(
+      *FD, Param->getFunctionScopeIndex(),
+      [&](const CallSite &Site, const Expr *Arg) {
+        return Site.Caller &&
+               nameComparedBefore(*Site.Call, Arg, *Site.Caller, Ctx);
+      },
+      // A recursive call may rename the capsule on the way down.
+      [](const CallSite &) { return false; });
 }
 
 bool readsCString(const CallExpr &Call, unsigned I) {

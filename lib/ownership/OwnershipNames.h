@@ -46,6 +46,15 @@ dataflow::BoolValue *namePointerEquals(const Expr *L, const Expr *R,
                                        Environment &Env, RunContext &RC,
                                        ASTContext &Ctx);
 
+/// True when the name of the capsule Get reads under its current name
+/// (`cap.get_pointer()`, `PyCapsule_GetPointer(c, PyCapsule_GetName(c))`)
+/// is checked before Get: in Get's function (nameComparedBefore), or, for
+/// a capsule that is a parameter of a function only this translation unit
+/// calls, by every caller before its call (everyCallVouches: a helper that
+/// consumes a capsule its callers validated, directly or through a
+/// validator of their own).
+bool nameCheckedBefore(const CallExpr &Get, ASTContext &Ctx);
+
 /// A C string function that reads the string its argument I points to
 /// (strcmp, strncmp, strlen, strstr, strchr, strdup and their kin): a NULL
 /// argument crashes it.
