@@ -5,6 +5,7 @@
 #include "lib/abi/CapsuleAPI.h"
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/ProducerExports.h"
+#include "lib/abi/VersionRequests.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/OwnershipNames.h"
 #include "lib/ownership/Releases.h"
@@ -201,6 +202,17 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
     if (!Blocks)
       Blocks = blockStatements(FD.getBody());
     noteClaimAfterImport(C, *Blocks, Ctx);
+  }
+  // A producer answering every max_version with the versioned struct.
+  if (std::optional<IgnoredVersionRequest> Ignored =
+          ignoredVersionRequest(FD, Ctx)) {
+    diag(Ignored->VersionedName->getBeginLoc(),
+         "capsule named 'dltensor_versioned' whatever max_version the "
+         "consumer passed; a consumer passing none, or a major version "
+         "below 1, reads only a DLManagedTensor in a 'dltensor' capsule")
+        << Ignored->VersionedName->getSourceRange();
+    diag(Ignored->Request->getLocation(),
+         "the consumer's max_version, never read", DiagnosticIDs::Note);
   }
   // A producer's capsule dropped unclaimed as the pointer is returned.
   for (const DyingCapsule &D : findDyingCapsules(FD.getBody(), Ctx)) {

@@ -70,6 +70,11 @@ typedef enum { PyGILState_LOCKED, PyGILState_UNLOCKED } PyGILState_STATE;
 PyGILState_STATE PyGILState_Ensure(void);
 void PyGILState_Release(PyGILState_STATE state);
 
+int PyArg_ParseTupleAndKeywords(PyObject *args, PyObject *kw,
+                                const char *format, char **kwlist, ...);
+PyObject *PyTuple_GetItem(PyObject *tuple, long pos);
+long PyLong_AsLong(PyObject *o);
+
 extern PyObject _Py_NoneStruct;
 #define Py_None (&_Py_NoneStruct)
 
