@@ -36,12 +36,23 @@ void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
             ownership::byValueFieldThroughPointer(Call.getArg(0));
         F && CopiedFields.holdsCopies(F, Ctx))
       Copy = F;
+  // A global pointer whose pointee the translation unit fills with a copy
+  // (`*given = t;` in one function, `given->deleter(given)` in another).
+  bool Pointee = false;
+  if (!Copy)
+    if (const VarDecl *V =
+            ownership::storedTensorPointerArgument(Call.getArg(0));
+        V && CopiedFields.holdsCopies(V, Ctx)) {
+      Copy = V;
+      Pointee = true;
+    }
   // A deleter this function installed itself and that frees only fields.
   if (Copy && !ownership::callsOwnDeleterThatKeepsRecord(Call, FD)) {
     diag(Call.getBeginLoc(),
-         "deleter called on %0, a by-value copy of the managed tensor; it "
-         "frees the copy's address, not the tensor the producer allocated")
-        << Copy << Call.getSourceRange();
+         "deleter called on %select{|what }1%0%select{| points to}1, a "
+         "by-value copy of the managed tensor; it frees the copy's address, "
+         "not the tensor the producer allocated")
+        << Copy << Pointee << Call.getSourceRange();
     diag(Copy->getLocation(), "%0 declared here", DiagnosticIDs::Note) << Copy;
   }
 }

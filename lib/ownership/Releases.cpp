@@ -584,15 +584,53 @@ const FieldDecl *fieldOf(const Expr *E) {
   return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
 }
 
+/// A pointer variable of namespace or static storage that holds a pointer
+/// to a managed tensor: what it points to can be filled in one function
+/// and released in another.
+const VarDecl *storedTensorPointer(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->hasGlobalStorage() && V->getType()->isPointerType() &&
+                 isManagedPointer(V->getType())
+             ? V
+             : nullptr;
+}
+
 class CopyFinder : public RecursiveASTVisitor<CopyFinder> {
 public:
-  explicit CopyFinder(llvm::SmallPtrSetImpl<const FieldDecl *> &Fields)
-      : Fields(Fields) {}
+  CopyFinder(ASTContext &Ctx, llvm::SmallPtrSetImpl<const ValueDecl *> &Copies)
+      : Ctx(Ctx), Copies(Copies) {}
   void into(const Expr *Target, const Expr *Value) {
-    if (const FieldDecl *F = fieldOf(Target))
+    if (const FieldDecl *F = fieldOf(Target)) {
       if (isManagedTensor(classifyDLPackType(F->getType())) &&
           isTensorCopy(Value))
-        Fields.insert(F);
+        Copies.insert(F);
+      return;
+    }
+    // `*given = t` (or `given[0] = t`): what the pointer points to is
+    // filled with a copy.
+    const Expr *T = Target->IgnoreParenImpCasts();
+    const Expr *Base = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(T);
+        UO && UO->getOpcode() == UO_Deref)
+      Base = UO->getSubExpr();
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(T))
+      Base = AS->getBase();
+    if (const VarDecl *V = Base ? storedTensorPointer(Base) : nullptr) {
+      if (isTensorCopy(Value))
+        PointsToCopy.insert(V);
+      return;
+    }
+    // The pointer itself pointed elsewhere than at fresh memory: what it
+    // points to may be the producer's own tensor.
+    if (const VarDecl *V = storedTensorPointer(Target))
+      if (!pointsAtFreshMemory(Value))
+        Rebound.insert(V);
+  }
+  bool pointsAtFreshMemory(const Expr *Value) const {
+    const Expr *E = Value->IgnoreParenCasts();
+    return isRawAllocation(E) || isa<CXXNewExpr>(E) ||
+           E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
@@ -610,19 +648,47 @@ public:
         if (Init->isWritten() &&
             isManagedTensor(classifyDLPackType(F->getType())) &&
             isTensorCopy(Init->getInit()))
-          Fields.insert(F);
+          Copies.insert(F);
     return true;
   }
-  llvm::SmallPtrSetImpl<const FieldDecl *> &Fields;
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasGlobalStorage() && V->getInit() &&
+        isManagedPointer(V->getType()) && !pointsAtFreshMemory(V->getInit()))
+      Rebound.insert(V);
+    return true;
+  }
+  // Its address handed out: it may be pointed anywhere.
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = storedTensorPointer(UO->getSubExpr()))
+        Rebound.insert(V);
+    return true;
+  }
+  /// Pointers whose pointee is filled with a copy and that only ever point
+  /// at fresh memory.
+  void finish() {
+    for (const VarDecl *V : PointsToCopy)
+      if (!Rebound.contains(V))
+        Copies.insert(V);
+  }
+  ASTContext &Ctx;
+  llvm::SmallPtrSetImpl<const ValueDecl *> &Copies;
+  llvm::SmallPtrSet<const VarDecl *, 2> PointsToCopy, Rebound;
 };
 } // namespace
 
-bool CopiedTensorFields::holdsCopies(const FieldDecl *F, ASTContext &Ctx) {
+bool CopiedTensorFields::holdsCopies(const ValueDecl *D, ASTContext &Ctx) {
   if (!Scanned) {
     Scanned = true;
-    CopyFinder(Fields).TraverseDecl(Ctx.getTranslationUnitDecl());
+    CopyFinder Finder(Ctx, Copies);
+    Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Finder.finish();
   }
-  return Fields.contains(F);
+  return Copies.contains(D);
+}
+
+const VarDecl *storedTensorPointerArgument(const Expr *Arg) {
+  return storedTensorPointer(Arg);
 }
 
 } // namespace clang::interop::ownership

@@ -104,23 +104,31 @@ bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
 /// through a pointer other than `this` (`&rec->tensor`), or null.
 const FieldDecl *byValueFieldThroughPointer(const Expr *Arg);
 
-/// The fields of managed-tensor type that a translation unit fills with a
-/// by-value copy of another managed tensor (`rec->tensor = *mt`, a member
-/// initialiser `tensor(*mt)` or `tensor{std::move(t)}`): a deleter called on
-/// such a field's address frees the copy's address. Found by one walk of
-/// the translation unit on the first question (a deleter called on a field
-/// reached through a pointer is rare), kept until reset().
+/// A pointer to a managed tensor held in a variable of namespace or static
+/// storage (`DLManagedTensor *given;`), named by Arg; null otherwise.
+const VarDecl *storedTensorPointerArgument(const Expr *Arg);
+
+/// The storage a translation unit fills with a by-value copy of another
+/// managed tensor: fields of managed-tensor type (`rec->tensor = *mt`, a
+/// member initialiser `tensor(*mt)` or `tensor{std::move(t)}`), and
+/// pointers of namespace or static storage whose pointee is (`*given = t`)
+/// while the pointer itself only ever points at fresh memory (an
+/// allocation or NULL; never another tensor, its address never taken). A
+/// deleter called on such a field's address, or on such a pointer, frees
+/// the copy's address. Found by one walk of the translation unit on the
+/// first question (a deleter called on a field reached through a pointer,
+/// or on a global, is rare), kept until reset().
 class CopiedTensorFields {
 public:
-  bool holdsCopies(const FieldDecl *F, ASTContext &Ctx);
+  bool holdsCopies(const ValueDecl *D, ASTContext &Ctx);
   void reset() {
     Scanned = false;
-    Fields.clear();
+    Copies.clear();
   }
 
 private:
   bool Scanned = false;
-  llvm::SmallPtrSet<const FieldDecl *, 4> Fields;
+  llvm::SmallPtrSet<const ValueDecl *, 4> Copies;
 };
 
 } // namespace clang::interop::ownership

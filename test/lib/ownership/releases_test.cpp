@@ -113,4 +113,48 @@ void param(DLManagedTensor *p) {
             "if (x->deleter) x->deleter(x);");
 }
 
+TEST(Releases, StorageFilledWithCopies) {
+  auto AST = parseOwnershipCode(std::string(OwnershipPrelude) + R"cpp(
+#include <stdlib.h>
+struct Slot { DLManagedTensor tensor; };
+DLManagedTensor *given = nullptr;
+DLManagedTensor *rebound = nullptr;
+DLManagedTensor *escaped = nullptr;
+DLManagedTensor *never = nullptr;
+void fill(Slot *s, DLManagedTensor *mt, DLManagedTensor t) {
+  s->tensor = *mt;
+  given = (DLManagedTensor *)malloc(sizeof(DLManagedTensor));
+  *given = t;
+  rebound = new DLManagedTensor;
+  *rebound = t;
+  rebound = mt;
+  *escaped = t;
+  DLManagedTensor **p = &escaped;
+  never = mt;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Var = [&](const char *Name) -> const ValueDecl * {
+    using namespace clang::ast_matchers;
+    auto Found = match(varDecl(hasName(Name)).bind("v"), Ctx);
+    return Found.empty() ? nullptr : Found[0].getNodeAs<VarDecl>("v");
+  };
+  CopiedTensorFields Copies;
+  const FunctionDecl *Fill = functionNamed(Ctx, "fill");
+  const auto *Slot = cast<CXXRecordDecl>(
+      Fill->getParamDecl(0)->getType()->getPointeeType()->getAsTagDecl());
+  EXPECT_TRUE(Copies.holdsCopies(*Slot->field_begin(), Ctx));
+  EXPECT_TRUE(Copies.holdsCopies(Var("given"), Ctx));
+  EXPECT_FALSE(Copies.holdsCopies(Var("rebound"), Ctx))
+      << "pointed at the producer's tensor too";
+  EXPECT_FALSE(Copies.holdsCopies(Var("escaped"), Ctx)) << "its address taken";
+  EXPECT_FALSE(Copies.holdsCopies(Var("never"), Ctx));
+  EXPECT_EQ(storedTensorPointerArgument(
+                cast<BinaryOperator>(
+                    *std::prev(cast<CompoundStmt>(Fill->getBody())->body_end()))
+                    ->getLHS()),
+            Var("never"));
+}
+
 } // namespace
