@@ -40,8 +40,7 @@ void DLPackDeleterOwnershipCheck::checkDeleterCall(const CallExpr &Call,
   // (`*given = t;` in one function, `given->deleter(given)` in another).
   bool Pointee = false;
   if (!Copy)
-    if (const VarDecl *V =
-            ownership::storedTensorPointerArgument(Call.getArg(0));
+    if (const VarDecl *V = ownership::storedTensorPointer(Call.getArg(0));
         V && CopiedFields.holdsCopies(V, Ctx)) {
       Copy = V;
       Pointee = true;

@@ -219,13 +219,16 @@ const FunctionDecl *installedDestructor(const CXXConstructExpr &E) {
   return isPybindCapsuleNew(E) ? destructorFunction(E.getArg(2)) : nullptr;
 }
 
-const Expr *pointerDestructorOf(const CXXConstructExpr &E) {
-  const CXXConstructorDecl *Ctor = E.getConstructor();
-  const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
+bool isBindingCapsule(const CXXRecordDecl *RD) {
   const auto *NS =
       RD ? dyn_cast<NamespaceDecl>(RD->getDeclContext()) : nullptr;
-  if (!RD || tagName(RD) != "capsule" || !NS || !NS->getIdentifier() ||
-      !(NS->getName() == "pybind11" || NS->getName() == "nanobind"))
+  return RD && tagName(RD) == "capsule" && NS && NS->getIdentifier() &&
+         (NS->getName() == "pybind11" || NS->getName() == "nanobind");
+}
+
+const Expr *pointerDestructorOf(const CXXConstructExpr &E) {
+  const CXXConstructorDecl *Ctor = E.getConstructor();
+  if (!Ctor || !isBindingCapsule(Ctor->getParent()))
     return nullptr;
   for (unsigned I = E.getNumArgs(); I-- > 1;) {
     if (isa<CXXDefaultArgExpr>(E.getArg(I)))

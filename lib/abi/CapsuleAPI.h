@@ -128,6 +128,10 @@ bool makesDLPackCapsule(const Expr *Payload, const Expr *Name,
 /// the name and a function of one PyObject pointer, the last one written).
 bool isPybindCapsuleNew(const CXXConstructExpr &E);
 
+/// RD is a binding library's capsule class: pybind11's or nanobind's
+/// `capsule`.
+bool isBindingCapsule(const CXXRecordDecl *RD);
+
 /// The function a pybind11 capsule made by E (isPybindCapsuleNew) installs
 /// as its destructor; null otherwise.
 const FunctionDecl *installedDestructor(const CXXConstructExpr &E);

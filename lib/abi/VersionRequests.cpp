@@ -2,9 +2,7 @@
 
 #include "lib/abi/VersionRequests.h"
 
-#include "lib/abi/CapsuleCalls.h"
-#include "lib/abi/CapsuleNames.h"
-#include "lib/abi/DLPackTypes.h"
+#include "lib/abi/CapsuleAPI.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -41,10 +39,7 @@ const Expr *madeCapsuleName(const Expr &E) {
   if (!Ctor || Construct->getNumArgs() < 2 || Ctor->getNumParams() < 2 ||
       isa<CXXDefaultArgExpr>(Construct->getArg(1)))
     return nullptr;
-  const CXXRecordDecl *RD = Ctor->getParent();
-  const auto *NS = dyn_cast<NamespaceDecl>(RD->getDeclContext());
-  if (tagName(RD) != "capsule" || !NS || !NS->getIdentifier() ||
-      !(NS->getName() == "pybind11" || NS->getName() == "nanobind"))
+  if (!isBindingCapsule(Ctor->getParent()))
     return nullptr;
   const auto *Ptr = Ctor->getParamDecl(1)->getType()->getAs<PointerType>();
   return Ptr && Ptr->getPointeeType()->isCharType() ? Construct->getArg(1)

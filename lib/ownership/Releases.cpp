@@ -587,13 +587,9 @@ const FieldDecl *fieldOf(const Expr *E) {
 /// A pointer variable of namespace or static storage that holds a pointer
 /// to a managed tensor: what it points to can be filled in one function
 /// and released in another.
-const VarDecl *storedTensorPointer(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return V && V->hasGlobalStorage() && V->getType()->isPointerType() &&
-                 isManagedPointer(V->getType())
-             ? V
-             : nullptr;
+bool isStoredTensorPointer(const VarDecl &V) {
+  return V.hasGlobalStorage() && V.getType()->isPointerType() &&
+         isManagedPointer(V.getType());
 }
 
 class CopyFinder : public RecursiveASTVisitor<CopyFinder> {
@@ -652,8 +648,8 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
-    if (V->hasGlobalStorage() && V->getInit() &&
-        isManagedPointer(V->getType()) && !pointsAtFreshMemory(V->getInit()))
+    if (isStoredTensorPointer(*V) && V->getInit() &&
+        !pointsAtFreshMemory(V->getInit()))
       Rebound.insert(V);
     return true;
   }
@@ -687,8 +683,10 @@ bool CopiedTensorFields::holdsCopies(const ValueDecl *D, ASTContext &Ctx) {
   return Copies.contains(D);
 }
 
-const VarDecl *storedTensorPointerArgument(const Expr *Arg) {
-  return storedTensorPointer(Arg);
+const VarDecl *storedTensorPointer(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && isStoredTensorPointer(*V) ? V : nullptr;
 }
 
 } // namespace clang::interop::ownership

@@ -105,8 +105,8 @@ bool callsOwnDeleterThatKeepsRecord(const CallExpr &Call,
 const FieldDecl *byValueFieldThroughPointer(const Expr *Arg);
 
 /// A pointer to a managed tensor held in a variable of namespace or static
-/// storage (`DLManagedTensor *given;`), named by Arg; null otherwise.
-const VarDecl *storedTensorPointerArgument(const Expr *Arg);
+/// storage (`DLManagedTensor *given;`), named by E; null otherwise.
+const VarDecl *storedTensorPointer(const Expr *E);
 
 /// The storage a translation unit fills with a by-value copy of another
 /// managed tensor: fields of managed-tensor type (`rec->tensor = *mt`, a

@@ -150,7 +150,7 @@ void fill(Slot *s, DLManagedTensor *mt, DLManagedTensor t) {
       << "pointed at the producer's tensor too";
   EXPECT_FALSE(Copies.holdsCopies(Var("escaped"), Ctx)) << "its address taken";
   EXPECT_FALSE(Copies.holdsCopies(Var("never"), Ctx));
-  EXPECT_EQ(storedTensorPointerArgument(
+  EXPECT_EQ(storedTensorPointer(
                 cast<BinaryOperator>(
                     *std::prev(cast<CompoundStmt>(Fill->getBody())->body_end()))
                     ->getLHS()),
