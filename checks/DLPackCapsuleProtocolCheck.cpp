@@ -190,8 +190,9 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
   if (IsCapsuleDestructor)
     return;
   std::optional<llvm::SmallPtrSet<const Stmt *, 32>> Blocks;
+  std::vector<const CallExpr *> ConsumedReads;
   for (const CapsuleConsumption &C :
-       findCapsuleConsumptions(FD.getBody(), Ctx)) {
+       findCapsuleConsumptions(FD.getBody(), Ctx, &ConsumedReads)) {
     if (!C.PointerPassedOn || C.Claimed)
       continue;
     diag(C.GetPointer->getBeginLoc(),
@@ -203,6 +204,14 @@ void DLPackCapsuleProtocolCheck::checkFunction(const FunctionDecl &FD,
       Blocks = blockStatements(FD.getBody());
     noteClaimAfterImport(C, *Blocks, Ctx);
   }
+  // A capsule handed in already renamed, read as a live tensor.
+  for (const CallExpr *Get : ConsumedReads)
+    diag(Get->getBeginLoc(),
+         "pointer taken from a capsule under its consumed name '%0'; the "
+         "consumer that renamed it owns the tensor and may already have "
+         "deleted it")
+        << constantString(viewCapsuleCall(Get).Name, Ctx).value_or("")
+        << Get->getSourceRange();
   // A producer answering every max_version with the versioned struct.
   if (std::optional<IgnoredVersionRequest> Ignored =
           ignoredVersionRequest(FD, Ctx)) {

@@ -390,6 +390,8 @@ public:
            (MemberDLPackReads.contains(Call) ||
             memberReadAs(*Call, nullptr) != DLPackRecord::None)))
         Gets.push_back({Call, Roots.of(V.Capsule)});
+      else if (V.Name && isUsedName(classifyCapsuleName(V.Name, Ctx)))
+        UsedNameGets.push_back({Call, Roots.of(V.Capsule)});
       return true;
     case CapsuleCall::SetName:
       if (V.Name && isUsedName(classifyCapsuleName(V.Name, Ctx)))
@@ -455,6 +457,8 @@ public:
   /// A capsule's identity through `PyObject *c = capsule.ptr();`.
   const CapsuleRoots Roots;
   std::vector<std::pair<const CallExpr *, const ValueDecl *>> Gets;
+  /// Reads under a used_ name, with the capsule's root.
+  std::vector<std::pair<const CallExpr *, const ValueDecl *>> UsedNameGets;
   llvm::SmallPtrSet<const ValueDecl *, 4> Claimed;
   llvm::SmallPtrSet<const CallExpr *, 4> MemberDLPackReads;
   /// Local lambdas whose bodies were read where they are called, and
@@ -516,13 +520,22 @@ bool carries(const Expr *Arg, const CallExpr *Get, const LocalStores &Stores,
 }
 } // namespace
 
-std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
-                                                        ASTContext &Ctx) {
+std::vector<CapsuleConsumption>
+findCapsuleConsumptions(const Stmt *Body, ASTContext &Ctx,
+                        std::vector<const CallExpr *> *ForeignConsumedReads) {
   std::vector<CapsuleConsumption> Out;
   if (!Body)
     return Out;
   ConsumptionFinder F(Ctx, Body);
   F.TraverseStmt(const_cast<Stmt *>(Body));
+  // A capsule handed in (a parameter, or a local alias of one) that this
+  // body never claims: its used_ name is another consumer's claim. A
+  // capsule the file keeps (a member, a global) is read back by the owner
+  // that claimed it, as one this body renamed itself is.
+  if (ForeignConsumedReads)
+    for (const auto &[Get, Root] : F.UsedNameGets)
+      if (Root && isa<ParmVarDecl>(Root) && !F.Claimed.contains(Root))
+        ForeignConsumedReads->push_back(Get);
   if (F.Gets.empty())
     return Out;
   LocalStores Stores(Body);

@@ -184,8 +184,13 @@ const CallExpr *destructorSetLater(const Stmt *Body, const Expr &Made,
 /// capsule itself in the same call (`return {ptr, std::move(capsule)};`
 /// hands over a borrow the capsule still owns). The bodies
 /// of lambdas in Body are not part of it (they are functions of their own).
-std::vector<CapsuleConsumption> findCapsuleConsumptions(const Stmt *Body,
-                                                        ASTContext &Ctx);
+/// With ForeignConsumedReads, also appends the PyCapsule_GetPointer calls
+/// under a used_ name ("used_dltensor[_versioned]") of a capsule Body was
+/// handed (a parameter, or a local alias of one) and never claims itself:
+/// reads of a tensor another consumer owns.
+std::vector<CapsuleConsumption> findCapsuleConsumptions(
+    const Stmt *Body, ASTContext &Ctx,
+    std::vector<const CallExpr *> *ForeignConsumedReads = nullptr);
 
 /// The constant names a translation unit reads its capsules back under
 /// outside their destructors (PyCapsule_GetPointer or PyCapsule_IsValid of a

@@ -147,6 +147,39 @@ int f(PyObject *cap) {
   EXPECT_EQ(C[0].PassedTo, callNamed(Body, "adopt"));
 }
 
+TEST(CapsuleAPI, ReadsUnderAUsedName) {
+  auto AST = parseWithInputs(R"cpp(
+#include <Python.h>
+#include <dlpack/dlpack.h>
+PyObject *kept;
+void *handed(PyObject *cap) {
+  PyObject *alias = cap;
+  return PyCapsule_GetPointer(alias, "used_dltensor_versioned");
+}
+void *own(PyObject *cap) {
+  PyCapsule_SetName(cap, "used_dltensor");
+  return PyCapsule_GetPointer(cap, "used_dltensor");
+}
+void *stored() { return PyCapsule_GetPointer(kept, "used_dltensor"); }
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto ForeignReads = [&](const char *Fn) {
+    std::vector<const CallExpr *> Reads;
+    EXPECT_TRUE(
+        findCapsuleConsumptions(functionNamed(Ctx, Fn)->getBody(), Ctx, &Reads)
+            .empty())
+        << "a read under a used_ name is no consumption";
+    return Reads;
+  };
+  std::vector<const CallExpr *> Handed = ForeignReads("handed");
+  ASSERT_EQ(Handed.size(), 1u) << "a parameter, through a local alias";
+  EXPECT_EQ(Handed[0], callNamed(functionNamed(Ctx, "handed")->getBody(),
+                                 "PyCapsule_GetPointer"));
+  EXPECT_TRUE(ForeignReads("own").empty()) << "renamed by this body";
+  EXPECT_TRUE(ForeignReads("stored").empty()) << "a capsule the file keeps";
+}
+
 TEST(CapsuleAPI, PointerDestructorCapsules) {
   auto AST = parseWithInputs(R"cpp(
 #include <dlpack/dlpack.h>
