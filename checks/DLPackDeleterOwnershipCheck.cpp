@@ -250,12 +250,25 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
              DiagnosticIDs::Note);
       break;
     case OwnershipEvent::DataNotKeptAlive:
-      diag(E.At->getBeginLoc(),
-           "nothing the managed tensor owns keeps its %0 alive: "
-           "manager_ctx is NULL and the deleter touches neither manager_ctx "
-           "nor %0; a consumer that outlives the %0's owner reads freed "
-           "memory")
-          << E.How << E.At->getSourceRange();
+      if (E.Context)
+        diag(E.At->getBeginLoc(),
+             "nothing the managed tensor owns keeps its %0 alive: "
+             "manager_ctx holds only numbers ('%1') and the deleter does not "
+             "touch %0; a consumer that outlives the %0's owner reads freed "
+             "memory")
+            << E.How
+            << E.Context->getType()
+                   ->getPointeeType()
+                   .getUnqualifiedType()
+                   .getAsString(Ctx.getPrintingPolicy())
+            << E.At->getSourceRange();
+      else
+        diag(E.At->getBeginLoc(),
+             "nothing the managed tensor owns keeps its %0 alive: "
+             "manager_ctx is NULL and the deleter touches neither "
+             "manager_ctx nor %0; a consumer that outlives the %0's owner "
+             "reads freed memory")
+            << E.How << E.At->getSourceRange();
       diag(E.Related->getBeginLoc(),
            "the deleter; point manager_ctx at an owner of the data (a "
            "reference, a shared_ptr) that the deleter releases",

@@ -80,10 +80,11 @@ struct OwnershipEvent {
     /// has a NULL deleter (Related: the store; null when never set): no
     /// consumer frees the struct.
     NullDeleterExported,
-    /// A managed tensor the function allocates has manager_ctx NULL and a
-    /// deleter (Related) that touches neither manager_ctx nor one of its
-    /// pointers (How: "data", "shape" or "strides"), while that pointer
-    /// (At: its store) points into memory something else owns.
+    /// A managed tensor the function allocates has manager_ctx NULL (or a
+    /// fresh object of numbers only: Context) and a deleter (Related) that
+    /// touches neither manager_ctx nor one of its pointers (How: "data",
+    /// "shape" or "strides"), while that pointer (At: its store) points
+    /// into memory something else owns.
     DataNotKeptAlive,
     /// A function whose callers own what it returns (TensorSources)
     /// returns a tensor an owning smart pointer (Owner) still holds
@@ -117,6 +118,9 @@ struct OwnershipEvent {
   bool Certain = false;
   /// For FreedWithoutDeleter: what frees the struct, in words.
   const char *How = nullptr;
+  /// For DataNotKeptAlive: the allocation manager_ctx is set to when it
+  /// holds only numbers; null when manager_ctx is NULL.
+  const Expr *Context = nullptr;
 
   /// What the event is about: the parameter, else the site's statement.
   /// Events of one tensor (a leak at each of its exits) share it.

@@ -86,11 +86,11 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
     if (nullDeleterExported(T))
       R.Contract.push_back({OwnershipEvent::NullDeleterExported, T.Allocation,
                             nullptr, T.Deleter});
-    const char *Field = nullptr;
-    if (const Expr *Unkept = unkeptPointer(T, Field)) {
-      OwnershipEvent E{OwnershipEvent::DataNotKeptAlive, Unkept, nullptr,
+    if (UnkeptPointer U = unkeptPointer(T); U.At) {
+      OwnershipEvent E{OwnershipEvent::DataNotKeptAlive, U.At, nullptr,
                        T.Deleter};
-      E.How = Field;
+      E.How = U.Field;
+      E.Context = U.NumbersContext;
       R.Contract.push_back(E);
     }
   }

@@ -179,8 +179,16 @@ bool isStaticMemory(const Expr *E) {
 /// `&this->values`, `&obj.buf[0]`), not a raw address it was handed (a
 /// pointer or integer parameter, a local pointer): a producer that wraps a
 /// raw address leaves its lifetime to its caller.
-bool reachedThroughObject(const Expr *E) {
+bool reachedThroughObject(const Expr *E, const LocalStores &Locals) {
   E = ignoreTemporaries(E)->IgnoreParenCasts();
+  // Values through variables: a local that only ever holds the address.
+  for (int Depth = 0; Depth < 3; ++Depth) {
+    const VarDecl *L = LocalStores::localNamed(E);
+    const Expr *Only = L ? Locals.onlyValue(L) : nullptr;
+    if (!Only)
+      break;
+    E = ignoreTemporaries(Only)->IgnoreParenCasts();
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf) {
     E = UO->getSubExpr()->IgnoreParenCasts();
@@ -188,6 +196,75 @@ bool reachedThroughObject(const Expr *E) {
       E = AS->getBase()->IgnoreParenCasts();
   }
   return isa<MemberExpr, CXXMemberCallExpr>(E);
+}
+
+/// T holds only numbers: arithmetic and enumeration values, arrays of
+/// them, and structs of those (no pointer, reference, handle or class with
+/// a destructor that could own anything).
+bool holdsOnlyNumbers(QualType T, int Depth = 0) {
+  T = T.getCanonicalType();
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  if (const auto *A = dyn_cast<ConstantArrayType>(T.getTypePtr()))
+    return holdsOnlyNumbers(A->getElementType(), Depth);
+  const RecordDecl *RD = T->getAsRecordDecl();
+  if (!RD || Depth >= 4 || !(RD = RD->getDefinition()) || RD->isUnion())
+    return false;
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+    if (CRD->isDynamicClass() || !CRD->hasTrivialDestructor() ||
+        llvm::any_of(CRD->bases(), [&](const CXXBaseSpecifier &B) {
+          return !holdsOnlyNumbers(B.getType(), Depth + 1);
+        }))
+      return false;
+  return llvm::all_of(RD->fields(), [&](const FieldDecl *F) {
+    return holdsOnlyNumbers(F->getType(), Depth + 1);
+  });
+}
+
+/// The object a fresh allocation of manager_ctx makes (`new Ctx{...}`, a
+/// malloc'd one), through a local that only ever holds it; with the local,
+/// if any. Null when Ctx is anything else.
+const Expr *freshContext(const Expr *Ctx, const LocalStores &Locals,
+                         const VarDecl *&Holder) {
+  Holder = nullptr;
+  const Expr *E = Ctx->IgnoreParenCasts();
+  if (const VarDecl *L = LocalStores::localNamed(E)) {
+    Holder = L;
+    E = Locals.onlyValue(L);
+    if (!E)
+      return nullptr;
+  }
+  E = ignoreTemporaries(E);
+  if (const auto *New = dyn_cast<CXXNewExpr>(E->IgnoreParenImpCasts()))
+    return New->isArray() ? nullptr : New;
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E->IgnoreParenImpCasts()))
+    if (isRawAllocation(Cast->getSubExpr()))
+      return Cast;
+  return nullptr;
+}
+
+/// E points into the object Holder holds (`ctx->shape`, `&ctx->n`,
+/// `ctx->dims + 1`).
+bool pointsInto(const Expr *E, const VarDecl *Holder) {
+  if (!Holder)
+    return false;
+  E = E->IgnoreParenCasts();
+  for (int Depth = 0; Depth < 6; ++Depth) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && BO->isAdditiveOp())
+      E = BO->getLHS();
+    else
+      break;
+    E = E->IgnoreParenCasts();
+  }
+  return referencedDecl(E) == Holder;
 }
 
 } // namespace
@@ -241,6 +318,7 @@ std::vector<ProducedTensor> producedTensors(const FunctionDecl &FD) {
       T.DeleterFn = destructorFunction(T.Deleter);
     T.DeleterNull = T.Deleter ? isNullConstant(T.Deleter, FD.getASTContext())
                               : ValueInitialised;
+    T.Producer = &FD;
     Out.push_back(T);
   }
   return Out;
@@ -254,13 +332,24 @@ bool nullDeleterExported(const ProducedTensor &T) {
   return T.InCapsule && !T.FreedHere && T.DeleterNull;
 }
 
-const Expr *unkeptPointer(const ProducedTensor &T, const char *&Field) {
-  if (!T.DeleterFn || T.FreedHere)
-    return nullptr;
+UnkeptPointer unkeptPointer(const ProducedTensor &T) {
+  UnkeptPointer Out;
+  if (!T.DeleterFn || T.FreedHere || !T.Producer)
+    return Out;
   ASTContext &Ctx = T.DeleterFn->getASTContext();
-  if ((T.ManagerCtx && !isNullConstant(T.ManagerCtx, Ctx)) ||
-      bodyTouches(*T.DeleterFn, DLPackField::ManagerCtx))
-    return nullptr;
+  const LocalStores &Locals = localStoresOf(*T.Producer);
+  // manager_ctx NULL keeps nothing, unless the deleter reaches something
+  // through it anyway; a fresh object of numbers keeps only what points
+  // into it, whatever the deleter does with it.
+  const VarDecl *Holder = nullptr;
+  if (T.ManagerCtx && !isNullConstant(T.ManagerCtx, Ctx)) {
+    const Expr *Fresh = freshContext(T.ManagerCtx, Locals, Holder);
+    if (!Fresh || !holdsOnlyNumbers(Fresh->getType()->getPointeeType()))
+      return Out;
+    Out.NumbersContext = Fresh;
+  } else if (bodyTouches(*T.DeleterFn, DLPackField::ManagerCtx)) {
+    return Out;
+  }
   // The metadata too: shape and strides into an object nothing keeps die
   // with it, whoever frees the data (a wrapper's own std::vectors).
   const std::tuple<const Expr *, DLPackField, const char *> Pointers[] = {
@@ -269,11 +358,14 @@ const Expr *unkeptPointer(const ProducedTensor &T, const char *&Field) {
       {T.Strides, DLPackField::Strides, "strides"}};
   for (auto [E, F, Name] : Pointers)
     if (E && !isNullConstant(E, Ctx) && !isStaticMemory(E) &&
-        reachedThroughObject(E) && !bodyTouches(*T.DeleterFn, F)) {
-      Field = Name;
-      return E;
+        !pointsInto(E, Holder) && reachedThroughObject(E, Locals) &&
+        !bodyTouches(*T.DeleterFn, F)) {
+      Out.At = E;
+      Out.Field = Name;
+      return Out;
     }
-  return nullptr;
+  Out.NumbersContext = nullptr;
+  return Out;
 }
 
 } // namespace clang::interop::ownership

@@ -54,6 +54,8 @@ struct ProducedTensor {
   bool InCapsule = false;
   /// The deleter is set to NULL, or never set on a value-initialised `new`.
   bool DeleterNull = false;
+  /// The function that allocates it.
+  const FunctionDecl *Producer = nullptr;
 };
 
 /// The managed tensors FD's body allocates (outside its lambdas).
@@ -69,14 +71,28 @@ bool deleterKeepsStruct(const ProducedTensor &T);
 /// struct.
 bool nullDeleterExported(const ProducedTensor &T);
 
+/// One of a producer's pointers that nothing its tensor owns keeps alive.
+struct UnkeptPointer {
+  /// The store (or initialiser) of the pointer; null when there is none.
+  const Expr *At = nullptr;
+  /// "data", "shape" or "strides".
+  const char *Field = nullptr;
+  /// manager_ctx's value when it is a fresh object that holds only numbers
+  /// (a struct of integers and arrays of them: the shape and strides, a
+  /// count); null when manager_ctx is NULL or never set.
+  const Expr *NumbersContext = nullptr;
+};
+
 /// The first of T's pointers (`data`, then `shape`, then `strides`) that
-/// nothing T owns keeps alive: T's manager_ctx is NULL (or never set) and
-/// its visible deleter touches neither manager_ctx nor that field, while
-/// the field is set to memory that is not static, reached through an
-/// object the producer could have kept (`tensor.data`, `vec.data()`,
-/// `this->shape.data()`; a raw address it was handed is its caller's to
-/// keep). Null when there is none; Field names it.
-const Expr *unkeptPointer(const ProducedTensor &T, const char *&Field);
+/// nothing T owns keeps alive: T's manager_ctx is NULL (or never set), or a
+/// fresh object that holds only numbers and that the pointer does not point
+/// into, and the visible deleter touches neither that field nor (for a NULL
+/// manager_ctx) manager_ctx, while the field is set to memory that is not
+/// static, reached through an object the producer could have kept
+/// (`tensor.data`, `vec.data()`, `this->shape.data()`, or a local that only
+/// ever holds such an address; a raw address it was handed is its caller's
+/// to keep).
+UnkeptPointer unkeptPointer(const ProducedTensor &T);
 
 } // namespace clang::interop::ownership
 

@@ -21,8 +21,8 @@ namespace {
 
 /// The pointer unkeptPointer() names, or "" when every one is kept.
 std::string unkept(const ProducedTensor &T) {
-  const char *Field = nullptr;
-  return unkeptPointer(T, Field) && Field ? Field : "";
+  UnkeptPointer U = unkeptPointer(T);
+  return U.At && U.Field ? U.Field : "";
 }
 
 TEST(ProducerTensors, WhatEachAllocationIsGiven) {
@@ -65,6 +65,47 @@ void f(Buffer &b, void *data, void *owner) {
   EXPECT_FALSE(T[2].DeleterFn);
   EXPECT_FALSE(deleterKeepsStruct(T[2]));
   EXPECT_EQ(unkept(T[2]), "");
+}
+
+TEST(ProducerTensors, AContextOfNumbersKeepsOnlyWhatPointsIntoIt) {
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+#include <vector>
+struct Dims { int64_t shape[2]; int64_t strides[2]; };
+struct Owning { std::vector<float> keep; int64_t shape[2]; };
+void release(DLManagedTensor *self) {
+  delete static_cast<Dims *>(self->manager_ctx);
+  delete self;
+}
+void keep(DLManagedTensor *);
+void f(std::vector<float> &v) {
+  float *p = v.data();
+  auto *dims = new Dims{{2, 2}, {2, 1}};
+  auto *a = new DLManagedTensor{};
+  a->dl_tensor.data = p;
+  a->dl_tensor.shape = dims->shape;
+  a->manager_ctx = dims;
+  a->deleter = release;
+  keep(a);
+  auto *owning = new Owning{v, {2, 2}};
+  auto *b = new DLManagedTensor{};
+  b->dl_tensor.data = owning->keep.data();
+  b->dl_tensor.shape = owning->shape;
+  b->manager_ctx = owning;
+  b->deleter = release;
+  keep(b);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "f"));
+  ASSERT_EQ(T.size(), 2u);
+  UnkeptPointer A = unkeptPointer(T[0]);
+  EXPECT_EQ(unkept(T[0]), "data") << "a local holding v.data(); the shape "
+                                     "points into the context";
+  EXPECT_TRUE(A.NumbersContext);
+  EXPECT_EQ(unkept(T[1]), "") << "a context with a vector may own the data";
 }
 
 TEST(ProducerTensors, ARawAddressIsTheCallersToKeep) {
