@@ -160,9 +160,7 @@ const FunctionDecl *destructorFunction(const Expr *E) {
 }
 
 bool smartPointerView(const CXXConstructExpr &E) {
-  const CXXRecordDecl *RD = E.getConstructor()->getParent();
-  if (E.getNumArgs() < 2 || !RD->isInStdNamespace() || !RD->getIdentifier() ||
-      (RD->getName() != "unique_ptr" && RD->getName() != "shared_ptr"))
+  if (E.getNumArgs() < 2 || !stdSmartPointer(E.getConstructor()->getParent()))
     return false;
   const FunctionDecl *D = destructorFunction(E.getArg(1));
   const FunctionDecl *Def = D ? D->getDefinition() : nullptr;

@@ -102,10 +102,9 @@ public:
 /// (the standard library's owning pointers): the type of the raw pointer
 /// it holds, or a null type.
 QualType heldDLPackPointer(QualType T, const ASTContext &Ctx) {
-  const auto *RD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T->getAsCXXRecordDecl());
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
-      (RD->getName() != "shared_ptr" && RD->getName() != "unique_ptr"))
+  const ClassTemplateSpecializationDecl *RD =
+      stdSmartPointer(T->getAsCXXRecordDecl());
+  if (!RD)
     return {};
   const TemplateArgumentList &Args = RD->getTemplateArgs();
   if (Args.size() == 0 || Args[0].getKind() != TemplateArgument::Type ||

@@ -106,14 +106,12 @@ const Expr *throughLocals(const Expr *E, const LocalStores &Stores) {
 /// T's std::unique_ptr or std::shared_ptr specialisation when its element
 /// is a managed tensor; null otherwise.
 const ClassTemplateSpecializationDecl *tensorSmartPointer(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+  const ClassTemplateSpecializationDecl *Spec =
+      stdSmartPointer(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec)
     return nullptr;
-  StringRef Name = Spec->getName();
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if ((Name != "unique_ptr" && Name != "shared_ptr") || Args.size() < 1 ||
-      Args[0].getKind() != TemplateArgument::Type ||
+  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type ||
       !isManagedTensor(classifyDLPackType(Args[0].getAsType())))
     return nullptr;
   return Spec;

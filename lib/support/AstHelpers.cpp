@@ -620,6 +620,15 @@ QualType smartPointerFactoryType(const CallExpr &CE) {
   return Args->get(0).getAsType();
 }
 
+const ClassTemplateSpecializationDecl *
+stdSmartPointer(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
+      (Spec->getName() != "unique_ptr" && Spec->getName() != "shared_ptr"))
+    return nullptr;
+  return Spec;
+}
+
 const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE) {
   QualType Made = smartPointerFactoryType(CE);
   const auto *RD = Made.isNull() ? nullptr : Made->getAsCXXRecordDecl();

@@ -111,6 +111,11 @@ const CXXConstructorDecl *forwardedConstructor(const CallExpr &CE);
 /// (engine/CallResults, smartPointerMade).
 QualType smartPointerFactoryType(const CallExpr &CE);
 
+/// RD's specialisation when RD is the standard library's `std::unique_ptr`
+/// or `std::shared_ptr` (whatever it holds); null otherwise. The one
+/// recognition of the owning smart pointers by name.
+const ClassTemplateSpecializationDecl *stdSmartPointer(const CXXRecordDecl *RD);
+
 /// A temporary (nothing else can observe a change made through it).
 bool isTemporary(const Expr *E);
 
