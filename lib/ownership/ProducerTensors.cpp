@@ -176,9 +176,10 @@ bool isStaticMemory(const Expr *E) {
 
 /// The data is reached through an object the producer could have kept
 /// (`tensor.data`, `buf->ptr()`, `vec.data()`, or an address inside one:
-/// `&this->values`, `&obj.buf[0]`), not a raw address it was handed (a
-/// pointer or integer parameter, a local pointer): a producer that wraps a
-/// raw address leaves its lifetime to its caller.
+/// `&this->values`, `&obj.buf[0]`; directly or through a local that only
+/// ever holds it), not a raw address it was handed (a pointer or integer
+/// parameter, a local holding one): a producer that wraps a raw address
+/// leaves its lifetime to its caller.
 bool reachedThroughObject(const Expr *E, const LocalStores &Locals) {
   E = ignoreTemporaries(E)->IgnoreParenCasts();
   // Values through variables: a local that only ever holds the address.
@@ -207,8 +208,9 @@ bool holdsOnlyNumbers(QualType T, int Depth = 0) {
     return true;
   if (const auto *A = dyn_cast<ConstantArrayType>(T.getTypePtr()))
     return holdsOnlyNumbers(A->getElementType(), Depth);
-  const RecordDecl *RD = T->getAsRecordDecl();
-  if (!RD || Depth >= 4 || !(RD = RD->getDefinition()) || RD->isUnion())
+  const RecordDecl *Named = T->getAsRecordDecl();
+  const RecordDecl *RD = Named ? Named->getDefinition() : nullptr;
+  if (!RD || Depth >= 4 || RD->isUnion())
     return false;
   if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
     if (CRD->isDynamicClass() || !CRD->hasTrivialDestructor() ||
