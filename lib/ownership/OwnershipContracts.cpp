@@ -90,19 +90,6 @@ private:
   llvm::DenseSet<const Expr *> Reads;
 };
 
-/// Follows a returned local to what it was set to, while it was set once
-/// (its initialiser, or one assignment) and nothing else changed it.
-const Expr *throughLocals(const Expr *E, const LocalStores &Stores) {
-  for (int Depth = 0; E && Depth < 4; ++Depth) {
-    const VarDecl *V = LocalStores::localNamed(stripIdentityCasts(E));
-    const Expr *Only = V ? Stores.onlyValue(V) : nullptr;
-    if (!Only)
-      return E;
-    E = Only;
-  }
-  return E;
-}
-
 /// T's std::unique_ptr or std::shared_ptr specialisation when its element
 /// is a managed tensor; null otherwise.
 const ClassTemplateSpecializationDecl *tensorSmartPointer(QualType T) {
@@ -224,7 +211,7 @@ std::vector<StillOwnedReturn> stillOwnedReturns(const FunctionDecl &FD,
   for (const ReturnStmt *Ret : R.Out) {
     const ValueDecl *Owner = nullptr;
     const CXXMemberCallExpr *Get =
-        ownerGet(throughLocals(Ret->getRetValue(), Stores), Owner);
+        ownerGet(Stores.valueOf(Ret->getRetValue()), Owner);
     if (Get && !GivenUp.Out.contains(Owner))
       Out.push_back({Ret, Get, Owner});
   }

@@ -181,15 +181,9 @@ bool isStaticMemory(const Expr *E) {
 /// parameter, a local holding one): a producer that wraps a raw address
 /// leaves its lifetime to its caller.
 bool reachedThroughObject(const Expr *E, const LocalStores &Locals) {
-  E = ignoreTemporaries(E)->IgnoreParenCasts();
   // Values through variables: a local that only ever holds the address.
-  for (int Depth = 0; Depth < 3; ++Depth) {
-    const VarDecl *L = LocalStores::localNamed(E);
-    const Expr *Only = L ? Locals.onlyValue(L) : nullptr;
-    if (!Only)
-      break;
-    E = ignoreTemporaries(Only)->IgnoreParenCasts();
-  }
+  E = ignoreTemporaries(Locals.valueOf(E, /*ThroughCasts=*/true))
+          ->IgnoreParenCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf) {
     E = UO->getSubExpr()->IgnoreParenCasts();

@@ -2,6 +2,7 @@
 
 #include "lib/support/LocalStores.h"
 
+#include "lib/support/AstHelpers.h"
 #include "lib/support/DeclMemo.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -193,6 +194,19 @@ const VarDecl *LocalStores::holderOf(const Expr *E, bool ThroughCasts) const {
     if (const Expr *Only = onlyValue(VD); Only && Strip(Only) == Want)
       return VD;
   return nullptr;
+}
+
+const Expr *LocalStores::valueOf(const Expr *E, bool ThroughCasts) const {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    const Expr *Named = ThroughCasts ? ignoreTemporaries(E)->IgnoreParenCasts()
+                                     : stripIdentityCasts(E);
+    const VarDecl *V = localNamed(Named);
+    const Expr *Only = V ? onlyValue(V) : nullptr;
+    if (!Only)
+      return E;
+    E = Only;
+  }
+  return E;
 }
 
 const LocalStores &localStoresOf(const FunctionDecl &FD) {

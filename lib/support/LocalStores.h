@@ -56,6 +56,13 @@ public:
   /// = (DLManagedTensor *)PyCapsule_GetPointer(...)` holds the call).
   const VarDecl *holderOf(const Expr *E, bool ThroughCasts = false) const;
 
+  /// E followed through the locals that only ever hold one value
+  /// (onlyValue), at most four: `p` after `float *p = v.data();` is
+  /// `v.data()`. Each local is named through parentheses, temporaries and
+  /// identity casts; with ThroughCasts, through every explicit cast too.
+  /// E itself when it names no such local.
+  const Expr *valueOf(const Expr *E, bool ThroughCasts = false) const;
+
   /// The local variable E names as a whole (through parentheses and
   /// implicit casts), or null.
   static const VarDecl *localNamed(const Expr *E);

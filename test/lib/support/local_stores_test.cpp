@@ -230,4 +230,38 @@ void f() {
   EXPECT_EQ(Q->getName(), "q");
 }
 
+TEST(LocalStoresValues, ThroughLocalsThatHoldOneValue) {
+  std::unique_ptr<ASTUnit> AST = parseWithInputs(R"cpp(
+struct V { float *data(); };
+float *g(V &v, bool c) {
+  float *p = v.data();
+  float *q = p;
+  long n = (long)q;
+  float *r = (float *)n;
+  float *s = p;
+  if (c)
+    s = nullptr;
+  float *t = s;
+  return r ? q : t;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *G = functionNamed(AST->getASTContext(), "g");
+  LocalStores Stores(G->getBody());
+  const CallExpr *Data = callNamed(G->getBody(), "data");
+  const auto *Cond = firstNode<ConditionalOperator>(G->getBody());
+  ASSERT_TRUE(Data && Cond);
+  // q, then p, then the call: two locals that each hold one value.
+  EXPECT_EQ(Stores.valueOf(Cond->getTrueExpr())->IgnoreImpCasts(), Data);
+  // t holds s, which is stored twice: s is where it stops.
+  const Expr *T = Stores.valueOf(Cond->getFalseExpr());
+  ASSERT_TRUE(LocalStores::localNamed(T));
+  EXPECT_EQ(LocalStores::localNamed(T)->getName(), "s");
+  // r's value is a cast to a pointer of an integer: followed only through
+  // explicit casts on request.
+  const Expr *R = Cond->getCond();
+  EXPECT_TRUE(isa<CStyleCastExpr>(Stores.valueOf(R)->IgnoreParenImpCasts()));
+  EXPECT_EQ(Stores.valueOf(R, /*ThroughCasts=*/true)->IgnoreImpCasts(), Data);
+}
+
 } // namespace
