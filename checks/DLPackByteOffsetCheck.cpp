@@ -70,11 +70,10 @@ void DLPackByteOffsetCheck::checkFacts(const FunctionDecl &FD,
       continue;
     // A class that reads byte_offset somewhere applies it where it reads
     // the pointer it kept.
-    if (E.K == DLPackEvent::DataKept &&
-        dlpackfield::classReadsField(
-            *cast<CXXRecordDecl>(E.KeptIn->getParent()),
-            DLPackField::ByteOffset))
-      continue;
+    if (E.K == DLPackEvent::DataKept)
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(E.KeptIn->getParent());
+          RD && dlpackfield::classReadsField(*RD, DLPackField::ByteOffset))
+        continue;
     if (E.K == DLPackEvent::DataCallArg) {
       DataCallKind K = classifyDataCall(E, Consumers);
       if (K == DataCallKind::Other || K == DataCallKind::Dealloc)

@@ -76,8 +76,9 @@ void DLPackStridesCheck::checkFacts(const FunctionDecl &FD,
     DataCallKind Kind = DataCallKind::Other;
     if (E.K == DLPackEvent::DataKept) {
       // The object keeps the data and the shape, and nothing of it reads
-      // the strides: it can only index the data as compact.
-      if (!E.KeptWithShape ||
+      // the strides: it can only index the data as compact. Another
+      // object's readers may be anywhere: they are not judged.
+      if (!E.KeptByThis || !E.KeptWithShape ||
           dlpackfield::classMayConsiderStrides(
               *cast<CXXRecordDecl>(E.KeptIn->getParent()), StridesMemo))
         continue;

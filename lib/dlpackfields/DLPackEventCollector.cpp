@@ -9,6 +9,7 @@
 #include "lib/dlpackfields/DLPackHelperSummaries.h"
 #include "lib/dlpackfields/DLPackWrittenDeviceTypes.h"
 #include "lib/support/AstHelpers.h"
+#include "lib/support/LLVMCompat.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -98,15 +99,18 @@ bool boundsArray(const Value *Strides, const Expr *Next,
   return false;
 }
 
-/// The pointer member of the object that the assignment's left side
-/// names (`data_`, `this->ptr`), not a DLPack field of its own.
-const FieldDecl *keepingMember(const Expr *LHS) {
+/// The pointer member of an object that the assignment's left side names
+/// (`data_`, `this->ptr`, `cursor.base`, `view->ptr`), not a DLPack field
+/// nor a member of a DLPack record; ByThis: the object is `this`.
+const FieldDecl *keepingMember(const Expr *LHS, bool &ByThis) {
   const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
   const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-  if (!FD || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
-      !FD->getType()->isPointerType() ||
-      classifyDLPackField(FD) != DLPackField::None)
+  if (!FD || !FD->getType()->isPointerType() ||
+      classifyDLPackField(FD) != DLPackField::None ||
+      classifyDLPackType(compat::recordType(
+          FD->getASTContext(), FD->getParent())) != DLPackRecord::None)
     return nullptr;
+  ByThis = isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
   return FD;
 }
 
@@ -123,7 +127,7 @@ llvm::SmallVector<DLPackEvent>
 DLPackEventCollector::judge(const Stmt *St, const Environment &Env) {
   llvm::SmallVector<DLPackEvent> Out;
   if (const FieldDecl *M = initialisedMember(St, Env))
-    kept(cast<Expr>(St), M, Env, Out);
+    kept(cast<Expr>(St), M, /*ByThis=*/true, Env, Out);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(St)) {
     if (!RC.AddressOnly.contains(AS))
       accessed(AS, AS->getBase(), Env, Out);
@@ -199,8 +203,9 @@ void DLPackEventCollector::addressTest(
     return;
   }
   if (BO->getOpcode() == BO_Assign)
-    if (const FieldDecl *M = keepingMember(BO->getLHS())) {
-      kept(BO->getRHS(), M, Env, Out);
+    if (bool ByThis = false;
+        const FieldDecl *M = keepingMember(BO->getLHS(), ByThis)) {
+      kept(BO->getRHS(), M, ByThis, Env, Out);
       return;
     }
   // addr % 64, addr & 63: the alignment of the address the integer holds.
@@ -247,7 +252,7 @@ DLPackEventCollector::initialisedMember(const Stmt *St,
 }
 
 void DLPackEventCollector::kept(const Expr *Stored, const FieldDecl *Member,
-                                const Environment &Env,
+                                bool ByThis, const Environment &Env,
                                 llvm::SmallVectorImpl<DLPackEvent> &Out) {
   Value *V = trackedValueOf(Stored, Env);
   if (!V || isLocal(V) || !hasProp(V, kDataTensor))
@@ -256,6 +261,7 @@ void DLPackEventCollector::kept(const Expr *Stored, const FieldDecl *Member,
   E.K = DLPackEvent::DataKept;
   E.Use = Stored;
   E.KeptIn = Member;
+  E.KeptByThis = ByThis;
   dataFacts(E, *V, Env);
   if (E.Local)
     return;

@@ -52,8 +52,9 @@ private:
   const FieldDecl *initialisedMember(const Stmt *St,
                                      const dataflow::Environment &Env);
 
-  /// Stored (a data pointer, maybe) kept in the object's Member.
-  void kept(const Expr *Stored, const FieldDecl *Member,
+  /// Stored (a data pointer, maybe) kept in an object's Member (of `this`
+  /// when ByThis).
+  void kept(const Expr *Stored, const FieldDecl *Member, bool ByThis,
             const dataflow::Environment &Env,
             llvm::SmallVectorImpl<DLPackEvent> &Out);
 

@@ -38,7 +38,9 @@ struct DLPackEvent {
     DataStored,
     /// `data` (or a pointer derived from it) kept in a pointer member of
     /// the object (`dptr_(t.data)` in a constructor, `data_ = t->data` in a
-    /// method): the object reads it later as its array's first element.
+    /// method) or of another one (`cursor.base = t->data`, `view->ptr =
+    /// t->data`): whoever reads the member later reads it as the array's
+    /// first element.
     DataKept,
     /// `strides` (or a copy of it) dereferenced or subscripted, or passed
     /// as an array to a constructor (StridesAsRange).
@@ -59,8 +61,11 @@ struct DLPackEvent {
   unsigned ArgIndex = 0;
   /// Where the tracked field was read (`t->data`, `t->strides`).
   const Expr *FieldRead = nullptr;
-  /// DataKept: the member that keeps the pointer.
+  /// DataKept: the member that keeps the pointer, and whether it is one of
+  /// `this` (the class's methods are then all its readers) or of another
+  /// object (whose readers may be anywhere).
   const FieldDecl *KeptIn = nullptr;
+  bool KeptByThis = false;
   /// DataKept: the function also reads the tensor's shape (the object
   /// keeps the layout the data is read with).
   bool KeptWithShape = false;

@@ -95,7 +95,7 @@ inline constexpr bool kASTMarksCorrectedTypos = LLVM_VERSION_MAJOR >= 22;
 
 // LLVM 22 names it ASTContext::getCanonicalTagType (its tag types were
 // reworked); LLVM 19 has getRecordType.
-inline QualType recordType(ASTContext &Ctx, const CXXRecordDecl *RD) {
+inline QualType recordType(ASTContext &Ctx, const RecordDecl *RD) {
 #if LLVM_VERSION_MAJOR >= 22
   return Ctx.getCanonicalTagType(RD);
 #else
