@@ -253,15 +253,15 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
       if (E.Context)
         diag(E.At->getBeginLoc(),
              "nothing the managed tensor owns keeps its %0 alive: "
-             "manager_ctx holds only numbers ('%1') and the deleter does not "
-             "touch %0; a consumer that outlives the %0's owner reads freed "
-             "memory")
+             "manager_ctx holds only numbers%select{| and pointers nothing "
+             "reads}2 ('%1') and the deleter does not touch %0; a consumer "
+             "that outlives the %0's owner reads freed memory")
             << E.How
             << E.Context->getType()
                    ->getPointeeType()
                    .getUnqualifiedType()
                    .getAsString(Ctx.getPrintingPolicy())
-            << E.At->getSourceRange();
+            << E.ContextPointers << E.At->getSourceRange();
       else
         diag(E.At->getBeginLoc(),
              "nothing the managed tensor owns keeps its %0 alive: "

@@ -12,17 +12,26 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::interop {
 namespace {
 
 /// Every reference to a function in the non-system declarations of a
 /// translation unit, keyed by the function's canonical declaration.
+using ReferenceMap = llvm::DenseMap<const FunctionDecl *, FunctionReferences>;
+
+/// What one walk of a translation unit learns.
+struct UnitReferences {
+  ReferenceMap Functions;
+  /// The fields whose value some code reads (fieldReadHere).
+  llvm::DenseSet<const FieldDecl *> ReadFields;
+};
+
 class ReferenceWalk : public RecursiveASTVisitor<ReferenceWalk> {
 public:
-  ReferenceWalk(const SourceManager &SM,
-                llvm::DenseMap<const FunctionDecl *, FunctionReferences> &Out)
-      : SM(SM), Out(Out) {}
+  ReferenceWalk(const SourceManager &SM, UnitReferences &Unit)
+      : SM(SM), Out(Unit.Functions), ReadFields(Unit.ReadFields) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -65,6 +74,20 @@ public:
           {CE, Callers.back()});
     return true;
   }
+  // An assignment is visited before its target, so the store is known
+  // when the walk reaches the member.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParens()))
+        StoreTargets.insert(ME);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (!StoreTargets.erase(ME))
+        ReadFields.insert(F);
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()))
       if (!CalleeNames.erase(DRE))
@@ -74,12 +97,27 @@ public:
 
 private:
   const SourceManager &SM;
-  llvm::DenseMap<const FunctionDecl *, FunctionReferences> &Out;
+  ReferenceMap &Out;
+  llvm::DenseSet<const FieldDecl *> &ReadFields;
   llvm::SmallVector<const FunctionDecl *, 8> Callers;
   // A call is visited before its callee expression, so the name it calls by
   // is known when the walk reaches it.
   llvm::SmallPtrSet<const DeclRefExpr *, 8> CalleeNames;
+  llvm::SmallPtrSet<const MemberExpr *, 8> StoreTargets;
 };
+
+/// The walk of FD's translation unit, made once and kept with lib/'s other
+/// per-declaration answers (keyed by the unit's own declaration) until the
+/// next reset.
+const UnitReferences &unitReferences(const ASTContext &Ctx) {
+  static DeclMemo<UnitReferences> Memo;
+  return Memo.get(Ctx.getTranslationUnitDecl(), [&] {
+    UnitReferences Out;
+    ReferenceWalk(Ctx.getSourceManager(), Out)
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+    return Out;
+  });
+}
 
 } // namespace
 
@@ -182,20 +220,14 @@ llvm::ArrayRef<const Expr *> CallSite::args() const {
 }
 
 const FunctionReferences &referencesOf(const FunctionDecl &FD) {
-  // One walk per translation unit, kept with lib/'s other per-declaration
-  // answers (keyed by the unit's own declaration) until the next reset.
-  using ReferenceMap = llvm::DenseMap<const FunctionDecl *, FunctionReferences>;
-  static DeclMemo<ReferenceMap> Memo;
-  ASTContext &Ctx = FD.getASTContext();
-  const ReferenceMap &Map = Memo.get(Ctx.getTranslationUnitDecl(), [&] {
-    ReferenceMap Out;
-    ReferenceWalk(Ctx.getSourceManager(), Out)
-        .TraverseDecl(Ctx.getTranslationUnitDecl());
-    return Out;
-  });
+  const ReferenceMap &Map = unitReferences(FD.getASTContext()).Functions;
   static const FunctionReferences None;
   auto It = Map.find(FD.getCanonicalDecl());
   return It == Map.end() ? None : It->second;
+}
+
+bool fieldReadHere(const FieldDecl &F) {
+  return unitReferences(F.getASTContext()).ReadFields.contains(&F);
 }
 
 } // namespace clang::interop

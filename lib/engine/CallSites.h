@@ -93,6 +93,14 @@ bool everyCallVouches(
     llvm::function_ref<bool(const CallSite &, const Expr *Arg)> Vouches,
     llvm::function_ref<bool(const CallSite &)> Forwarded);
 
+/// Some code of the translation unit outside system headers reads F's
+/// value: any use of the member other than as the target of a plain
+/// assignment (a constructor's member initialiser is a store too). A
+/// pointer that nothing reads cannot be what releases, or otherwise uses,
+/// the object it points at. Answered from the same one walk as
+/// referencesOf().
+bool fieldReadHere(const FieldDecl &F);
+
 } // namespace clang::interop
 
 #endif // INTEROP_LIB_ENGINE_CALLSITES_H

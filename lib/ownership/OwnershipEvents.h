@@ -119,8 +119,10 @@ struct OwnershipEvent {
   /// For FreedWithoutDeleter: what frees the struct, in words.
   const char *How = nullptr;
   /// For DataNotKeptAlive: the allocation manager_ctx is set to when it
-  /// holds only numbers; null when manager_ctx is NULL.
+  /// holds only numbers; null when manager_ctx is NULL. ContextPointers:
+  /// it also holds pointers that nothing reads.
   const Expr *Context = nullptr;
+  bool ContextPointers = false;
 
   /// What the event is about: the parameter, else the site's statement.
   /// Events of one tensor (a leak at each of its exits) share it.

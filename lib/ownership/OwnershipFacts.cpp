@@ -91,6 +91,7 @@ OwnershipFamily::prepare(const PipelineInput<OwnershipFamily> &In) {
                        T.Deleter};
       E.How = U.Field;
       E.Context = U.NumbersContext;
+      E.ContextPointers = U.UnreadPointers;
       R.Contract.push_back(E);
     }
   }

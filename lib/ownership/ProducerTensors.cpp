@@ -6,6 +6,7 @@
 #include "lib/abi/DLPackFields.h"
 #include "lib/abi/DLPackTypes.h"
 #include "lib/abi/MemoryCalls.h"
+#include "lib/engine/CallSites.h"
 #include "lib/ownership/Releases.h"
 #include "lib/support/AstHelpers.h"
 #include "lib/support/LocalStores.h"
@@ -62,8 +63,10 @@ public:
     DLPackField F = dlpackFieldOfMember(E->getLHS());
     if (F == DLPackField::None)
       return true;
-    if (const ValueDecl *Root = memberChainRoot(E->getLHS()))
-      Stores[Root].push_back({F, E->getRHS()});
+    // Through a local reference to the struct's tensor (`auto &t =
+    // mt->dl_tensor; t.data = ...`): a store into the struct's field.
+    if (std::optional<MemberChain> Chain = memberChainOf(E->getLHS()))
+      Stores[Chain->Root].push_back({F, E->getRHS()});
     return true;
   }
   bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
@@ -193,28 +196,85 @@ bool reachedThroughObject(const Expr *E, const LocalStores &Locals) {
   return isa<MemberExpr, CXXMemberCallExpr>(E);
 }
 
-/// T holds only numbers: arithmetic and enumeration values, arrays of
-/// them, and structs of those (no pointer, reference, handle or class with
-/// a destructor that could own anything).
-bool holdsOnlyNumbers(QualType T, int Depth = 0) {
+/// A standard container that owns its elements and nothing else
+/// (std::vector, std::array, std::basic_string, std::deque): the element
+/// type, or null for anything else.
+QualType stdContainerElement(const RecordDecl &RD) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&RD);
+  if (!Spec || !Spec->isInStdNamespace() ||
+      Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type ||
+      !llvm::is_contained(
+          std::initializer_list<llvm::StringRef>{"vector", "array",
+                                                 "basic_string", "deque"},
+          Spec->getName()))
+    return {};
+  return Spec->getTemplateArgs()[0].getAsType();
+}
+
+/// What a manager_ctx object of type T can keep alive.
+enum class ContextHolds {
+  /// Something that may own memory (a handle, a counted reference, a class
+  /// with its own destructor).
+  Anything,
+  /// Numbers only: arithmetic and enumeration values, arrays and standard
+  /// containers of them, and structs of those.
+  Numbers,
+  /// Numbers and pointers that nothing in the file reads: such a pointer
+  /// releases nothing, so it keeps nothing alive.
+  NumbersAndUnreadPointers,
+};
+
+ContextHolds contextHolds(QualType T, int Depth = 0);
+
+/// A member F of a context: a pointer counts as unread when it is not a
+/// Python object (a counted reference, released perhaps in another file)
+/// and no code of the file, which alone defines the record, reads it.
+ContextHolds memberHolds(const FieldDecl &F, int Depth) {
+  QualType T = F.getType();
+  if (!T->isPointerType() && !T->isReferenceType())
+    return contextHolds(T, Depth);
+  const SourceManager &SM = F.getASTContext().getSourceManager();
+  if (isPyObjectPointer(T) || fieldReadHere(F) ||
+      !SM.isInMainFile(SM.getExpansionLoc(F.getParent()->getLocation())))
+    return ContextHolds::Anything;
+  return ContextHolds::NumbersAndUnreadPointers;
+}
+
+ContextHolds contextHolds(QualType T, int Depth) {
   T = T.getCanonicalType();
   if (T->isArithmeticType() || T->isEnumeralType())
-    return true;
+    return ContextHolds::Numbers;
   if (const auto *A = dyn_cast<ConstantArrayType>(T.getTypePtr()))
-    return holdsOnlyNumbers(A->getElementType(), Depth);
+    return contextHolds(A->getElementType(), Depth);
   const RecordDecl *Named = T->getAsRecordDecl();
   const RecordDecl *RD = Named ? Named->getDefinition() : nullptr;
   if (!RD || Depth >= 4 || RD->isUnion())
-    return false;
-  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
-    if (CRD->isDynamicClass() || !CRD->hasTrivialDestructor() ||
-        llvm::any_of(CRD->bases(), [&](const CXXBaseSpecifier &B) {
-          return !holdsOnlyNumbers(B.getType(), Depth + 1);
-        }))
-      return false;
-  return llvm::all_of(RD->fields(), [&](const FieldDecl *F) {
-    return holdsOnlyNumbers(F->getType(), Depth + 1);
-  });
+    return ContextHolds::Anything;
+  // Pointers inside a container are not members anybody reads by name.
+  if (QualType Element = stdContainerElement(*RD); !Element.isNull())
+    return contextHolds(Element, Depth + 1) == ContextHolds::Numbers
+               ? ContextHolds::Numbers
+               : ContextHolds::Anything;
+  ContextHolds Out = ContextHolds::Numbers;
+  auto Add = [&](ContextHolds H) {
+    if (H == ContextHolds::Anything || Out == ContextHolds::Anything)
+      Out = ContextHolds::Anything;
+    else if (H == ContextHolds::NumbersAndUnreadPointers)
+      Out = H;
+  };
+  // A destructor of its own may release anything; an implicit one only
+  // destroys the members, judged one by one.
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD)) {
+    if (CRD->isDynamicClass() ||
+        (CRD->getDestructor() && CRD->getDestructor()->isUserProvided()))
+      return ContextHolds::Anything;
+    for (const CXXBaseSpecifier &B : CRD->bases())
+      Add(contextHolds(B.getType(), Depth + 1));
+  }
+  for (const FieldDecl *F : RD->fields())
+    Add(memberHolds(*F, Depth + 1));
+  return Out;
 }
 
 /// The object a fresh allocation of manager_ctx makes (`new Ctx{...}`, a
@@ -240,7 +300,7 @@ const Expr *freshContext(const Expr *Ctx, const LocalStores &Locals,
 }
 
 /// E points into the object Holder holds (`ctx->shape`, `&ctx->n`,
-/// `ctx->dims + 1`).
+/// `ctx->dims + 1`, `ctx->strides.data()`).
 bool pointsInto(const Expr *E, const VarDecl *Holder) {
   if (!Holder)
     return false;
@@ -253,6 +313,12 @@ bool pointsInto(const Expr *E, const VarDecl *Holder) {
       E = ME->getBase();
     else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
       E = AS->getBase();
+    // A member container's elements: `ctx->shape.data()`, `&ctx->v[0]`.
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      E = MC->getImplicitObjectArgument();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getOperator() == OO_Subscript)
+      E = OC->getArg(0);
     else if (const auto *BO = dyn_cast<BinaryOperator>(E);
              BO && BO->isAdditiveOp())
       E = BO->getLHS();
@@ -340,9 +406,13 @@ UnkeptPointer unkeptPointer(const ProducedTensor &T) {
   const VarDecl *Holder = nullptr;
   if (T.ManagerCtx && !isNullConstant(T.ManagerCtx, Ctx)) {
     const Expr *Fresh = freshContext(T.ManagerCtx, Locals, Holder);
-    if (!Fresh || !holdsOnlyNumbers(Fresh->getType()->getPointeeType()))
+    ContextHolds Holds = Fresh
+                             ? contextHolds(Fresh->getType()->getPointeeType())
+                             : ContextHolds::Anything;
+    if (Holds == ContextHolds::Anything)
       return Out;
     Out.NumbersContext = Fresh;
+    Out.UnreadPointers = Holds == ContextHolds::NumbersAndUnreadPointers;
   } else if (bodyTouches(*T.DeleterFn, DLPackField::ManagerCtx)) {
     return Out;
   }
@@ -361,6 +431,7 @@ UnkeptPointer unkeptPointer(const ProducedTensor &T) {
       return Out;
     }
   Out.NumbersContext = nullptr;
+  Out.UnreadPointers = false;
   return Out;
 }
 

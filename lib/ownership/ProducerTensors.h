@@ -78,14 +78,18 @@ struct UnkeptPointer {
   /// "data", "shape" or "strides".
   const char *Field = nullptr;
   /// manager_ctx's value when it is a fresh object that holds only numbers
-  /// (a struct of integers and arrays of them: the shape and strides, a
-  /// count); null when manager_ctx is NULL or never set.
+  /// (a struct of integers and arrays or standard containers of them: the
+  /// shape and strides, a count), and perhaps pointers that nothing in the
+  /// file reads; null when manager_ctx is NULL or never set.
   const Expr *NumbersContext = nullptr;
+  /// The context also holds pointers that nothing reads.
+  bool UnreadPointers = false;
 };
 
 /// The first of T's pointers (`data`, then `shape`, then `strides`) that
 /// nothing T owns keeps alive: T's manager_ctx is NULL (or never set), or a
-/// fresh object that holds only numbers and that the pointer does not point
+/// fresh object that holds only numbers (and pointers that no code of the
+/// file reads, which release nothing) and that the pointer does not point
 /// into, and the visible deleter touches neither that field nor (for a NULL
 /// manager_ctx) manager_ctx, while the field is set to memory that is not
 /// static, reached through an object the producer could have kept

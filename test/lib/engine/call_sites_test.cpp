@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,39 @@ int b(const int *q) { return q ? leaf(q) + walk(q, 1) : 0; }
   EXPECT_FALSE(everyCallVouches(*functionNamed(Ctx, "unused"), 0, Any, Forward))
       << "no call at all";
   resetFactCache();
+}
+
+TEST(CallSites, FieldsReadHere) {
+  auto AST = parseDLPackCode(R"cpp(
+struct Ctx {
+  int *stored;
+  int *initialised;
+  int *read;
+  int *compound;
+  int counted;
+  Ctx(int *p) : initialised(p) {}
+};
+int use(Ctx &c, int *p) {
+  c.stored = p;
+  c.compound = p;
+  c.compound += 1;
+  c.counted = 2;
+  return *c.read;
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  std::map<std::string, bool> Read;
+  const auto *RD = firstNode<MemberExpr>(functionNamed(Ctx, "use")->getBody())
+                       ->getMemberDecl()
+                       ->getDeclContext();
+  for (const FieldDecl *F : cast<RecordDecl>(RD)->fields())
+    Read[F->getNameAsString()] = fieldReadHere(*F);
+  EXPECT_FALSE(Read["stored"]) << "a plain assignment is a store";
+  EXPECT_FALSE(Read["initialised"]) << "a member initialiser is a store";
+  EXPECT_TRUE(Read["read"]);
+  EXPECT_TRUE(Read["compound"]) << "+= reads the old value";
+  EXPECT_FALSE(Read["counted"]);
 }
 
 TEST(CallSites, ForgottenWithTheTranslationUnit) {

@@ -105,7 +105,53 @@ void f(std::vector<float> &v) {
   EXPECT_EQ(unkept(T[0]), "data") << "a local holding v.data(); the shape "
                                      "points into the context";
   EXPECT_TRUE(A.NumbersContext);
-  EXPECT_EQ(unkept(T[1]), "") << "a context with a vector may own the data";
+  EXPECT_EQ(unkept(T[1]), "") << "the data points into the context's vector";
+}
+
+TEST(ProducerTensors, AContextsUnreadPointersReleaseNothing) {
+  auto AST = parseWithInputs(R"cpp(
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+#include <vector>
+struct Field { void *buffer(); };
+struct Borrowing { Field *field; std::vector<int64_t> shape; };
+struct Releasing { Field *field; std::vector<int64_t> shape; };
+void release(DLManagedTensor *self) {
+  delete static_cast<Borrowing *>(self->manager_ctx);
+  delete self;
+}
+void release_field(DLManagedTensor *self) {
+  auto *ctx = static_cast<Releasing *>(self->manager_ctx);
+  delete ctx->field;
+  delete ctx;
+  delete self;
+}
+void keep(DLManagedTensor *);
+void f(Field &field) {
+  auto *ctx = new Borrowing{&field, {2}};
+  auto *a = new DLManagedTensor{};
+  a->dl_tensor.data = field.buffer();
+  a->dl_tensor.shape = ctx->shape.data();
+  a->manager_ctx = ctx;
+  a->deleter = release;
+  keep(a);
+  auto *owner = new Releasing{&field, {2}};
+  auto *b = new DLManagedTensor{};
+  b->dl_tensor.data = field.buffer();
+  b->dl_tensor.shape = owner->shape.data();
+  b->manager_ctx = owner;
+  b->deleter = release_field;
+  keep(b);
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  std::vector<ProducedTensor> T =
+      producedTensors(*functionNamed(AST->getASTContext(), "f"));
+  ASSERT_EQ(T.size(), 2u);
+  UnkeptPointer A = unkeptPointer(T[0]);
+  EXPECT_EQ(unkept(T[0]), "data") << "nothing reads Borrowing::field";
+  EXPECT_TRUE(A.UnreadPointers);
+  EXPECT_EQ(unkept(T[1]), "") << "the deleter releases Releasing::field";
 }
 
 TEST(ProducerTensors, ARawAddressIsTheCallersToKeep) {
