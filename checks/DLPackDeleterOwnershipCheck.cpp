@@ -3,6 +3,7 @@
 #include "DLPackDeleterOwnershipCheck.h"
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/CapsuleNames.h"
 #include "lib/abi/DLPackFields.h"
 #include "lib/engine/JudgedFunctions.h"
 #include "lib/ownership/OwnershipSites.h"
@@ -119,20 +120,39 @@ void DLPackDeleterOwnershipCheck::checkCapsuleCreation(const Expr &At,
          "no consumer takes it, the tensor is never deleted");
     return;
   }
-  if (const FunctionDecl *Dtor = destructorFunction(DtorArg))
-    if (!ownership::callsDeleter(Dtor)) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
-      if (MD && MD->getParent()->isLambda())
-        diag(At.getBeginLoc(),
-             "capsule destructor lambda never calls the tensor's deleter; an "
-             "unconsumed capsule leaks the tensor");
-      else
-        diag(At.getBeginLoc(),
-             "capsule destructor %0 never calls the tensor's deleter; an "
-             "unconsumed capsule leaks the tensor")
-            << Dtor;
-      diag(Dtor->getLocation(), "destructor defined here", DiagnosticIDs::Note);
+  const FunctionDecl *Dtor = destructorFunction(DtorArg);
+  if (!Dtor)
+    return;
+  const auto *MD = dyn_cast<CXXMethodDecl>(Dtor);
+  bool Lambda = MD && MD->getParent()->isLambda();
+  if (ownership::callsDeleter(Dtor)) {
+    // It does, but only on a pointer it can take from a consumed capsule.
+    std::string Created = constantString(NameArg, Ctx).value_or("");
+    if (const CallExpr *Read = readOnlyUnderUsedName(*Dtor, Created, Ctx)) {
+      std::string Used = constantString(Read->getArg(1), Ctx).value_or("");
+      diag(At.getBeginLoc(),
+           "capsule destructor %select{%1|lambda}0 reads the tensor only "
+           "under the consumed name '%2'; an unconsumed capsule, still named "
+           "'%3', is never released and leaks the tensor")
+          << Lambda << Dtor << Used << Created;
+      diag(Read->getBeginLoc(),
+           "read here; take the pointer under '%0', the name of a capsule "
+           "nobody consumed",
+           DiagnosticIDs::Note)
+          << Created;
     }
+    return;
+  }
+  if (Lambda)
+    diag(At.getBeginLoc(),
+         "capsule destructor lambda never calls the tensor's deleter; an "
+         "unconsumed capsule leaks the tensor");
+  else
+    diag(At.getBeginLoc(),
+         "capsule destructor %0 never calls the tensor's deleter; an "
+         "unconsumed capsule leaks the tensor")
+        << Dtor;
+  diag(Dtor->getLocation(), "destructor defined here", DiagnosticIDs::Note);
 }
 
 static const char *exitNote(OwnershipEvent::ExitKind K) {

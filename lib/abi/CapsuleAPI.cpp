@@ -610,20 +610,21 @@ void ReadBackCapsuleNames::add(
     Names.insert(*Name);
 }
 
-const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
-                                   llvm::StringRef Created, ASTContext &Ctx) {
+DestructorNameReads destructorNameReads(const FunctionDecl &Dtor,
+                                        llvm::StringRef Created,
+                                        ASTContext &Ctx) {
+  DestructorNameReads Out;
   const FunctionDecl *Def = nullptr;
   if (!Dtor.hasBody(Def) || !Def->getBody())
-    return nullptr;
+    return Out;
   const ParmVarDecl *Self = capsuleParameter(*Def);
   if (!Self)
-    return nullptr;
-  // The names the destructor reads its own capsule under.
+    return Out;
   class Reads : public RecursiveASTVisitor<Reads> {
   public:
     Reads(const ParmVarDecl *Self, llvm::StringRef Created, ASTContext &Ctx,
-          const Stmt *Body)
-        : Self(Self), Created(Created), Ctx(Ctx), Roots(Body) {}
+          const Stmt *Body, DestructorNameReads &Out)
+        : Self(Self), Created(Created), Ctx(Ctx), Roots(Body), Out(Out) {}
     bool VisitCallExpr(CallExpr *Call) {
       CapsuleCall K = classifyCapsuleCall(Call);
       if ((K != CapsuleCall::GetPointer && K != CapsuleCall::IsValid) ||
@@ -634,12 +635,15 @@ const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
       if (Kind == CapsuleName::Null || Kind == CapsuleName::FromGetName)
         return true;
       std::optional<std::string> Name = constantString(Call->getArg(1), Ctx);
-      if (!Name || *Name == Created || *Name == ("used_" + Created).str()) {
-        ReadsCreated = true;
+      if (!Name || *Name == Created) {
+        Out.CreatedOrUnknown = true;
         return false;
       }
-      const CallExpr *&First = K == CapsuleCall::GetPointer ? Get : Valid;
-      if (!First)
+      const CallExpr *&First =
+          *Name == ("used_" + Created).str() ? Out.Used : Out.Other;
+      // A GetPointer read is the one to show, whatever came first.
+      if (!First || (K == CapsuleCall::GetPointer &&
+                     classifyCapsuleCall(First) != CapsuleCall::GetPointer))
         First = Call;
       return true;
     }
@@ -647,13 +651,25 @@ const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
     llvm::StringRef Created;
     ASTContext &Ctx;
     const CapsuleRoots Roots;
-    bool ReadsCreated = false;
-    const CallExpr *Get = nullptr, *Valid = nullptr;
-  } R(Self, Created, Ctx, Def->getBody());
+    DestructorNameReads &Out;
+  } R(Self, Created, Ctx, Def->getBody(), Out);
   R.TraverseStmt(Def->getBody());
-  if (R.ReadsCreated)
+  return Out;
+}
+
+const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
+                                   llvm::StringRef Created, ASTContext &Ctx) {
+  DestructorNameReads R = destructorNameReads(Dtor, Created, Ctx);
+  return R.CreatedOrUnknown || R.Used ? nullptr : R.Other;
+}
+
+const CallExpr *readOnlyUnderUsedName(const FunctionDecl &Dtor,
+                                      llvm::StringRef Created,
+                                      ASTContext &Ctx) {
+  if (Created != "dltensor" && Created != "dltensor_versioned")
     return nullptr;
-  return R.Get ? R.Get : R.Valid;
+  DestructorNameReads R = destructorNameReads(Dtor, Created, Ctx);
+  return R.CreatedOrUnknown ? nullptr : R.Used;
 }
 
 namespace {

@@ -213,16 +213,38 @@ private:
   llvm::StringSet<> Names;
 };
 
+/// The names a capsule destructor Dtor reads its own capsule (its
+/// parameter) under, with PyCapsule_GetPointer or PyCapsule_IsValid, for a
+/// capsule created under the constant name Created. Reads under NULL or
+/// PyCapsule_GetName(self) accept any name and do not count.
+struct DestructorNameReads {
+  /// Some read under Created, or under a name that is not constant.
+  bool CreatedOrUnknown = false;
+  /// The first read under Created's used_ name (a GetPointer one if any).
+  const CallExpr *Used = nullptr;
+  /// The first read under another constant name (a GetPointer one if any).
+  const CallExpr *Other = nullptr;
+};
+DestructorNameReads destructorNameReads(const FunctionDecl &Dtor,
+                                        llvm::StringRef Created,
+                                        ASTContext &Ctx);
+
 /// For a capsule created under the constant name Created with destructor
-/// Dtor: the first PyCapsule_GetPointer (else PyCapsule_IsValid) call in
-/// Dtor's visible body that reads Dtor's capsule parameter under another
-/// constant name, when no such call reads it under Created or its used_
-/// name, nor under a name that is not constant (the pointer is then always
-/// NULL, the tensor never deleted). Reads under NULL or
-/// PyCapsule_GetName(self) accept any name and do not count. Null when
-/// there is none.
+/// Dtor: the first read of destructorNameReads under another constant name,
+/// when none reads it under Created or its used_ name, nor under a name
+/// that is not constant (the pointer is then always NULL, the tensor never
+/// deleted). Null when there is none.
 const CallExpr *readUnderOtherName(const FunctionDecl &Dtor,
                                    llvm::StringRef Created, ASTContext &Ctx);
+
+/// For a capsule created under the constant unconsumed name Created with
+/// destructor Dtor: the first read of destructorNameReads under Created's
+/// used_ name, when none reads it under Created or a name that is not
+/// constant. The destructor finds its pointer only on a capsule a consumer
+/// renamed; on an unconsumed one it never reaches the tensor. Null when
+/// there is none.
+const CallExpr *readOnlyUnderUsedName(const FunctionDecl &Dtor,
+                                      llvm::StringRef Created, ASTContext &Ctx);
 
 /// What the ownership checks judge call by call in one body, found in one
 /// walk (lambdas inside the body included).

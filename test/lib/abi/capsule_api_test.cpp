@@ -2,6 +2,7 @@
 // managed tensor's deleter, by name.
 
 #include "lib/abi/CapsuleAPI.h"
+#include "lib/abi/CapsuleCalls.h"
 
 #include "ast_search.h"
 #include "snippet_annotations.h"
@@ -178,6 +179,47 @@ void *stored() { return PyCapsule_GetPointer(kept, "used_dltensor"); }
                                  "PyCapsule_GetPointer"));
   EXPECT_TRUE(ForeignReads("own").empty()) << "renamed by this body";
   EXPECT_TRUE(ForeignReads("stored").empty()) << "a capsule the file keeps";
+}
+
+TEST(CapsuleAPI, TheNamesADestructorReadsUnder) {
+  auto AST = parseWithInputs(R"cpp(
+#include <Python.h>
+void used(PyObject *cap) {
+  if (PyCapsule_IsValid(cap, "used_dltensor"))
+    PyCapsule_GetPointer(cap, "used_dltensor");
+}
+void both(PyObject *cap) {
+  PyCapsule_GetPointer(cap, "used_dltensor");
+  PyCapsule_GetPointer(cap, "dltensor");
+}
+void other(PyObject *cap) { PyCapsule_GetPointer(cap, "tensor"); }
+void any(PyObject *cap) {
+  PyCapsule_GetPointer(cap, PyCapsule_GetName(cap));
+}
+)cpp");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Reads = [&](const char *Fn) {
+    return destructorNameReads(*functionNamed(Ctx, Fn), "dltensor", Ctx);
+  };
+  DestructorNameReads Used = Reads("used");
+  EXPECT_FALSE(Used.CreatedOrUnknown);
+  ASSERT_TRUE(Used.Used);
+  EXPECT_EQ(classifyCapsuleCall(Used.Used), CapsuleCall::GetPointer)
+      << "the GetPointer read is the one shown";
+  EXPECT_EQ(readOnlyUnderUsedName(*functionNamed(Ctx, "used"), "dltensor", Ctx),
+            Used.Used);
+  EXPECT_FALSE(
+      readUnderOtherName(*functionNamed(Ctx, "used"), "dltensor", Ctx));
+  EXPECT_TRUE(Reads("both").CreatedOrUnknown);
+  EXPECT_FALSE(
+      readOnlyUnderUsedName(*functionNamed(Ctx, "both"), "dltensor", Ctx));
+  EXPECT_TRUE(Reads("other").Other);
+  EXPECT_TRUE(
+      readUnderOtherName(*functionNamed(Ctx, "other"), "dltensor", Ctx));
+  DestructorNameReads Any = Reads("any");
+  EXPECT_FALSE(Any.CreatedOrUnknown || Any.Used || Any.Other)
+      << "the capsule's own name matches whatever it is";
 }
 
 TEST(CapsuleAPI, PointerDestructorCapsules) {
