@@ -221,6 +221,7 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
                                              ASTContext &Ctx) {
   // Each leaked site once, with every exit it leaks at.
   llvm::DenseSet<const void *> LeakReported;
+  llvm::DenseSet<const Stmt *> DeletedUnclaimed;
   for (const OwnershipEvent &E : Facts.Events) {
     switch (E.K) {
     case OwnershipEvent::Leak: {
@@ -240,6 +241,19 @@ void DLPackDeleterOwnershipCheck::checkFacts(const FunctionDecl &FD,
       if (E.Related)
         diag(E.Related->getBeginLoc(), "deleted here first",
              DiagnosticIDs::Note);
+      break;
+    case OwnershipEvent::DeletedWhileCapsuleOwns:
+      // Once per deleter call, at the first exit it is unclaimed at.
+      if (!DeletedUnclaimed.insert(E.At).second)
+        break;
+      diag(E.At->getBeginLoc(),
+           "deleter called on a tensor its capsule still owns: the capsule "
+           "is not renamed to its used_ name, so its destructor deletes the "
+           "tensor again");
+      diag(E.ExitLoc,
+           "the function leaves here with the capsule unrenamed; rename it "
+           "before calling the deleter, or leave the tensor to the capsule",
+           DiagnosticIDs::Note);
       break;
     case OwnershipEvent::DeleteAfterHandOff:
       diag(E.At->getBeginLoc(),

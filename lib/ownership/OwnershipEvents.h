@@ -43,6 +43,11 @@ struct OwnershipEvent {
     /// An importer that takes ownership even on failure was called, and the
     /// capsule is not claimed on some path to an exit (ExitLoc).
     NotClaimedAfterImport,
+    /// The deleter of a tensor taken from an unconsumed capsule called (At;
+    /// Related: where it was taken) while the capsule stays unclaimed on
+    /// some path to the exit (ExitLoc): the capsule's destructor deletes
+    /// it again.
+    DeletedWhileCapsuleOwns,
     /// A call that can throw out of the function (At) ran after a capsule's
     /// tensor was handed on (its import) and before the capsule was
     /// claimed (Related: the claim): had it thrown, the capsule would still

@@ -462,6 +462,35 @@ void judgeUnclaimedImports(const RunContext &RC, Environment &Env,
   }
 }
 
+/// Tensors taken from an unconsumed capsule and deleted, on some path to
+/// the exit, while that capsule is still unclaimed: its destructor deletes
+/// them again when it dies (a consumer that rejects the tensor and calls
+/// its deleter without renaming the capsule). A capsule's own destructor
+/// (or a function of its shape) is the release itself.
+void judgeDeletedUnclaimed(const RunContext &RC, Environment &Env,
+                           SourceLocation Loc, OwnershipEvent::ExitKind Kind,
+                           std::vector<OwnershipEvent> &Out) {
+  if (readsOwnCapsule(RC))
+    return;
+  Arena &A = Env.arena();
+  for (const Site &St : RC.Sites) {
+    if (St.From != Site::Capsule || St.CapsuleId < 0 || !St.UnconsumedName ||
+        !St.FirstDelete)
+      continue;
+    auto *Deleted = Env.get<BoolValue>(*St.Deleted);
+    auto *Taken = St.Taken ? Env.get<BoolValue>(*St.Taken) : nullptr;
+    auto *Claimed = Env.get<BoolValue>(*RC.Capsules[St.CapsuleId].Claimed);
+    if (!Deleted || !Claimed)
+      continue;
+    const Formula &Owned = Taken
+                               ? A.makeAnd(Deleted->formula(), Taken->formula())
+                               : Deleted->formula();
+    if (Env.allows(A.makeAnd(Owned, A.makeNot(Claimed->formula()))))
+      Out.push_back({OwnershipEvent::DeletedWhileCapsuleOwns, St.FirstDelete,
+                     nullptr, St.At, Loc, Kind});
+  }
+}
+
 } // namespace
 
 std::vector<OwnershipEvent> judgeStatements(RunContext &RC,
@@ -495,6 +524,7 @@ void judgeExit(const RunContext &RC, const FunctionDecl &FD, const CFGBlock &B,
   if (!endsTheProcess(&FD))
     judgeLeaks(RC, Env, Loc, Kind, ExitAt, Out);
   judgeUnclaimedImports(RC, Env, Loc, Kind, Out);
+  judgeDeletedUnclaimed(RC, Env, Loc, Kind, Out);
 }
 
 } // namespace clang::interop::ownership

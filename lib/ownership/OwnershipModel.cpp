@@ -475,6 +475,10 @@ void transferCall(const CallExpr *E, OwnState &Own) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     if (BoolValue *Eq = stringNamesCompared(*Op, Own.Env, Own.RC, Own.Ctx))
       return Own.Env.setValue(*E, *Eq);
+  // pybind11's cap.set_name("used_dltensor"): a claim as the C call is.
+  if (CapsuleCallView V = viewCapsuleCall(E);
+      V.Member && V.Op == CapsuleCall::SetName)
+    return transferClaim(E, Own);
   switch (classifyCapsuleCall(E)) {
   // PyCapsule_GetPointer(capsule, name)
   case CapsuleCall::GetPointer:

@@ -449,17 +449,22 @@ bool mentionsOwnershipIn(const Stmt *Body) {
 int claimedCapsule(const CallExpr &Call, const RunContext &RC, ASTContext &Ctx,
                     bool &IsRename) {
   IsRename = false;
-  if (Call.getNumArgs() != 2)
+  // In every spelling: PyCapsule_SetName(c, name), pybind11's
+  // c.set_name(name).
+  CapsuleCallView V = viewCapsuleCall(&Call);
+  if (!V.Capsule)
     return -1;
-  CapsuleName N = classifyCapsuleName(Call.getArg(1), Ctx);
-  switch (classifyCapsuleCall(&Call)) {
+  switch (V.Op) {
   case CapsuleCall::SetName:
-    if (!isUsedName(N))
+    if (!V.Name || !isUsedName(classifyCapsuleName(V.Name, Ctx)))
       return -1;
     IsRename = true;
-    return RC.capsuleIdOf(Call.getArg(0));
+    return RC.capsuleIdOf(V.Capsule);
   case CapsuleCall::SetDestructor:
-    return N == CapsuleName::Null ? RC.capsuleIdOf(Call.getArg(0)) : -1;
+    return Call.getNumArgs() == 2 &&
+                   classifyCapsuleName(Call.getArg(1), Ctx) == CapsuleName::Null
+               ? RC.capsuleIdOf(V.Capsule)
+               : -1;
   default:
     return -1;
   }

@@ -382,6 +382,37 @@ PyObject *claims_first(PyObject *capsule, const interop::Device &device) {
 )cpp");
 }
 
+TEST(OwnershipCapsule, DeletedWhileTheCapsuleOwnsIt) {
+  // Deleting the tensor of a capsule left unrenamed on the way out: its
+  // destructor deletes it again. Renaming on that path, before or after,
+  // makes the tensor this function's. One event per exit it is unclaimed
+  // at.
+  EXPECT_SNIPPET(R"cpp(
+int rejects(PyObject *capsule, bool ok) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr || mt->deleter == nullptr)
+    return -1;
+  if (!ok) {
+    mt->deleter(mt); // [[deleted-unclaimed related=-4]]
+    return -1;
+  }
+  PyCapsule_SetName(capsule, "used_dltensor");
+  mt->deleter(mt);
+  return 0;
+}
+int renames_after(PyObject *capsule) {
+  auto *mt =
+      static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+  if (mt == nullptr || mt->deleter == nullptr)
+    return -1;
+  mt->deleter(mt);
+  PyCapsule_SetName(capsule, "used_dltensor");
+  return 0;
+}
+)cpp");
+}
+
 //===----------------------------------------------------------------------===//
 // Capsule destructors
 //===----------------------------------------------------------------------===//

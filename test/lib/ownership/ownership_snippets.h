@@ -80,6 +80,8 @@ inline const char *kindName(clang::interop::OwnershipEvent::Kind K) {
     return "not-claimed";
   case clang::interop::OwnershipEvent::ThrowBeforeClaim:
     return "throw-before-claim";
+  case clang::interop::OwnershipEvent::DeletedWhileCapsuleOwns:
+    return "deleted-unclaimed";
   case clang::interop::OwnershipEvent::DestructorUncheckedDelete:
     return "dtor-unchecked-delete";
   case clang::interop::OwnershipEvent::DestructorClearsError:
