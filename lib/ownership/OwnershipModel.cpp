@@ -475,15 +475,13 @@ void transferCall(const CallExpr *E, OwnState &Own) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     if (BoolValue *Eq = stringNamesCompared(*Op, Own.Env, Own.RC, Own.Ctx))
       return Own.Env.setValue(*E, *Eq);
-  // pybind11's cap.set_name("used_dltensor"): a claim as the C call is.
-  if (CapsuleCallView V = viewCapsuleCall(E);
-      V.Member && V.Op == CapsuleCall::SetName)
-    return transferClaim(E, Own);
-  switch (classifyCapsuleCall(E)) {
+  // The C calls, and of pybind11's members set_name only.
+  CapsuleCallView V = viewCapsuleCall(E);
+  switch (V.Member && V.Op != CapsuleCall::SetName ? CapsuleCall::None : V.Op) {
   // PyCapsule_GetPointer(capsule, name)
   case CapsuleCall::GetPointer:
     return transferGetPointer(E, Own);
-  // PyCapsule_SetName(capsule, name), PyCapsule_SetDestructor(capsule, d)
+  // PyCapsule_SetName(c, n), cap.set_name(n), PyCapsule_SetDestructor(c, d)
   case CapsuleCall::SetName:
   case CapsuleCall::SetDestructor:
     return transferClaim(E, Own);
