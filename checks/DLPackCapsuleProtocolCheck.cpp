@@ -22,76 +22,80 @@ using namespace clang::interop;
 
 namespace clang::tidy::interop {
 
+void DLPackCapsuleProtocolCheck::checkCapsuleNew(const Expr *Payload,
+                                                 const Expr *NameArg,
+                                                 const FunctionDecl *Dtor,
+                                                 ASTContext &Ctx) {
+  // The name must say which struct the capsule holds.
+  DLPackRecord Held =
+      classifyDLPackPointee(Payload->IgnoreParenImpCasts()->getType());
+  CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
+  std::optional<std::string> Text = constantString(NameArg, Ctx);
+  if (!makesDLPackCapsule(Payload, NameArg, Ctx))
+    return;
+  // The destructor reads the capsule under another name: it never
+  // deletes (one finding for the two names that disagree).
+  if (Dtor && Text)
+    if (const CallExpr *Read = readUnderOtherName(*Dtor, *Text, Ctx)) {
+      diag(Read->getBeginLoc(),
+           "capsule destructor reads the capsule under '%0', but it is "
+           "created as '%1'; the name never matches and the tensor is "
+           "never deleted")
+          << constantString(Read->getArg(1), Ctx).value_or("") << *Text
+          << Read->getSourceRange();
+      diag(NameArg->getBeginLoc(), "capsule created here", DiagnosticIDs::Note);
+      return;
+    }
+  // A name of the library's own that it reads back itself: a private
+  // capsule (a keep-alive base), never given to a DLPack consumer.
+  if (Name == CapsuleName::Other && Text && readBackNames().contains(*Text))
+    return;
+  // The fix-it: the name the held struct needs, written over a name
+  // spelled here (a literal or NULL, not a variable or a macro).
+  auto Rename = [&]() {
+    const Expr *Spelled = NameArg->IgnoreParenImpCasts();
+    if (!isManagedTensor(Held) || NameArg->getBeginLoc().isMacroID() ||
+        !(isa<StringLiteral>(Spelled) || Name == CapsuleName::Null))
+      return FixItHint();
+    return FixItHint::CreateReplacement(
+        NameArg->getSourceRange(), ("\"" + capsuleNameFor(Held) + "\"").str());
+  };
+  if (Name == CapsuleName::Other || isUsedName(Name) ||
+      Name == CapsuleName::Null) {
+    diag(NameArg->getBeginLoc(),
+         "capsule holding a DLPack tensor created with name '%0'; "
+         "consumers accept only 'dltensor' or 'dltensor_versioned'")
+        << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange()
+        << Rename();
+  } else if (Held == DLPackRecord::Tensor && isUnconsumedName(Name)) {
+    // A bare DLTensor has no deleter: the consumer reads one past it.
+    DLPackRecord Wanted = Name == CapsuleName::Versioned
+                              ? DLPackRecord::ManagedTensorVersioned
+                              : DLPackRecord::ManagedTensor;
+    diag(Payload->getBeginLoc(),
+         "capsule named '%0' holds a bare DLTensor; a consumer reads it as "
+         "a %1 and calls a deleter read past its end")
+        << (Text ? *Text : std::string(unconsumedNameText(Name)))
+        << managedTensorName(Wanted) << Payload->getSourceRange();
+    diag(NameArg->getBeginLoc(), "capsule created here", DiagnosticIDs::Note);
+  } else if (Text && isManagedTensor(Held) && isUnconsumedName(Name) &&
+             capsuleNameFor(Held) != *Text) {
+    diag(NameArg->getBeginLoc(),
+         "capsule named '%0' holds a %1; a consumer will read it as the "
+         "other struct")
+        << *Text << managedTensorName(Held) << NameArg->getSourceRange()
+        << Rename();
+    diag(NameArg->getBeginLoc(), "name it '%0'", DiagnosticIDs::Note)
+        << capsuleNameFor(Held);
+  }
+}
+
 void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
                                                   CapsuleCall K,
                                                   ASTContext &Ctx) {
   if (K == CapsuleCall::New && Call.getNumArgs() == 3) {
-    // The name must say which struct the capsule holds.
-    const Expr *NameArg = Call.getArg(1);
-    DLPackRecord Held =
-        classifyDLPackPointee(Call.getArg(0)->IgnoreParenImpCasts()->getType());
-    CapsuleName Name = classifyCapsuleName(NameArg, Ctx);
-    std::optional<std::string> Text = constantString(NameArg, Ctx);
-    if (!makesDLPackCapsule(Call.getArg(0), NameArg, Ctx))
-      return;
-    // The destructor reads the capsule under another name: it never
-    // deletes (one finding for the two names that disagree).
-    if (const FunctionDecl *Dtor = installedDestructor(Call); Dtor && Text)
-      if (const CallExpr *Read = readUnderOtherName(*Dtor, *Text, Ctx)) {
-        diag(Read->getBeginLoc(),
-             "capsule destructor reads the capsule under '%0', but it is "
-             "created as '%1'; the name never matches and the tensor is "
-             "never deleted")
-            << constantString(Read->getArg(1), Ctx).value_or("") << *Text
-            << Read->getSourceRange();
-        diag(NameArg->getBeginLoc(), "capsule created here",
-             DiagnosticIDs::Note);
-        return;
-      }
-    // A name of the library's own that it reads back itself: a private
-    // capsule (a keep-alive base), never given to a DLPack consumer.
-    if (Name == CapsuleName::Other && Text && readBackNames().contains(*Text))
-      return;
-    // The fix-it: the name the held struct needs, written over a name
-    // spelled here (a literal or NULL, not a variable or a macro).
-    auto Rename = [&]() {
-      const Expr *Spelled = NameArg->IgnoreParenImpCasts();
-      if (!isManagedTensor(Held) || NameArg->getBeginLoc().isMacroID() ||
-          !(isa<StringLiteral>(Spelled) || Name == CapsuleName::Null))
-        return FixItHint();
-      return FixItHint::CreateReplacement(
-          NameArg->getSourceRange(),
-          ("\"" + capsuleNameFor(Held) + "\"").str());
-    };
-    if (Name == CapsuleName::Other || isUsedName(Name) ||
-        Name == CapsuleName::Null) {
-      diag(NameArg->getBeginLoc(),
-           "capsule holding a DLPack tensor created with name '%0'; "
-           "consumers accept only 'dltensor' or 'dltensor_versioned'")
-          << (Text ? *Text : std::string("NULL")) << NameArg->getSourceRange()
-          << Rename();
-    } else if (Held == DLPackRecord::Tensor && isUnconsumedName(Name)) {
-      // A bare DLTensor has no deleter: the consumer reads one past it.
-      DLPackRecord Wanted = Name == CapsuleName::Versioned
-                                ? DLPackRecord::ManagedTensorVersioned
-                                : DLPackRecord::ManagedTensor;
-      diag(Call.getArg(0)->getBeginLoc(),
-           "capsule named '%0' holds a bare DLTensor; a consumer reads it as "
-           "a %1 and calls a deleter read past its end")
-          << (Text ? *Text : std::string(unconsumedNameText(Name)))
-          << managedTensorName(Wanted) << Call.getArg(0)->getSourceRange();
-      diag(NameArg->getBeginLoc(), "capsule created here",
-           DiagnosticIDs::Note);
-    } else if (Text && isManagedTensor(Held) && isUnconsumedName(Name) &&
-               capsuleNameFor(Held) != *Text) {
-      diag(NameArg->getBeginLoc(),
-           "capsule named '%0' holds a %1; a consumer will read it as the "
-           "other struct")
-          << *Text << managedTensorName(Held) << NameArg->getSourceRange()
-          << Rename();
-      diag(NameArg->getBeginLoc(), "name it '%0'", DiagnosticIDs::Note)
-          << capsuleNameFor(Held);
-    }
+    checkCapsuleNew(Call.getArg(0), Call.getArg(1), installedDestructor(Call),
+                    Ctx);
     return;
   }
   CapsuleCallView V = viewCapsuleCall(&Call);
@@ -131,6 +135,11 @@ void DLPackCapsuleProtocolCheck::checkCapsuleCall(const CallExpr &Call,
 
 void DLPackCapsuleProtocolCheck::checkCapsuleConstruct(
     const CXXConstructExpr &E, ASTContext &Ctx) {
+  // pybind11's spelling of PyCapsule_New: the same names to check.
+  if (isPybindCapsuleNew(E)) {
+    checkCapsuleNew(E.getArg(0), E.getArg(1), installedDestructor(E), Ctx);
+    return;
+  }
   // A destructor of the pointer alone cannot see the capsule's name: a
   // consumer's rename does not stop it from deleting the tensor.
   const Expr *Dtor = pointerDestructorOf(E);

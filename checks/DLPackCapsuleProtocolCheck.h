@@ -26,6 +26,12 @@ private:
                         ASTContext &Ctx) override;
   void checkCapsuleConstruct(const CXXConstructExpr &E,
                              ASTContext &Ctx) override;
+  /// A capsule made (PyCapsule_New, pybind11's py::capsule(ptr, name,
+  /// dtor)) of Payload under NameArg with destructor Dtor (null when none
+  /// is seen): its name against the struct it holds and the name its
+  /// destructor reads it under.
+  void checkCapsuleNew(const Expr *Payload, const Expr *NameArg,
+                       const FunctionDecl *Dtor, ASTContext &Ctx);
   void checkObjectCast(const ExplicitCastExpr &Cast, ASTContext &Ctx) override;
   void checkPointerCast(const ExplicitCastExpr &Cast,
                         const CallExpr &GetPointer, ASTContext &Ctx) override;
